@@ -1,0 +1,25 @@
+// The Astro integration that completes a build: after Astro has written the wiki, it adds
+// the prebuilt API envelopes and the manifest to the same output folder.
+import type { AstroIntegration } from 'astro';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emitApi } from './api.ts';
+import { loadContent } from './content.ts';
+
+export default function treefarmData(): AstroIntegration {
+  let projectDir = '';
+  return {
+    name: 'treefarm-data',
+    hooks: {
+      'astro:config:done': ({ config }) => {
+        projectDir = fileURLToPath(config.root);
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const outDir = fileURLToPath(dir);
+        const content = loadContent(join(projectDir, 'content'));
+        const manifest = emitApi(content, outDir);
+        logger.info(`API: ${Object.keys(manifest.files).length} envelopes, data version ${manifest.version}`);
+      },
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// What a `search` value asks for, by the rules of the API contract. Shared by the edge
+// core and the offline client, so both answer every query the same way.
+import { searchKey } from './search-key.ts';
+
+export type SearchQuery =
+  | { type: 'all' }
+  | { type: 'level'; level: number }
+  | { type: 'name'; key: string }
+  /** Can match nothing (too long, an empty key, a level past 2^53): not found, no lookup. */
+  | { type: 'none' };
+
+export const MAX_SEARCH_LENGTH = 100;
+
+/** Interprets the first `search` parameter (null when absent), already URL-decoded. */
+export function parseSearch(raw: string | null): SearchQuery {
+  if (raw === null) return { type: 'all' };
+  const value = raw.trim();
+  // Counted in characters (code points), not UTF-16 units.
+  if (value.length > MAX_SEARCH_LENGTH && [...value].length > MAX_SEARCH_LENGTH) return { type: 'none' };
+  const lower = value.toLowerCase();
+  if (value === '' || lower === 'null' || lower === 'undefined') return { type: 'all' };
+  if (/^[0-9]+$/.test(value)) {
+    const level = Number(value);
+    return Number.isSafeInteger(level) ? { type: 'level', level } : { type: 'none' };
+  }
+  const key = searchKey(value);
+  return key === '' ? { type: 'none' } : { type: 'name', key };
+}

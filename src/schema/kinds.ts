@@ -1,0 +1,58 @@
+// The registry of kinds: one entry per API endpoint, everything the build, the edge, the
+// wiki and the client need to know about a kind.
+import type { z } from 'zod';
+import * as records from './records.ts';
+
+interface KindDefinition<Id extends string, Api extends z.ZodObject, Content extends z.ZodObject> {
+  /** Plural id: endpoint path segment, content folder and collection name. */
+  id: Id;
+  /** The noun of API messages ("The requested tree data ..."). */
+  noun: string;
+  /** The API record schema; its shape order is the API key order. */
+  schema: Api;
+  /** The content file schema: the API record plus metadata. */
+  contentSchema: Content;
+  /** False for kinds without names (plots): level search only. */
+  named: boolean;
+  /** False where several records may share a level (gifts, ordered by `order`). */
+  uniqueLevels: boolean;
+}
+
+function defineKind<const Id extends string, Api extends z.ZodObject, Content extends z.ZodObject>(
+  kind: KindDefinition<Id, Api, Content>,
+) {
+  return kind;
+}
+
+export const kinds = [
+  defineKind({ id: 'trees', noun: 'tree', schema: records.treeSchema, contentSchema: records.treeContentSchema, named: true, uniqueLevels: true }),
+  defineKind({ id: 'cutters', noun: 'cutter', schema: records.cutterSchema, contentSchema: records.cutterContentSchema, named: true, uniqueLevels: true }),
+  defineKind({ id: 'gifts', noun: 'gift', schema: records.giftSchema, contentSchema: records.giftContentSchema, named: true, uniqueLevels: false }),
+  defineKind({ id: 'plots', noun: 'plot', schema: records.plotSchema, contentSchema: records.plotContentSchema, named: false, uniqueLevels: true }),
+  defineKind({ id: 'storages', noun: 'storage', schema: records.storageSchema, contentSchema: records.storageContentSchema, named: true, uniqueLevels: true }),
+  defineKind({ id: 'vehicles', noun: 'vehicle', schema: records.vehicleSchema, contentSchema: records.vehicleContentSchema, named: true, uniqueLevels: true }),
+] as const;
+
+export type Kind = (typeof kinds)[number];
+export type KindId = Kind['id'];
+
+export interface RecordsByKind {
+  trees: records.Tree;
+  cutters: records.Cutter;
+  gifts: records.Gift;
+  plots: records.Plot;
+  storages: records.Storage;
+  vehicles: records.Vehicle;
+}
+export type ApiRecord = RecordsByKind[KindId];
+
+export const kindIds: readonly KindId[] = kinds.map((kind) => kind.id);
+
+export function kindById(id: string): Kind | undefined {
+  return kinds.find((kind) => kind.id === id);
+}
+
+/** The API field names of a kind, in the order the API serves them. */
+export function apiFields(kind: Kind): string[] {
+  return Object.keys(kind.schema.shape);
+}

@@ -1,0 +1,9 @@
+import { buildSite, projectDir } from '../../src/build/cli.ts';
+import { staleReason } from '../../src/build/freshness.ts';
+
+export default async function buildOnce(): Promise<void> {
+  const reason = staleReason(projectDir);
+  if (!reason) return;
+  console.log(`Building dist/ for the tests: ${reason}`);
+  await buildSite();
+}
