@@ -84,12 +84,19 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
     }
     const parsed = parseFile(join(dir, name), name.endsWith('.json'));
     if ('error' in parsed) {
-      issues.push({ file, message: parsed.error });
+      issues.push({ file, field: parsed.field, message: parsed.error });
       continue;
     }
     const result = kind.contentSchema.safeParse(parsed.value);
     if (!result.success) {
-      for (const issue of result.error.issues) issues.push({ file, field: issue.path.join('.') || undefined, message: issue.message });
+      // A value can break two checks with the same words (too big and not exact): say it once.
+      const said = new Set<string>();
+      for (const issue of result.error.issues) {
+        const field = issue.path.join('.') || undefined;
+        if (said.has(`${field}: ${issue.message}`)) continue;
+        said.add(`${field}: ${issue.message}`);
+        issues.push({ file, field, message: issue.message });
+      }
       continue;
     }
     const data = result.data as ContentData;
@@ -100,7 +107,7 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
   return loaded;
 }
 
-function parseFile(path: string, isJson: boolean): { value: unknown } | { error: string } {
+function parseFile(path: string, isJson: boolean): { value: unknown } | { error: string; field?: string } {
   const text = readFileSync(path, 'utf8');
   if (isJson) {
     try {
@@ -109,9 +116,15 @@ function parseFile(path: string, isJson: boolean): { value: unknown } | { error:
       return { error: `malformed JSON: ${(error as Error).message}` };
     }
   }
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  // prettyErrors adds "at line L, column C" to the first line of the message.
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
   const problem = document.errors[0];
-  if (problem) return { error: `malformed YAML: ${problem.message.split('\n')[0]}` };
+  if (problem) {
+    const error = `malformed YAML: ${problem.message.split('\n')[0]?.replace(/:$/, '')}`;
+    // A duplicate key is a field given twice: name it.
+    const field = problem.code === 'DUPLICATE_KEY' ? /^[^:\n]*/.exec(text.slice(problem.pos[0]))?.[0].trim() : undefined;
+    return { error, field };
+  }
   return { value: document.toJS() };
 }
 

@@ -1,0 +1,100 @@
+// `npm run build` swaps its output in whole: a build that fails, throws or is killed midway
+// leaves the previous output exactly as it was, and the next build clears what it left.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { replaceAtomically } from '../../src/build/atomic.ts';
+
+let parent: string;
+let target: string;
+beforeEach(() => {
+  parent = mkdtempSync(join(tmpdir(), 'treefarm-atomic-'));
+  target = join(parent, 'dist');
+  mkdirSync(target);
+  writeFileSync(join(target, 'previous.json'), 'previous build');
+});
+afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+const previousIsIntact = () => readdirSync(target).length === 1 && readFileSync(join(target, 'previous.json'), 'utf8') === 'previous build';
+
+test('a completed build replaces the previous output whole', async () => {
+  await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
+  expect(readdirSync(target)).toEqual(['next.json']);
+  expect(readdirSync(parent)).toEqual(['dist']);
+});
+
+test('a build that throws midway leaves the previous output intact and no staging folder', async () => {
+  const failing = replaceAtomically(target, (staging) => {
+    writeFileSync(join(staging, 'half.json'), 'half a build');
+    throw new Error('content error');
+  });
+  await expect(failing).rejects.toThrow('content error');
+  expect(previousIsIntact()).toBe(true);
+  expect(readdirSync(parent)).toEqual(['dist']);
+});
+
+test('a build that fails asynchronously midway leaves the previous output intact and no staging folder', async () => {
+  const failing = replaceAtomically(target, async (staging) => {
+    writeFileSync(join(staging, 'half.json'), 'half a build');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    throw new Error('astro failed');
+  });
+  await expect(failing).rejects.toThrow('astro failed');
+  expect(previousIsIntact()).toBe(true);
+  expect(readdirSync(parent)).toEqual(['dist']);
+});
+
+test('a first build that fails leaves no output at all', async () => {
+  rmSync(target, { recursive: true });
+  await expect(replaceAtomically(target, () => Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+  expect(readdirSync(parent)).toEqual([]);
+});
+
+test('a killed build leaves the previous output intact, and the next build removes its staging folder', async () => {
+  await killBuildMidway(target);
+  expect(previousIsIntact()).toBe(true);
+  const leftovers = readdirSync(parent).filter((entry) => entry !== 'dist');
+  expect(leftovers).toHaveLength(1);
+
+  await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
+  expect(readdirSync(parent)).toEqual(['dist']);
+  expect(readdirSync(target)).toEqual(['next.json']);
+});
+
+test('the next build removes an output retired by a build killed between its two renames', async () => {
+  const retired = join(parent, '.retired-dist-12345');
+  mkdirSync(retired);
+  await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
+  expect(existsSync(retired)).toBe(false);
+});
+
+test('leftovers of another output in the same folder are not touched', async () => {
+  const other = join(parent, '.staging-site-abc123');
+  mkdirSync(other);
+  await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
+  expect(existsSync(other)).toBe(true);
+});
+
+/** Runs a build in a child process and kills it (SIGKILL) while it writes its staging folder. */
+async function killBuildMidway(output: string): Promise<void> {
+  const atomic = fileURLToPath(new URL('../../src/build/atomic.ts', import.meta.url));
+  const script = `
+    import { writeFileSync } from 'node:fs';
+    import { replaceAtomically } from ${JSON.stringify(atomic)};
+    await replaceAtomically(${JSON.stringify(output)}, async (staging) => {
+      writeFileSync(staging + '/half.json', 'half a build');
+      console.log('writing');
+      await new Promise((resolve) => setInterval(resolve, 60_000));
+    });`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the build ended by itself (exit ${code})`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
