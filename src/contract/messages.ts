@@ -22,3 +22,6 @@ export const UNKNOWN_ENDPOINT_BODY = errorBody(
   `Unknown endpoint. The endpoints are ${endpoints.slice(0, -1).join(', ')} and ${endpoints.at(-1)}.`,
 );
 export const METHOD_NOT_ALLOWED_BODY = errorBody('Method not allowed. Use GET.');
+
+/** A static path that would reach the private API folder (see reachesApiFolder in the edge). */
+export const NOT_FOUND_BODY = errorBody('Not found.');

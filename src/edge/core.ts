@@ -1,0 +1,134 @@
+// The edge core: a pure function from a request (method, URL, headers) to a decision, the
+// same in every runtime. Adapters (src/server, src/edge/worker.ts) only translate it: they
+// fetch the bytes of the chosen body in the chosen encoding and send them.
+import {
+  METHOD_NOT_ALLOWED_BODY,
+  NOT_FOUND_BODY,
+  TOKEN_INVALID_BODY,
+  TOKEN_REQUIRED_BODY,
+  UNKNOWN_ENDPOINT_BODY,
+} from '../contract/messages.ts';
+import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
+import { parseSearch } from '../contract/search-query.ts';
+import { kindById } from '../schema/kinds.ts';
+import type { Manifest } from '../schema/manifest.ts';
+import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
+import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
+
+export interface EdgeRequest {
+  method: string;
+  url: URL;
+  /** A header's value, several values of one header joined by ", "; null when absent. */
+  header(name: string): string | null;
+}
+
+/** What to send: a prebuilt API file (a path of the manifest) or a fixed text. */
+export type BodySource = { file: string } | { text: string };
+
+export type EdgeDecision =
+  /** Not an API request: the adapter serves the static site. */
+  | { type: 'static' }
+  | {
+      type: 'respond';
+      status: number;
+      headers: Record<string, string>;
+      /** Absent for 204 and 304. */
+      body?: BodySource;
+      encoding: Encoding;
+      /** HEAD: send the headers of the GET, no body. */
+      omitBody: boolean;
+    };
+
+export interface EdgeOptions {
+  manifest: Manifest;
+  tokenDigests: readonly Digest[];
+}
+
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+
+export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
+  const baseHeaders = {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Data-Version': manifest.version,
+  };
+
+  function respond(status: number, body: BodySource | undefined, request: EdgeRequest, extra: Record<string, string> = {}): EdgeDecision {
+    const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
+    const headers: Record<string, string> = { ...baseHeaders, ...extra };
+    if (body) {
+      headers['Content-Type'] = JSON_TYPE;
+      headers['Vary'] = 'Accept-Encoding';
+      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    }
+    return { type: 'respond', status, headers, body, encoding, omitBody: request.method.toUpperCase() === 'HEAD' };
+  }
+
+  /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
+  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeDecision {
+    const decision = respond(200, { file: path }, request, { 'Cache-Control': 'private, max-age=300' });
+    if (decision.type !== 'respond') return decision;
+    const etag = etagFor(sha256, decision.encoding);
+    decision.headers['ETag'] = etag;
+    if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;
+    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = decision.headers;
+    return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
+  }
+
+  return function decide(request: EdgeRequest): EdgeDecision {
+    const pathname = request.url.pathname;
+    if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+      return reachesApiFolder(pathname) ? respond(404, { text: NOT_FOUND_BODY }, request) : { type: 'static' };
+    }
+    const method = request.method.toUpperCase();
+    if (method === 'OPTIONS') {
+      return respond(204, undefined, request, {
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': 'Authorization',
+        'Access-Control-Max-Age': '86400',
+      });
+    }
+    // The token is checked before anything else, so nothing about the API leaks without one.
+    const token = presentedToken(request.header('authorization'));
+    if (token === '') return respond(401, { text: TOKEN_REQUIRED_BODY }, request, { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' });
+    if (!isConfiguredToken(token, tokenDigests)) {
+      return respond(401, { text: TOKEN_INVALID_BODY }, request, { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' });
+    }
+    const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
+    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': 'no-store' });
+    if (method !== 'GET' && method !== 'HEAD') {
+      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, { Allow: ALLOWED_METHODS, 'Cache-Control': 'no-store' });
+    }
+    const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
+    const file = path === undefined ? undefined : manifest.files[path];
+    if (path === undefined || !file) return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': 'no-store' });
+    return serveFile(path, file.sha256, request);
+  };
+}
+
+/**
+ * Whether a path outside /api/ would still reach the private API folder once a static file
+ * server decodes it (%2f, %5c, double encoding, letter case): such requests are refused.
+ */
+export function reachesApiFolder(pathname: string): boolean {
+  let path = pathname;
+  for (let round = 0; round < 4; round++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const segments: string[] = [];
+  for (const segment of path.replace(/\\/g, '/').split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment !== '' && segment !== '.') segments.push(segment);
+  }
+  return segments[0]?.toLowerCase() === API_DIR;
+}

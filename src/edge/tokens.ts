@@ -1,0 +1,59 @@
+// API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
+// held only as digests, and compared digest to digest in constant time.
+import { createHash } from 'node:crypto';
+
+export type Digest = Uint8Array;
+
+export interface TokenSettings {
+  /** Plaintext tokens, comma-separated (local and test use). */
+  API_TOKENS?: string | undefined;
+  /** Lowercase hex SHA-256 digests of tokens, comma-separated (deployments). */
+  API_TOKEN_SHA256?: string | undefined;
+}
+
+export class TokenConfigError extends Error {
+  override name = 'TokenConfigError';
+}
+
+export function sha256(text: string): Digest {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** The digests of every configured token; a malformed digest is an error, never skipped. */
+export function tokenDigests(settings: TokenSettings): Digest[] {
+  const digests = list(settings.API_TOKENS).map(sha256);
+  for (const [index, hex] of list(settings.API_TOKEN_SHA256).entries()) {
+    if (!/^[0-9a-f]{64}$/.test(hex)) {
+      throw new TokenConfigError(`API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`);
+    }
+    digests.push(Uint8Array.from(Buffer.from(hex, 'hex')));
+  }
+  return digests;
+}
+
+/** Equality of two digests in time that depends only on their length. */
+export function digestsEqual(a: Digest, b: Digest): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0;
+}
+
+/** Whether `token` is configured: its digest is compared with every digest, with no early exit. */
+export function isConfiguredToken(token: string, digests: readonly Digest[]): boolean {
+  const presented = sha256(token);
+  let matched = false;
+  for (const digest of digests) matched = digestsEqual(presented, digest) || matched;
+  return matched;
+}
+
+/** The token of an Authorization header value: "<token>" or "Bearer <token>" (scheme in any case). */
+export function presentedToken(authorization: string | null): string {
+  const value = (authorization ?? '').trim();
+  const bearer = /^bearer(?:\s+|$)/i.exec(value);
+  return bearer ? value.slice(bearer[0].length).trim() : value;
+}

@@ -1,0 +1,17 @@
+// `npm start`: build dist/ when it is missing or older than its sources, then serve it.
+import { buildSite, projectDir } from '../build/cli.ts';
+import { ContentError } from '../build/content.ts';
+import { staleReason } from '../build/freshness.ts';
+import { serve } from './serve.ts';
+
+try {
+  const reason = staleReason(projectDir);
+  if (reason) {
+    console.log(`Building first: ${reason}.`);
+    await buildSite();
+  }
+  await serve();
+} catch (error) {
+  console.error(error instanceof ContentError ? error.message : `Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
