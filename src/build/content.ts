@@ -140,9 +140,12 @@ function namesOf(data: ContentData): string[] {
   return names;
 }
 
+/** What list order looks at: the wiki sorts its collection entries with it too. */
+export type ListOrdered = Pick<ContentEntry, 'slug' | 'data'>;
+
 /** Level ascending; records sharing a level keep the order their content declares. */
-function byListOrder(a: ContentEntry, b: ContentEntry): number {
-  const orderOf = (entry: ContentEntry) => ('order' in entry.data ? entry.data.order : 0);
+export function byListOrder(a: ListOrdered, b: ListOrdered): number {
+  const orderOf = (entry: ListOrdered) => ('order' in entry.data ? entry.data.order : 0);
   return a.data.level - b.data.level || orderOf(a) - orderOf(b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 }
 
