@@ -4,22 +4,26 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 
 const QUALITY = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
-/** The best of br and gzip that the Accept-Encoding header accepts (q > 0), else identity. */
+/**
+ * The encoding to send: the first of br, gzip and identity in the client's order of
+ * preference (q descending, then the order listed; q=0 refuses). Other codings and "*" are
+ * passed over. This is the rule Cloudflare's edge applies to a Worker's responses, so the
+ * Worker's choice is never re-encoded there and both runtimes answer alike.
+ */
 export function chooseEncoding(acceptEncoding: string | null): Encoding {
   if (!acceptEncoding) return 'identity';
-  const quality = new Map<string, number>();
+  const preferences: { coding: string; q: number }[] = [];
   for (const element of acceptEncoding.split(',')) {
     const [coding = '', ...params] = element.split(';').map((part) => part.trim().toLowerCase());
-    if (coding === '') continue;
     const q = params.find((param) => param.startsWith('q='))?.slice(2) ?? '1';
-    if (!QUALITY.test(q)) continue; // a malformed weight makes the element meaningless
-    quality.set(coding === 'x-gzip' ? 'gzip' : coding, Number(q));
+    // An element with a malformed weight means nothing.
+    if (coding !== '' && QUALITY.test(q)) preferences.push({ coding, q: Number(q) });
   }
-  const wildcard = quality.get('*') ?? 0;
-  const br = quality.get('br') ?? wildcard;
-  const gzip = quality.get('gzip') ?? wildcard;
-  if (br <= 0 && gzip <= 0) return 'identity';
-  return br >= gzip ? 'br' : 'gzip';
+  preferences.sort((a, b) => b.q - a.q); // stable: equal weights keep the client's order
+  for (const { coding, q } of preferences) {
+    if (q > 0 && (coding === 'br' || coding === 'gzip' || coding === 'identity')) return coding;
+  }
+  return 'identity';
 }
 
 /** The ETag of a body with the given SHA-256, one per encoding of that body. */

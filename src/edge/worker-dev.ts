@@ -1,0 +1,83 @@
+// `npm run worker`: the Worker in workerd through `wrangler dev`, locally and offline, in
+// front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1) and API_TOKENS; with
+// no token configured it makes one up, as the Node server does.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+
+export interface WorkerOptions {
+  port: number;
+  host?: string;
+  /** Plaintext tokens (API_TOKENS). */
+  tokens?: readonly string[];
+  /** Print wrangler's output (the CLI does; tests don't). */
+  echo?: boolean;
+}
+
+export interface RunningWorker {
+  url: string;
+  process: ChildProcess;
+  close(): Promise<void>;
+}
+
+export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const host = options.host ?? '127.0.0.1';
+  const args = [wranglerBin, 'dev', '--port', String(options.port), '--ip', host, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+  if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
+  const child = spawn(process.execPath, args, {
+    cwd: projectDir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = `http://${host}:${options.port}`;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      if (options.echo) process.stdout.write(chunk);
+      output += chunk.toString();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    // Ready when the Worker answers; wrangler's own "Ready" line comes before workerd is.
+    const started = Date.now();
+    const poll = async () => {
+      try {
+        await fetch(`${url}/api/trees`, { method: 'OPTIONS' });
+        resolve({ url, process: child, close });
+      } catch {
+        if (Date.now() - started > 60_000) {
+          await close();
+          reject(new Error(`wrangler dev did not answer on ${url} within 60 s:\n${output}`));
+        } else setTimeout(poll, 250);
+      }
+    };
+    void poll();
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.PORT ?? 8787);
+  let tokens = (process.env.API_TOKENS ?? '').split(',').map((token) => token.trim()).filter(Boolean);
+  const madeUp = tokens.length === 0 ? randomBytes(24).toString('base64url') : undefined;
+  if (madeUp) tokens = [madeUp];
+  const worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, echo: true });
+  console.log(`Worker (workerd, local): ${worker.url}/`);
+  if (madeUp) {
+    console.log('No API token configured (API_TOKENS), so this run made one up:');
+    console.log(`  curl -H "Authorization: Bearer ${madeUp}" "${worker.url}/api/trees?search=Oak%20Tree"`);
+  }
+  const stop = () => void worker.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
