@@ -14,6 +14,8 @@ export interface WorkerOptions {
   host?: string;
   /** Plaintext tokens (API_TOKENS). */
   tokens?: readonly string[];
+  /** Lowercase hex SHA-256 digests of tokens (API_TOKEN_SHA256). */
+  tokenSha256?: readonly string[];
   /** Print wrangler's output (the CLI does; tests don't). */
   echo?: boolean;
 }
@@ -28,6 +30,7 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const args = [wranglerBin, 'dev', '--port', String(options.port), '--ip', host, '--log-level', 'warn', '--show-interactive-dev-session=false'];
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
+  if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
   const child = spawn(process.execPath, args, {
     cwd: projectDir,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },
