@@ -1,0 +1,35 @@
+// The wiki's names and addresses: one place for every URL the pages link to.
+import { kinds, type KindId } from '../schema/kinds.ts';
+
+export const SITE_NAME = 'Tree Farm Wiki';
+
+/** The kind's heading: "Trees", "Storages". */
+export function kindTitle(kind: KindId): string {
+  return kind.charAt(0).toUpperCase() + kind.slice(1);
+}
+
+export const kindPath = (kind: KindId) => `/${kind}/`;
+export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
+export const SEARCH_PATH = '/search/';
+export const API_DOCS_PATH = '/docs/api/';
+export const DOWNLOADS_PATH = '/downloads/';
+/** Where the docs' curl examples send requests: the local server of `npm start`. */
+export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
+
+export interface NavItem {
+  label: string;
+  href: string;
+}
+
+export const navItems: NavItem[] = [
+  { label: 'Home', href: '/' },
+  ...kinds.map((kind) => ({ label: kindTitle(kind.id), href: kindPath(kind.id) })),
+  { label: 'API', href: API_DOCS_PATH },
+  { label: 'Downloads', href: DOWNLOADS_PATH },
+];
+
+/** Whether a nav item is the section of the page at `pathname`. */
+export function isCurrentSection(item: NavItem, pathname: string): boolean {
+  const path = pathname.endsWith('/') ? pathname : `${pathname}/`;
+  return item.href === '/' ? path === '/' : path.startsWith(item.href);
+}
