@@ -4,6 +4,7 @@ import type { AstroIntegration } from 'astro';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emitApi } from './api.ts';
+import { emitSchemasAndDownloads } from './bundles.ts';
 import { loadContent } from './content.ts';
 
 export default function treefarmData(): AstroIntegration {
@@ -19,6 +20,7 @@ export default function treefarmData(): AstroIntegration {
         const content = loadContent(join(projectDir, 'content'));
         const manifest = emitApi(content, outDir);
         logger.info(`API: ${Object.keys(manifest.files).length} envelopes, data version ${manifest.version}`);
+        logger.info(await emitSchemasAndDownloads(content, outDir));
       },
     },
   };

@@ -1,0 +1,186 @@
+// The offline bundles: a pure function from the content to the files of dist/downloads/
+// (a .tar.gz, a .zip and latest.json). The same content gives byte-identical archives:
+// fixed timestamps and modes, sorted entries, fixed gzip header. The downloads page calls
+// the same function to show names, sizes and digests, and the integration writes its bytes.
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
+import { zipSync, type Zippable } from 'fflate';
+import tar from 'tar-stream';
+import { BUNDLE_FORMATS, BUNDLE_MANIFEST, bundleFileName, dataPath, type BundleFormat } from '../client/bundle-format.ts';
+import { kinds } from '../schema/kinds.ts';
+import type { Manifest } from '../schema/manifest.ts';
+import { apiFiles } from './api.ts';
+import type { Content } from './content.ts';
+import { jsonSchemaFiles } from './json-schemas.ts';
+import { OPENAPI_FILE, openApiFile } from './openapi.ts';
+
+export const DOWNLOADS_DIR = 'downloads';
+export const LATEST_FILE = 'latest.json';
+
+/** A file by its path (inside a bundle, or below dist/downloads/). */
+export interface NamedBytes {
+  name: string;
+  bytes: Uint8Array;
+}
+
+export interface LatestBundle {
+  name: string;
+  format: BundleFormat;
+  size: number;
+  sha256: string;
+}
+
+export interface Latest {
+  version: string;
+  counts: Manifest['counts'];
+  bundles: LatestBundle[];
+}
+
+/** 2000-01-01: a fixed time for every entry, so archives depend on content only. */
+const FIXED_MTIME_UTC = new Date(Date.UTC(2000, 0, 1));
+const FILE_MODE = 0o644;
+const DIRECTORY_MODE = 0o755;
+/** The Unix file type bits of a regular file, for the zip external attributes. */
+const REGULAR_FILE = 0o100000;
+const GZIP_OS_UNIX = 3;
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+function countsOf(content: Content): Manifest['counts'] {
+  return Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])) as Manifest['counts'];
+}
+
+/** Files published both at the site root and inside the bundles: openapi.json and schemas/. */
+export function schemaFiles(content: Content): NamedBytes[] {
+  return [
+    { name: OPENAPI_FILE, bytes: utf8(openApiFile(content.version)) },
+    ...jsonSchemaFiles().map((file) => ({ name: file.path, bytes: utf8(file.body) })),
+  ];
+}
+
+function readme(content: Content): string {
+  const counts = kinds.map((kind) => `${kind.id} ${content.entries[kind.id].length}`).join(', ');
+  return `# Tree farm data ${content.version}
+
+The reference data of the tree-farming game, for use without a network (${counts}).
+
+- \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
+- \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,
+  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it.
+- \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
+- \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
+
+With the project's client: \`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
+It checks every file against manifest.json first. To check an archive: \`npm run bundle:verify -- <archive>\`.
+`;
+}
+
+/** The files inside a bundle, sorted by path, manifest.json listing every other one. */
+export function bundleEntries(content: Content): NamedBytes[] {
+  const files: NamedBytes[] = [
+    ...kinds.map((kind) => ({ name: dataPath(kind.id), bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))) })),
+    ...Array.from(apiFiles(content), (file) => ({ name: file.path, bytes: utf8(file.body) })),
+    ...schemaFiles(content),
+    { name: 'README.md', bytes: utf8(readme(content)) },
+  ];
+  const manifest: Manifest = {
+    version: content.version,
+    counts: countsOf(content),
+    files: Object.fromEntries(files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }])),
+  };
+  return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Each folder before its files, so extracting the archive creates them with their mode. */
+function* withDirectories(entries: NamedBytes[]): Generator<{ name: string; bytes?: Uint8Array }> {
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const parts = entry.name.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const directory = `${parts.slice(0, depth).join('/')}/`;
+      if (!seen.has(directory)) {
+        seen.add(directory);
+        yield { name: directory };
+      }
+    }
+    yield entry;
+  }
+}
+
+export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
+  const pack = tar.pack();
+  const owner = { uid: 0, gid: 0, uname: '', gname: '', mtime: FIXED_MTIME_UTC };
+  for (const entry of withDirectories(entries)) {
+    if (entry.bytes) pack.entry({ ...owner, name: entry.name, type: 'file', mode: FILE_MODE, size: entry.bytes.length }, Buffer.from(entry.bytes));
+    else pack.entry({ ...owner, name: entry.name, type: 'directory', mode: DIRECTORY_MODE });
+  }
+  pack.finalize();
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  const gzip = gzipSync(Buffer.concat(chunks), { level: constants.Z_BEST_COMPRESSION });
+  // The gzip header holds no time (bytes 4-7 are 0) and an OS byte that depends on the
+  // platform zlib was built for: fix it, so every machine writes the same bytes.
+  gzip[9] = GZIP_OS_UNIX;
+  return new Uint8Array(gzip);
+}
+
+export function packZip(entries: NamedBytes[]): Uint8Array {
+  // fflate writes the local time of `mtime` (DOS time): the local midnight of 2000-01-01 is
+  // stored as 2000-01-01 00:00 whatever the time zone of the machine.
+  const options = { mtime: new Date(2000, 0, 1), os: GZIP_OS_UNIX, attrs: (REGULAR_FILE | FILE_MODE) * 0x10000, level: 9 } as const;
+  const zippable: Zippable = {};
+  for (const entry of entries) zippable[entry.name] = [entry.bytes, options];
+  return zipSync(zippable);
+}
+
+const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Array> | Uint8Array> = {
+  'tar.gz': packTarGz,
+  zip: packZip,
+};
+
+/** The files of dist/downloads/: one archive per format, then latest.json naming them. */
+export async function createDownloads(content: Content): Promise<NamedBytes[]> {
+  const entries = bundleEntries(content);
+  const archives = await Promise.all(
+    BUNDLE_FORMATS.map(async (format) => ({ format, name: bundleFileName(content.version, format), bytes: await packers[format](entries) })),
+  );
+  const latest: Latest = {
+    version: content.version,
+    counts: countsOf(content),
+    bundles: archives.map(({ name, format, bytes }) => ({ name, format, size: bytes.length, sha256: sha256Hex(bytes) })),
+  };
+  return [...archives.map(({ name, bytes }) => ({ name, bytes })), { name: LATEST_FILE, bytes: utf8(json(latest)) }];
+}
+
+let memo: { version: string; downloads: Promise<NamedBytes[]> } | undefined;
+
+/** createDownloads, computed once per content version in this process (page and build share it). */
+export function downloadsFor(content: Content): Promise<NamedBytes[]> {
+  if (memo?.version !== content.version) memo = { version: content.version, downloads: createDownloads(content) };
+  return memo.downloads;
+}
+
+/** What latest.json says, for the downloads page. */
+export async function latestFor(content: Content): Promise<Latest> {
+  const latest = (await downloadsFor(content)).find((file) => file.name === LATEST_FILE);
+  if (!latest) throw new Error(`${LATEST_FILE} is missing from the downloads`);
+  return JSON.parse(new TextDecoder().decode(latest.bytes)) as Latest;
+}
+
+/** Writes openapi.json, schemas/ and downloads/ below `outDir`; returns a line for the log. */
+export async function emitSchemasAndDownloads(content: Content, outDir: string): Promise<string> {
+  const files = [
+    ...schemaFiles(content),
+    ...(await downloadsFor(content)).map((file) => ({ name: `${DOWNLOADS_DIR}/${file.name}`, bytes: file.bytes })),
+  ];
+  for (const file of files) {
+    const target = join(outDir, file.name);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.bytes);
+  }
+  return `Offline: ${OPENAPI_FILE}, ${kinds.length} JSON Schemas and bundles ${BUNDLE_FORMATS.map((format) => bundleFileName(content.version, format)).join(', ')}`;
+}

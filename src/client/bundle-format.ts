@@ -1,0 +1,23 @@
+// The layout of an offline bundle, shared by the build that writes bundles and the client
+// that reads them. API envelopes keep the paths of src/contract/paths.ts.
+import { MANIFEST_FILE } from '../contract/paths.ts';
+import type { KindId } from '../schema/kinds.ts';
+
+export const BUNDLE_NAME = 'treefarm-data';
+export const BUNDLE_FORMATS = ['tar.gz', 'zip'] as const;
+export type BundleFormat = (typeof BUNDLE_FORMATS)[number];
+
+/** The bundle's manifest: version, counts and the sha256 and size of every other file. */
+export const BUNDLE_MANIFEST = MANIFEST_FILE;
+
+export const bundleFileName = (version: string, format: BundleFormat) => `${BUNDLE_NAME}-${version}.${format}`;
+
+/** The plain record array of a kind, in API order. */
+export const dataPath = (kind: KindId) => `data/${kind}.json`;
+
+/** The format of an archive by its first bytes, or undefined when it is neither. */
+export function archiveFormat(bytes: Uint8Array): BundleFormat | undefined {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
+  return undefined;
+}

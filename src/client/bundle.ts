@@ -1,0 +1,99 @@
+// The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
+// then queried with the edge's own modules (parseSearch, queryPath), so it answers every
+// search exactly as the API does.
+import { notFoundPath, queryPath } from '../contract/paths.ts';
+import { parseSearch } from '../contract/search-query.ts';
+import { kindIds, type KindId } from '../schema/kinds.ts';
+import { manifestSchema, type Manifest } from '../schema/manifest.ts';
+import { readArchive, type ArchiveFiles } from './archive.ts';
+import { BUNDLE_MANIFEST, dataPath } from './bundle-format.ts';
+import { BundleError, NotFoundError } from './errors.ts';
+import { dataClient, type Envelope, type TreefarmData } from './types.ts';
+
+export interface VerifiedBundle {
+  version: string;
+  counts: Manifest['counts'];
+  /** Every file but the manifest, each checked against it. */
+  files: ArchiveFiles;
+}
+
+export type BundleClient = TreefarmData & { version: string; counts: Manifest['counts'] };
+
+/** Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it. */
+export async function openBundle(source: string | Uint8Array | ArrayBuffer): Promise<BundleClient> {
+  const { version, counts, files } = await verifyBundle(await bytesOf(source));
+  const client = dataClient(async (kind, search) => {
+    const path = queryPath(kind, parseSearch(search));
+    if (path !== undefined && files.has(path)) return (readJson(files, path) as Envelope).data ?? [];
+    throw new NotFoundError((readJson(files, notFoundPath(kind)) as Envelope).message, kind, search);
+  });
+  return { ...client, version, counts };
+}
+
+async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8Array> {
+  if (source instanceof Uint8Array) return source;
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  // Imported here, so the client also runs where there is no file system (given bytes).
+  const { readFile } = await import('node:fs/promises');
+  return new Uint8Array(await readFile(source));
+}
+
+/**
+ * Reads an archive and checks it: manifest present and valid, every listed file present
+ * with its size and sha256, no file that the manifest does not list, and the counts of
+ * the manifest matching the data. Throws a BundleError naming the first file at fault.
+ */
+export async function verifyBundle(archive: Uint8Array): Promise<VerifiedBundle> {
+  const files = await readArchive(archive);
+  const manifest = readManifest(files);
+  files.delete(BUNDLE_MANIFEST);
+  for (const path of files.keys()) {
+    if (!(path in manifest.files)) throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
+  }
+  await Promise.all(Object.entries(manifest.files).map(([path, expected]) => checkFile(files, path, expected)));
+  for (const kind of kindIds) checkCount(files, kind, manifest.counts[kind]);
+  return { version: manifest.version, counts: manifest.counts, files };
+}
+
+function readManifest(files: ArchiveFiles): Manifest {
+  if (!files.has(BUNDLE_MANIFEST)) throw new BundleError(`Not a bundle: ${BUNDLE_MANIFEST} is missing.`, BUNDLE_MANIFEST);
+  const result = manifestSchema.safeParse(readJson(files, BUNDLE_MANIFEST));
+  if (!result.success) throw new BundleError(`${BUNDLE_MANIFEST} is not a bundle manifest: ${result.error.issues[0]?.message}`, BUNDLE_MANIFEST);
+  return result.data;
+}
+
+async function checkFile(files: ArchiveFiles, path: string, expected: Manifest['files'][string]): Promise<void> {
+  const bytes = files.get(path);
+  if (!bytes) throw new BundleError(`The bundle lacks ${path}, which its manifest lists.`, path);
+  const actual = await sha256Hex(bytes);
+  if (bytes.length !== expected.size || actual !== expected.sha256) {
+    throw new BundleError(
+      `${path} does not match the bundle manifest (sha256 ${actual}, ${bytes.length} bytes; expected ${expected.sha256}, ${expected.size} bytes): the bundle was changed or damaged.`,
+      path,
+    );
+  }
+}
+
+function checkCount(files: ArchiveFiles, kind: KindId, expected: number | undefined): void {
+  const path = dataPath(kind);
+  const records = readJson(files, path);
+  const count = Array.isArray(records) ? records.length : undefined;
+  if (count === undefined || count !== expected) {
+    throw new BundleError(`${path} holds ${count ?? 'no list of'} records; the manifest counts ${expected ?? 'none'}.`, path);
+  }
+}
+
+function readJson(files: ArchiveFiles, path: string): unknown {
+  const bytes = files.get(path);
+  if (!bytes) throw new BundleError(`The bundle lacks ${path}.`, path);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw new BundleError(`${path} is not valid JSON: ${(error as Error).message}`, path);
+  }
+}
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
