@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { emitApi } from './api.ts';
 import { emitSchemasAndDownloads } from './bundles.ts';
 import { loadContent } from './content.ts';
+import { writeSearchIndex } from './search-index.ts';
 
 export default function treefarmData(): AstroIntegration {
   let projectDir = '';
@@ -21,6 +22,7 @@ export default function treefarmData(): AstroIntegration {
         const manifest = emitApi(content, outDir);
         logger.info(`API: ${Object.keys(manifest.files).length} envelopes, data version ${manifest.version}`);
         logger.info(await emitSchemasAndDownloads(content, outDir));
+        logger.info(await writeSearchIndex(outDir));
       },
     },
   };
