@@ -2,7 +2,7 @@
 // and the exact form beside it ("61 s", "$11,500").
 
 /** What a number measures; decides both of its forms. */
-export type Unit = 'money' | 'seconds' | 'count' | 'percent' | 'decimal';
+export type Unit = 'money' | 'seconds' | 'count' | 'percent' | 'decimal' | 'times';
 
 const SUFFIXES = ['', 'K', 'M', 'B', 'T'] as const;
 
@@ -60,6 +60,8 @@ export function shown(unit: Unit, value: number): string {
       return `${formatDecimal(value, 1)}%`;
     case 'decimal':
       return formatDecimal(value);
+    case 'times':
+      return `×${formatDecimal(value)}`;
   }
 }
 
@@ -75,6 +77,8 @@ export function exact(unit: Unit, value: number): string {
       return formatExact(value);
     case 'percent':
       return `${formatExact(value)}%`;
+    case 'times':
+      return `×${formatExact(value)}`;
   }
 }
 

@@ -47,6 +47,7 @@ describe('every unit has a short form', () => {
     ['count', 3_284, '3.284K'],
     ['percent', 104, '104%'],
     ['decimal', 0.096, '0.1'],
+    ['times', 0.877, '×0.88'],
   ] as const)('%s %d is %s', (unit, value, expected) => expect(shown(unit, value)).toBe(expected));
 });
 

@@ -1,0 +1,166 @@
+// What each wiki page shows, worked out from the records: plain strings and numbers that the
+// .astro pages only lay out. Pure functions over the content, so the tests can check them.
+import { kindById, type KindId } from '../schema/kinds.ts';
+import { lineChart, type ChartModel } from './chart.ts';
+import { exact, formatRange, shown, type Unit } from './format.ts';
+import { kindTitle, recordPath } from './site.ts';
+import { viewOf, type ContentOf, type Derived, type FieldFormat, type KindView, type Range, type WikiEntry } from './views.ts';
+
+export interface Cell {
+  text: string;
+  /** The exact value, where it differs from the text. */
+  exact?: string;
+  /** What the table sorts by: the number, or the text. */
+  sort: string;
+}
+
+export interface KindTable {
+  columns: { label: string; numeric: boolean; derived: boolean }[];
+  rows: { title: string; href: string; cells: Cell[] }[];
+}
+
+export interface FigureRow {
+  label: string;
+  shown: string;
+  exact: string;
+}
+
+export interface RecordLink {
+  href: string;
+  title: string;
+  /** "Level 68", or "Level 1 gift" where levels repeat. */
+  position: string;
+}
+
+export interface RecordPage {
+  title: string;
+  /** "Level 69 tree". */
+  tagline: string;
+  region?: string;
+  funfact?: string;
+  aliases: string[];
+  /** Text fields other than the fun fact: name and region. */
+  texts: { label: string; text: string }[];
+  figures: FigureRow[];
+  derived: (FigureRow & { how: string })[];
+  previous?: RecordLink;
+  next?: RecordLink;
+  charts: ChartModel[];
+  /** What to pass as `search` to find this record through the API. */
+  apiSearch: string;
+}
+
+type Value = number | Range;
+
+function valueOf(data: object, field: string): Value | string | undefined {
+  const value: unknown = (data as Record<string, unknown>)[field];
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    const [low, high]: unknown[] = value;
+    if (typeof low === 'number' && typeof high === 'number') return [low, high];
+  }
+  return undefined;
+}
+
+const isRange = (value: Value): value is Range => typeof value !== 'number';
+const formatted = (format: typeof shown, unit: Unit, value: Value) => (isRange(value) ? formatRange(format, unit, value) : format(unit, value));
+const sortKey = (value: Value) => String(isRange(value) ? (value[0] + value[1]) / 2 : value);
+
+function figureRow(label: string, unit: Unit, value: Value): FigureRow {
+  return { label, shown: formatted(shown, unit, value), exact: formatted(exact, unit, value) };
+}
+
+function fieldsOf<K extends KindId>(view: KindView<K>): [string, FieldFormat][] {
+  return Object.entries<FieldFormat>(view.fields);
+}
+
+function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: string): Cell {
+  const field = fieldsOf(view).find(([name]) => name === key)?.[1];
+  const derived = view.derived.find((figure) => figure.key === key);
+  const unit: Unit | 'text' | undefined = field?.unit ?? derived?.unit;
+  const value = derived ? derived.value(data) : valueOf(data, key);
+  if (unit === undefined || value === undefined) throw new Error(`The wiki view has no column "${key}"`);
+  if (unit === 'text' || typeof value === 'string') return { text: String(value), sort: String(value) };
+  const row = figureRow('', unit, value);
+  return { text: row.shown, exact: row.exact === row.shown ? undefined : row.exact, sort: sortKey(value) };
+}
+
+function labelOf<K extends KindId>(view: KindView<K>, key: string): { label: string; numeric: boolean; derived: boolean } {
+  const field = fieldsOf(view).find(([name]) => name === key)?.[1];
+  if (field) return { label: field.label, numeric: field.unit !== 'text', derived: false };
+  const derived = view.derived.find((figure) => figure.key === key);
+  if (derived) return { label: derived.label, numeric: true, derived: true };
+  throw new Error(`The wiki view has no column "${key}"`);
+}
+
+export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[]): KindTable {
+  const view = viewOf(kind);
+  return {
+    columns: view.columns.map((key) => labelOf(view, key)),
+    rows: entries.map((entry) => ({
+      title: view.title(entry.data),
+      href: recordPath(kind, entry.slug),
+      cells: view.columns.map((key) => cell(view, entry.data, key)),
+    })),
+  };
+}
+
+/** The kind's charts; `highlight` marks one record (on that record's page). */
+export function kindCharts<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[], highlight?: number): ChartModel[] {
+  const view = viewOf(kind);
+  const byLevel = kindById(kind)?.uniqueLevels ?? true;
+  const points = entries.map((entry) =>
+    byLevel ? { tick: String(entry.data.level), name: `level ${entry.data.level}` } : { tick: view.title(entry.data), name: view.title(entry.data) },
+  );
+  const highlighted = highlight === undefined ? undefined : entries[highlight];
+  return view.charts.map((chart, index) =>
+    lineChart({
+      id: `${kind}-chart-${index}`,
+      title: chart.title,
+      unit: chart.unit,
+      scale: chart.scale,
+      xTitle: byLevel ? 'Level' : kindTitle(kind),
+      points,
+      series: chart.series.map((series) => ({ label: series.label, values: entries.map((entry) => series.value(entry.data)) })),
+      highlight: highlighted && highlight !== undefined ? { index: highlight, label: view.title(highlighted.data) } : undefined,
+    }),
+  );
+}
+
+function link<K extends KindId>(kind: K, view: KindView<K>, entry: WikiEntry<K> | undefined): RecordLink | undefined {
+  if (!entry) return undefined;
+  return { href: recordPath(kind, entry.slug), title: view.title(entry.data), position: `Level ${entry.data.level}` };
+}
+
+export function recordPage<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[], index: number): RecordPage {
+  const view = viewOf(kind);
+  const entry = entries[index];
+  if (!entry) throw new Error(`No ${kind} record at position ${index}`);
+  const data = entry.data;
+  const texts: RecordPage['texts'] = [];
+  const figures: FigureRow[] = [];
+  for (const [field, format] of fieldsOf(view)) {
+    const value = valueOf(data, field);
+    if (value === undefined) continue;
+    if (typeof value === 'string') {
+      if (field !== 'funfact') texts.push({ label: format.label, text: value });
+    } else if (format.unit !== 'text') {
+      figures.push(figureRow(format.label, format.unit, value));
+    }
+  }
+  const noun = kindById(kind)?.noun ?? kind;
+  return {
+    title: view.title(data),
+    tagline: `Level ${data.level} ${noun}`,
+    region: 'plantingRegion' in data ? data.plantingRegion : undefined,
+    funfact: 'funfact' in data ? data.funfact : undefined,
+    aliases: 'aliases' in data ? (data.aliases ?? []) : [],
+    texts,
+    figures,
+    derived: view.derived.map((figure: Derived<ContentOf<K>>) => ({ ...figureRow(figure.label, figure.unit, figure.value(data)), how: figure.how })),
+    previous: link(kind, view, entries[index - 1]),
+    next: link(kind, view, entries[index + 1]),
+    charts: kindCharts(kind, entries, index),
+    apiSearch: 'name' in data ? data.name : String(data.level),
+  };
+}
