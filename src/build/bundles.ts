@@ -79,6 +79,8 @@ It checks every file against manifest.json first. To check an archive: \`npm run
 `;
 }
 
+const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
 export function bundleEntries(content: Content): NamedBytes[] {
   const files: NamedBytes[] = [
@@ -86,13 +88,13 @@ export function bundleEntries(content: Content): NamedBytes[] {
     ...Array.from(apiFiles(content), (file) => ({ name: file.path, bytes: utf8(file.body) })),
     ...schemaFiles(content),
     { name: 'README.md', bytes: utf8(readme(content)) },
-  ];
+  ].sort(byName);
   const manifest: Manifest = {
     version: content.version,
     counts: countsOf(content),
     files: Object.fromEntries(files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }])),
   };
-  return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort(byName);
 }
 
 /** Each folder before its files, so extracting the archive creates them with their mode. */

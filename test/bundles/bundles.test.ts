@@ -1,0 +1,168 @@
+// The offline bundles: what they hold, that the same content gives the same bytes, and
+// that dist/downloads/ holds exactly what the pure function returns.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import tar from 'tar-stream';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { apiFiles } from '../../src/build/api.ts';
+import { bundleEntries, createDownloads, DOWNLOADS_DIR, LATEST_FILE, type Latest, type NamedBytes } from '../../src/build/bundles.ts';
+import { projectDir } from '../../src/build/cli.ts';
+import { loadContent, type Content } from '../../src/build/content.ts';
+import { schemaPath } from '../../src/build/json-schemas.ts';
+import { OPENAPI_FILE } from '../../src/build/openapi.ts';
+import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/client/bundle-format.ts';
+import { readArchive } from '../../src/client/archive.ts';
+import { listPath } from '../../src/contract/paths.ts';
+import { kinds } from '../../src/schema/kinds.ts';
+import { manifestSchema } from '../../src/schema/manifest.ts';
+
+const contentDir = join(projectDir, 'content');
+const distDir = join(projectDir, 'dist');
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+const byName = (files: NamedBytes[]) => new Map(files.map((file) => [file.name, file.bytes]));
+
+let content: Content;
+let downloads: Map<string, Uint8Array>;
+let entries: Map<string, Uint8Array>;
+beforeAll(async () => {
+  content = loadContent(contentDir);
+  downloads = byName(await createDownloads(content));
+  entries = byName(bundleEntries(content));
+});
+
+const archiveOf = (format: 'tar.gz' | 'zip') => downloads.get(bundleFileName(content.version, format)) ?? new Uint8Array();
+
+describe('reproducible', () => {
+  test('the same content gives byte-identical archives and latest.json', async () => {
+    const again = byName(await createDownloads(loadContent(contentDir)));
+    expect([...again.keys()]).toEqual([...downloads.keys()]);
+    for (const [name, bytes] of downloads) expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
+  });
+
+  test('dist/downloads/ holds exactly the bytes of the pure function', () => {
+    const written = readdirSync(join(distDir, DOWNLOADS_DIR)).filter((name) => name !== 'index.html');
+    expect(written.sort()).toEqual([...downloads.keys()].sort());
+    for (const [name, bytes] of downloads) {
+      expect({ name, sha256: sha256(readFileSync(join(distDir, DOWNLOADS_DIR, name))) }).toEqual({ name, sha256: sha256(bytes) });
+    }
+  });
+
+  test('tar entries are sorted, each folder before its files, with a fixed time, owner and modes', async () => {
+    const headers: tar.Header[] = [];
+    const extract = tar.extract();
+    const reading = (async () => {
+      for await (const entry of extract) {
+        headers.push(entry.header);
+        entry.resume();
+      }
+    })();
+    extract.end(gunzipSync(archiveOf('tar.gz')));
+    await reading;
+    const files = headers.filter((header) => header.type === 'file');
+    expect(files.map((header) => header.name)).toEqual([...entries.keys()]);
+    for (const header of headers) {
+      const folder = header.name.replace(/\/$/, '').split('/').slice(0, -1).join('/');
+      if (folder) expect(headers.findIndex((other) => other.name === `${folder}/`)).toBeLessThan(headers.indexOf(header));
+      expect({ name: header.name, mtime: header.mtime?.toISOString(), uid: header.uid, gid: header.gid }).toEqual({
+        name: header.name,
+        mtime: '2000-01-01T00:00:00.000Z',
+        uid: 0,
+        gid: 0,
+      });
+      expect({ name: header.name, mode: header.mode }).toEqual({ name: header.name, mode: header.type === 'directory' ? 0o755 : 0o644 });
+    }
+  });
+
+  test('the gzip header carries no time and a fixed OS byte', () => {
+    const header = archiveOf('tar.gz').subarray(0, 10);
+    expect([...header.subarray(4, 8)]).toEqual([0, 0, 0, 0]);
+    expect(header[9]).toBe(3);
+  });
+
+  test('zip entries are sorted', () => {
+    const names: string[] = [];
+    unzipSync(archiveOf('zip'), { filter: (file) => (names.push(file.name), false) });
+    expect(names).toEqual([...entries.keys()]);
+  });
+});
+
+describe('a bundle', () => {
+  test.each(['tar.gz', 'zip'] as const)('%s holds the entries of the bundle, byte for byte', async (format) => {
+    const files = await readArchive(archiveOf(format));
+    expect([...files.keys()]).toEqual([...entries.keys()]);
+    for (const [name, bytes] of entries) expect({ name, sha256: sha256(files.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
+  });
+
+  test('data/<kind>.json is the plain record array of the API list, in API order', () => {
+    for (const kind of kinds) {
+      const listed = (JSON.parse(readFileSync(join(distDir, listPath(kind.id)), 'utf8')) as { data: unknown[] }).data;
+      expect(JSON.parse(text(entries.get(dataPath(kind.id))))).toEqual(listed);
+      expect(text(entries.get(dataPath(kind.id)))).toContain(JSON.stringify(listed[0], null, 2).split('\n').join('\n  '));
+    }
+  });
+
+  test('api/ holds every envelope at the path the API serves it from, byte for byte as in dist/', () => {
+    const apiEntries = [...entries.keys()].filter((name) => name.startsWith('api/'));
+    const served = [...apiFiles(content)].map((file) => file.path);
+    expect(apiEntries.sort()).toEqual(served.sort());
+    for (const path of served) expect({ path, body: text(entries.get(path)) }).toEqual({ path, body: readFileSync(join(distDir, path), 'utf8') });
+  });
+
+  test('schemas/ and openapi.json are the files published at the site root', () => {
+    for (const path of [OPENAPI_FILE, ...kinds.map((kind) => schemaPath(kind.id))]) {
+      expect({ path, body: text(entries.get(path)) }).toEqual({ path, body: readFileSync(join(distDir, path), 'utf8') });
+    }
+  });
+
+  test('manifest.json gives the version, the counts and the sha256 and size of every other file', () => {
+    const manifest = manifestSchema.parse(JSON.parse(text(entries.get(BUNDLE_MANIFEST))));
+    expect(manifest.version).toBe(content.version);
+    expect(manifest.counts).toEqual(Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])));
+    const others = [...entries].filter(([name]) => name !== BUNDLE_MANIFEST);
+    expect(Object.keys(manifest.files)).toEqual(others.map(([name]) => name));
+    for (const [name, bytes] of others) expect(manifest.files[name]).toEqual({ sha256: sha256(bytes), size: bytes.length });
+  });
+
+  test('the version is the data version of dist/manifest.json and the archive names', () => {
+    const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
+    expect(built.version).toBe(content.version);
+    expect([...downloads.keys()]).toEqual([`treefarm-data-${content.version}.tar.gz`, `treefarm-data-${content.version}.zip`, LATEST_FILE]);
+  });
+
+  test('README.md names the version and the layout', () => {
+    const readme = text(entries.get('README.md'));
+    for (const part of [content.version, 'data/', 'api/', 'schemas/', 'openapi.json', 'manifest.json']) expect(readme).toContain(part);
+  });
+});
+
+test('latest.json names each archive with its format, size and sha256', () => {
+  const latest = JSON.parse(text(downloads.get(LATEST_FILE))) as Latest;
+  expect(latest.version).toBe(content.version);
+  expect(latest.bundles).toEqual(
+    (['tar.gz', 'zip'] as const).map((format) => ({ name: bundleFileName(content.version, format), format, size: archiveOf(format).length, sha256: sha256(archiveOf(format)) })),
+  );
+});
+
+test('no token or token digest reaches a bundle, even when tokens are configured', async () => {
+  const token = 'bundle-test-secret-token';
+  const digest = sha256(new TextEncoder().encode(token));
+  const saved = { tokens: process.env['API_TOKENS'], digests: process.env['API_TOKEN_SHA256'] };
+  process.env['API_TOKENS'] = token;
+  process.env['API_TOKEN_SHA256'] = digest;
+  try {
+    const files = [...(await createDownloads(loadContent(contentDir))), ...bundleEntries(content)];
+    for (const file of files) {
+      const contents = Buffer.from(file.bytes).toString('latin1');
+      expect({ file: file.name, leaks: contents.includes(token) || contents.includes(digest) }).toEqual({ file: file.name, leaks: false });
+    }
+  } finally {
+    for (const [name, value] of [['API_TOKENS', saved.tokens], ['API_TOKEN_SHA256', saved.digests]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+});

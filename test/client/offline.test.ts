@@ -1,0 +1,129 @@
+// The offline client: opens both archive formats from bytes or a path, answers the query set
+// as the contract says, and refuses a bundle that does not match its manifest.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bundleEntries, createDownloads, DOWNLOADS_DIR, packTarGz, packZip, type NamedBytes } from '../../src/build/bundles.ts';
+import { projectDir } from '../../src/build/cli.ts';
+import { loadContent, type Content } from '../../src/build/content.ts';
+import { bundleFileName, type BundleFormat } from '../../src/client/bundle-format.ts';
+import { BundleError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
+import { outcomesOf, querySet } from './query-set.ts';
+
+let content: Content;
+let archives: Record<BundleFormat, Uint8Array>;
+beforeAll(async () => {
+  content = loadContent(join(projectDir, 'content'));
+  const downloads = await createDownloads(content);
+  const archive = (format: BundleFormat) => downloads.find((file) => file.name === bundleFileName(content.version, format))?.bytes ?? new Uint8Array();
+  archives = { 'tar.gz': archive('tar.gz'), zip: archive('zip') };
+});
+
+const counts = () => Object.fromEntries(Object.entries(content.entries).map(([kind, entries]) => [kind, entries.length]));
+
+describe.each(['tar.gz', 'zip'] as const)('a %s bundle', (format) => {
+  test('opens from bytes and from an ArrayBuffer, with its version and counts', async () => {
+    const bytes = archives[format];
+    for (const source of [bytes, bytes.slice().buffer]) {
+      const bundle = await openBundle(source);
+      expect({ version: bundle.version, counts: bundle.counts }).toEqual({ version: content.version, counts: counts() });
+    }
+  });
+
+  test('opens from the path of the file in dist/downloads/', async () => {
+    const bundle = await openBundle(join(projectDir, 'dist', DOWNLOADS_DIR, bundleFileName(content.version, format)));
+    expect(await bundle.cutters('Fist')).toEqual([content.entries.cutters.find((entry) => entry.slug === 'fist')?.record]);
+  });
+
+  test('answers every query of the set as the contract says: names, aliases, levels, whole lists, not found', async () => {
+    const queries = querySet(content);
+    const outcomes = await outcomesOf(await openBundle(archives[format]), queries);
+    outcomes.forEach((outcome, index) => {
+      const { kind, search, expected } = queries[index] ?? {};
+      expect({ kind, search, outcome }).toEqual({ kind, search, outcome: expected });
+    });
+  });
+});
+
+test('the records are typed by kind', async () => {
+  const bundle: BundleClient = await openBundle(archives['tar.gz']);
+  const [oak] = await bundle.trees('Oak Tree');
+  const growthTime: number | undefined = oak?.growthTime;
+  const efficiency: [number, number] | undefined = (await bundle.cutters(1))[0]?.efficiency;
+  expect({ growthTime: typeof growthTime, efficiency: efficiency?.length }).toEqual({ growthTime: 'number', efficiency: 2 });
+});
+
+describe('a bundle that does not match its manifest is refused, naming the file', () => {
+  /** The bundle's entries with one changed, repacked in both formats by the build's packers. */
+  async function repacked(change: (entries: NamedBytes[]) => NamedBytes[]): Promise<Uint8Array[]> {
+    const entries = change(bundleEntries(content));
+    return [await packTarGz(entries), packZip(entries)];
+  }
+  const flipByte = (name: string) => (entries: NamedBytes[]) =>
+    entries.map((entry) => {
+      if (entry.name !== name) return entry;
+      const bytes = entry.bytes.slice();
+      bytes[10] = (bytes[10] ?? 0) ^ 0x01;
+      return { name, bytes };
+    });
+
+  async function expectRefused(change: (entries: NamedBytes[]) => NamedBytes[], file: string, words: RegExp): Promise<void> {
+    for (const archive of await repacked(change)) {
+      const refusal = await openBundle(archive).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refusal).toBeInstanceOf(BundleError);
+      expect(refusal).toBeInstanceOf(TreefarmError);
+      expect({ file: (refusal as BundleError).file, message: (refusal as BundleError).message }).toEqual({
+        file,
+        message: expect.stringMatching(words) as unknown as string,
+      });
+      expect((refusal as BundleError).message).toContain(file);
+    }
+  }
+
+  test('an unchanged repack opens (the control for the cases below)', async () => {
+    for (const archive of await repacked((entries) => entries)) expect((await openBundle(archive)).version).toBe(content.version);
+  });
+
+  test('one byte changed in an api file', async () => {
+    await expectRefused(flipByte('api/trees/index.json'), 'api/trees/index.json', /does not match the bundle manifest/);
+  });
+
+  test('one byte changed in a data file', async () => {
+    await expectRefused(flipByte('data/cutters.json'), 'data/cutters.json', /does not match the bundle manifest/);
+  });
+
+  test('a file the manifest lists is missing', async () => {
+    await expectRefused((entries) => entries.filter((entry) => entry.name !== 'api/gifts/level/1.json'), 'api/gifts/level/1.json', /lacks/);
+  });
+
+  test('a file the manifest does not list', async () => {
+    const extra = { name: 'api/trees/name/intruder.json', bytes: new TextEncoder().encode('{}') };
+    await expectRefused((entries) => [...entries, extra], extra.name, /does not list/);
+  });
+
+  test('no manifest', async () => {
+    await expectRefused((entries) => entries.filter((entry) => entry.name !== 'manifest.json'), 'manifest.json', /missing/);
+  });
+
+  test('counts in the manifest that differ from the data', async () => {
+    const miscount = (entries: NamedBytes[]) =>
+      entries.map((entry) => {
+        if (entry.name !== 'manifest.json') return entry;
+        const manifest = JSON.parse(new TextDecoder().decode(entry.bytes)) as { counts: Record<string, number> };
+        manifest.counts['plots'] = 9;
+        return { name: entry.name, bytes: new TextEncoder().encode(JSON.stringify(manifest)) };
+      });
+    await expectRefused(miscount, 'data/plots.json', /holds 8 records; the manifest counts 9/);
+  });
+});
+
+test('a file that is not an archive, or a damaged archive, is refused', async () => {
+  const readme = readFileSync(join(projectDir, 'package.json'));
+  await expect(openBundle(new Uint8Array(readme))).rejects.toThrow(/neither a \.tar\.gz nor a \.zip/);
+  for (const archive of Object.values(archives)) {
+    await expect(openBundle(archive.subarray(0, archive.length / 2))).rejects.toBeInstanceOf(BundleError);
+  }
+});

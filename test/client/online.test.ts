@@ -1,0 +1,103 @@
+// The online client against the local server, and against the offline client: one query
+// set, identical answers. Plus what the online client sends and how it reports errors.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { projectDir } from '../../src/build/cli.ts';
+import { loadContent, type Content } from '../../src/build/content.ts';
+import { bundleFileName } from '../../src/client/bundle-format.ts';
+import { ApiError, AuthError, createClient, NotFoundError, openBundle, TreefarmError } from '../../src/client/index.ts';
+import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY } from '../../src/contract/messages.ts';
+import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { outcomesOf, querySet } from './query-set.ts';
+
+const TOKEN = 'client-test-token';
+const messageOf = (body: string) => (JSON.parse(body) as { message: string }).message;
+
+let runtime: Runtime;
+let content: Content;
+beforeAll(async () => {
+  runtime = await startRuntime('node', { tokens: [TOKEN] });
+  content = loadContent(join(projectDir, 'content'));
+});
+afterAll(() => runtime?.close());
+
+test.each(['tar.gz', 'zip'] as const)(
+  'one query set gives identical answers online (local server) and offline (%s bundle), and the answers the contract gives',
+  async (format) => {
+    const queries = querySet(content);
+    const online = await outcomesOf(createClient({ baseUrl: runtime.url, token: TOKEN }), queries);
+    const offline = await outcomesOf(await openBundle(join(distDir, 'downloads', bundleFileName(content.version, format))), queries);
+    queries.forEach(({ kind, search, expected }, index) => {
+      expect({ kind, search, online: online[index], offline: offline[index] }).toEqual({ kind, search, online: expected, offline: expected });
+    });
+  },
+);
+
+describe('authentication', () => {
+  test('a missing token is an AuthError with the API message', async () => {
+    const error = await createClient({ baseUrl: runtime.url, token: '' })
+      .trees()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ status: 401, message: messageOf(TOKEN_REQUIRED_BODY) });
+  });
+
+  test('a token the server does not know is an AuthError with the API message', async () => {
+    const client = createClient({ baseUrl: runtime.url, token: 'not-the-token' });
+    const error = await client.storages('Chest').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthError);
+    expect(error).toMatchObject({ status: 401, message: messageOf(TOKEN_INVALID_BODY) });
+  });
+});
+
+describe('requests', () => {
+  /** A fetch that records each request and answers with `status` and `body`. */
+  function recordingFetch(status: number, body: string) {
+    const requests: { url: string; headers: Headers }[] = [];
+    const fetch = async (input: string | URL | Request, init?: RequestInit) => {
+      requests.push({ url: String(input), headers: new Headers(init?.headers) });
+      return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+    };
+    return { fetch: fetch as typeof globalThis.fetch, requests };
+  }
+  const found = JSON.stringify({ error: false, message: 'The requested tree data was successfully found.', data: [] });
+
+  test('the token goes in Authorization as Bearer, the search as a URLSearchParams query', async () => {
+    const { fetch, requests } = recordingFetch(200, found);
+    const client = createClient({ baseUrl: 'https://treefarm.example', token: 'secret', fetch });
+    await client.trees('Oak Tree & co');
+    await client.trees();
+    await client.plots(3);
+    expect(requests.map((request) => request.url)).toEqual([
+      `https://treefarm.example/api/trees?${new URLSearchParams({ search: 'Oak Tree & co' })}`,
+      'https://treefarm.example/api/trees',
+      'https://treefarm.example/api/plots?search=3',
+    ]);
+    for (const request of requests) expect(request.headers.get('authorization')).toBe('Bearer secret');
+  });
+
+  test('a base URL with a path keeps it', async () => {
+    const { fetch, requests } = recordingFetch(200, found);
+    await createClient({ baseUrl: 'https://example.org/game', token: 't', fetch }).vehicles();
+    expect(requests[0]?.url).toBe('https://example.org/game/api/vehicles');
+  });
+
+  test('another status is an ApiError with the status, and the message of the body when there is one', async () => {
+    const withBody = recordingFetch(405, JSON.stringify({ error: true, message: 'Method not allowed. Use GET.' }));
+    await expect(createClient({ baseUrl: 'https://x.example', token: 't', fetch: withBody.fetch }).gifts()).rejects.toThrow(
+      new ApiError('Method not allowed. Use GET.', 405),
+    );
+    const error = await createClient({ baseUrl: 'https://x.example', token: 't', fetch: recordingFetch(503, 'busy').fetch })
+      .gifts()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 503, message: 'HTTP 503' });
+  });
+
+  test('not found, auth and other errors share the base class TreefarmError, and are told apart by class', () => {
+    const errors = [new NotFoundError('n', 'trees', 'x'), new AuthError('a'), new ApiError('e', 500)];
+    expect(errors.every((error) => error instanceof TreefarmError)).toBe(true);
+    expect(errors.map((error) => [error.name, error.status])).toEqual([['NotFoundError', 404], ['AuthError', 401], ['ApiError', 500]]);
+    expect(errors[0]).not.toBeInstanceOf(ApiError);
+  });
+});
