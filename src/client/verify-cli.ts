@@ -1,8 +1,8 @@
 // `npm run bundle:verify -- <archive>`: checks a bundle (manifest present, every file's
 // size and sha256, counts) and prints its version and counts; exit status 1 on failure.
+import { readFile } from 'node:fs/promises';
 import { verifyBundle } from './bundle.ts';
 import { TreefarmError } from './errors.ts';
-import { readFile } from 'node:fs/promises';
 
 async function main(paths: string[]): Promise<number> {
   if (paths.length !== 1) {
