@@ -1,12 +1,11 @@
 // `npm run build` swaps its output in whole: a build that fails, throws or is killed midway
 // leaves the previous output exactly as it was, and the next build clears what it left.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { replaceAtomically } from '../../src/build/atomic.ts';
+import { killBuildMidway } from '../fixtures/killed-build.ts';
 
 let parent: string;
 let target: string;
@@ -54,7 +53,7 @@ test('a first build that fails leaves no output at all', async () => {
 });
 
 test('a killed build leaves the previous output intact, and the next build removes its staging folder', async () => {
-  await killBuildMidway(target);
+  await killBuildMidway(target, "fs.writeFileSync(staging + '/half.json', 'half a build');");
   expect(previousIsIntact()).toBe(true);
   const leftovers = readdirSync(parent).filter((entry) => entry !== 'dist');
   expect(leftovers).toHaveLength(1);
@@ -77,24 +76,3 @@ test('leftovers of another output in the same folder are not touched', async () 
   await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
   expect(existsSync(other)).toBe(true);
 });
-
-/** Runs a build in a child process and kills it (SIGKILL) while it writes its staging folder. */
-async function killBuildMidway(output: string): Promise<void> {
-  const atomic = fileURLToPath(new URL('../../src/build/atomic.ts', import.meta.url));
-  const script = `
-    import { writeFileSync } from 'node:fs';
-    import { replaceAtomically } from ${JSON.stringify(atomic)};
-    await replaceAtomically(${JSON.stringify(output)}, async (staging) => {
-      writeFileSync(staging + '/half.json', 'half a build');
-      console.log('writing');
-      await new Promise((resolve) => setInterval(resolve, 60_000));
-    });`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the build ended by itself (exit ${code})`)));
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
