@@ -1,0 +1,144 @@
+// The built wiki in a real browser (Debian's chromium through playwright-core), served from
+// dist/ on a random local port. Screenshots go to test-output/screenshots/.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, screenshotDir, skipBrowserTests, type Browser } from './browser.ts';
+import { serveDist, type StaticServer } from './serve-dist.ts';
+
+const OAKS = ['Oak Tree', 'Northern Red Oak', 'Chestnut Oak', 'Scarlet Oak', 'White Oak', 'Silky Oak'];
+
+describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
+  let server: StaticServer;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(screenshotDir, { recursive: true });
+    server = await serveDist();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A new page that records console errors, page errors and failed requests in `problems`. */
+  async function open(path: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.setViewportSize(viewport);
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`${path}: console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${path}: ${error.message}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`${path}: ${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${server.origin}${path}`);
+    return page;
+  }
+
+  async function searchResultTitles(page: Page, query: string): Promise<string[]> {
+    // The same index the search page uses, through Pagefind's own JavaScript API. A string,
+    // so the test runner leaves the browser's dynamic import alone.
+    return page.evaluate(`(async () => {
+      const pagefind = await import('/pagefind/pagefind.js');
+      const search = await pagefind.search(${JSON.stringify(query)});
+      const data = await Promise.all(search.results.map((result) => result.data()));
+      return data.map((result) => result.meta.title);
+    })()`);
+  }
+
+  test('the home page renders with no console error', async () => {
+    problems.length = 0;
+    const page = await open('/');
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toMatch(/to the last dollar/);
+    await expect(page.getByRole('link', { name: /Trees\s+106/ }).count()).resolves.toBe(1);
+    await page.screenshot({ path: join(screenshotDir, 'home.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('the search box finds Oak Tree and opens its page', async () => {
+    problems.length = 0;
+    const page = await open('/');
+    await page.locator('#header-search').fill('oak tree');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\/\?q=oak\+tree/);
+    const result = page.locator('.pagefind-ui__result-link', { hasText: /^Oak Tree$/ });
+    await result.waitFor();
+    await page.screenshot({ path: join(screenshotDir, 'search.png') });
+    await result.click();
+    await page.waitForURL(/\/trees\/oak-tree\/$/);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Oak Tree');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('"oak" finds all six oaks', async () => {
+    const page = await open('/search/');
+    const titles = await searchResultTitles(page, 'oak');
+    expect(titles).toEqual(expect.arrayContaining(OAKS));
+    await page.close();
+  });
+
+  test('"bread knife" finds Knife by its earlier name', async () => {
+    const page = await open('/search/');
+    const titles = await searchResultTitles(page, 'bread knife');
+    expect(titles[0]).toBe('Knife');
+    await page.close();
+  });
+
+  test('a kind table sorts by a column from the keyboard, and reverses', async () => {
+    const page = await open('/trees/');
+    const table = page.locator('table[data-sortable]');
+    const columnValues = (column: number) =>
+      table.locator(`tbody tr > :nth-child(${column + 1})`).evaluateAll((cells) => cells.map((cell) => Number((cell as HTMLElement).dataset.sort)));
+    const headers = await table.locator('thead th').allTextContents();
+    const column = headers.findIndex((header) => header.startsWith('Log value'));
+    const button = table.locator('thead th').nth(column).getByRole('button');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const ascending = await columnValues(column);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await expect(table.locator('thead th').nth(column).getAttribute('aria-sort')).resolves.toBe('ascending');
+    await page.keyboard.press('Enter');
+    const descending = await columnValues(column);
+    expect(descending).toEqual([...ascending].reverse());
+    await page.keyboard.press('Enter');
+    await page.screenshot({ path: join(screenshotDir, 'trees-table.png') });
+    await page.close();
+  });
+
+  test('a record page shows each figure as in the game and exactly', async () => {
+    problems.length = 0;
+    const page = await open('/trees/oak-tree/');
+    const row = page.getByRole('row', { name: /^Upgrade cost/ });
+    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['$134.108M', '$134,107,523']);
+    const growth = page.getByRole('row', { name: /^Growth time/ });
+    await expect(growth.getByRole('cell').allTextContents()).resolves.toEqual(['7m 27s', '447 s']);
+    await expect(page.getByText(/acorns/).count()).resolves.toBeGreaterThan(0);
+    await page.screenshot({ path: join(screenshotDir, 'tree-page.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('pages fit a 360 px wide screen without sideways scrolling', async () => {
+    for (const path of ['/', '/trees/', '/trees/oak-tree/', '/docs/api/']) {
+      const page = await open(path, { width: 360, height: 740 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, path).toBeLessThanOrEqual(0);
+      if (path === '/trees/oak-tree/') await page.screenshot({ path: join(screenshotDir, 'mobile-tree-page.png'), fullPage: true });
+      await page.close();
+    }
+  });
+
+  test('focus is visible on links', async () => {
+    const page = await open('/');
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+    expect(outline).not.toBe('none');
+    await page.close();
+  });
+});

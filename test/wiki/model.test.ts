@@ -1,0 +1,128 @@
+// What the wiki pages show, worked out from the real content.
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { projectDir } from '../../src/build/cli.ts';
+import { loadContent } from '../../src/build/content.ts';
+import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
+import { lineChart } from '../../src/wiki/chart.ts';
+import { kindCharts, kindTable, recordPage } from '../../src/wiki/model.ts';
+import { harvestValue, logsPerMinute, viewOf, type ContentOf, type FieldFormat, type WikiEntry } from '../../src/wiki/views.ts';
+
+const content = loadContent(join(projectDir, 'content'));
+/** The content loader's entries are the wiki's entries: a slug and the validated data. */
+const entriesOf = <K extends KindId>(kind: K): WikiEntry<K>[] => content.entries[kind].map((entry) => ({ slug: entry.slug, data: entry.data as ContentOf<K> }));
+const pageOf = <K extends KindId>(kind: K, slug: string) => {
+  const entries = entriesOf(kind);
+  return recordPage(kind, entries, entries.findIndex((entry) => entry.slug === slug));
+};
+
+describe('record pages', () => {
+  test('every API field is shown: figures with both forms, words as text, the fun fact as a call-out', () => {
+    for (const kind of kinds) {
+      const page = pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '');
+      const labels = new Map(Object.entries<FieldFormat>(viewOf(kind.id).fields).map(([field, format]) => [field, format.label]));
+      const expected = apiFields(kind).filter((field) => field !== 'funfact').map((field) => labels.get(field));
+      const shown = [...page.texts, ...page.figures].map((row) => row.label);
+      expect(shown.sort(), kind.id).toEqual(expected.sort());
+      expect(page.funfact !== undefined, kind.id).toBe(apiFields(kind).includes('funfact'));
+    }
+  });
+
+  test('a figure is shown as in the game and exactly', () => {
+    const page = pageOf('trees', 'oak-tree');
+    expect(page.figures).toContainEqual({ label: 'Upgrade cost', shown: '$134.108M', exact: '$134,107,523' });
+    expect(page.figures).toContainEqual({ label: 'Growth time', shown: '7m 27s', exact: '447 s' });
+  });
+
+  test('a tree shows its fun fact and region', () => {
+    const page = pageOf('trees', 'oak-tree');
+    expect(page.funfact).toMatch(/acorns/);
+    expect(page.region).toBe('North America');
+  });
+
+  test('aliases are shown', () => expect(pageOf('cutters', 'knife').aliases).toEqual(['Bread Knife']));
+
+  test('a tree\'s harvest value is derived as log count × log value', () => {
+    const oak = entriesOf('trees').find((entry) => entry.slug === 'oak-tree');
+    expect(oak && harvestValue(oak.data)).toBe(3_284 * 93_741);
+    expect(pageOf('trees', 'oak-tree').derived).toContainEqual(expect.objectContaining({ label: 'Harvest value', exact: '$307,845,444' }));
+  });
+
+  test('a vehicle\'s logs per minute are derived from capacity and cooldown', () => {
+    const wagon = entriesOf('vehicles')[0];
+    expect(wagon && logsPerMinute(wagon.data)).toBe(16);
+  });
+
+  test('every derived figure says how it is worked out', () => {
+    for (const kind of kinds) for (const figure of pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '').derived) expect(figure.how, figure.label).not.toBe('');
+  });
+
+  test('previous and next link the neighbours in list order', () => {
+    const [first, second] = entriesOf('gifts');
+    const firstPage = recordPage('gifts', entriesOf('gifts'), 0);
+    expect(firstPage.previous).toBeUndefined();
+    expect(firstPage.next?.href).toBe(`/gifts/${second?.slug}/`);
+    const last = recordPage('trees', entriesOf('trees'), entriesOf('trees').length - 1);
+    expect(last.next).toBeUndefined();
+    expect(first?.slug).toBe('small');
+  });
+
+  test('plots, which have no names, are titled by level', () => expect(pageOf('plots', 'level-3').title).toBe('Level 3 plot'));
+});
+
+describe('kind tables', () => {
+  test('one row per record, in list order, each linking to its page', () => {
+    for (const kind of kinds) {
+      const table = kindTable(kind.id, entriesOf(kind.id));
+      expect(table.rows.map((row) => row.href)).toEqual(entriesOf(kind.id).map((entry) => `/${kind.id}/${entry.slug}/`));
+      for (const row of table.rows) expect(row.cells).toHaveLength(table.columns.length);
+    }
+  });
+
+  test('numeric cells sort by their exact number', () => {
+    const table = kindTable('trees', entriesOf('trees'));
+    const column = table.columns.findIndex((header) => header.label === 'Upgrade cost');
+    expect(table.rows.at(-1)?.cells[column]).toEqual({ text: '$23.62B', exact: '$23,619,637,994', sort: '23619637994' });
+  });
+
+  test('derived columns are marked as derived', () => {
+    const table = kindTable('trees', entriesOf('trees'));
+    expect(table.columns.find((column) => column.label === 'Harvest value')?.derived).toBe(true);
+    expect(table.columns.find((column) => column.label === 'Log value')?.derived).toBe(false);
+  });
+});
+
+describe('charts', () => {
+  test('every kind has a chart with a title, a description and a caption', () => {
+    for (const kind of kinds) {
+      const charts = kindCharts(kind.id, entriesOf(kind.id));
+      expect(charts.length, kind.id).toBeGreaterThan(0);
+      for (const chart of charts) {
+        expect(chart.title).not.toBe('');
+        expect(chart.description).toContain(chart.caption);
+        expect(chart.series.every((series) => series.path.startsWith('M'))).toBe(true);
+      }
+    }
+  });
+
+  test('the caption says where each line starts and ends', () => {
+    const [money] = kindCharts('trees', entriesOf('trees'));
+    expect(money?.caption).toContain('Upgrade cost goes from $11.5K (level 2) to $23.62B (level 106).');
+  });
+
+  test('a log scale leaves out zero instead of drawing it', () => {
+    const chart = lineChart({ id: 'c', title: 'T', unit: 'money', scale: 'log', xTitle: 'Level', points: [1, 2, 3].map((n) => ({ tick: `${n}`, name: `level ${n}` })), series: [{ label: 'Cost', values: [0, 10, 100] }] });
+    expect(chart.series[0]?.path.match(/[ML]/g)).toEqual(['M', 'L']);
+  });
+
+  test('a record page marks its record on the chart', () => {
+    const page = pageOf('trees', 'oak-tree');
+    expect(page.charts[0]?.highlight?.label).toBe('Oak Tree');
+  });
+
+  test('kinds whose records share levels are charted by record, not by level', () => {
+    const [chart] = kindCharts('gifts', entriesOf('gifts'));
+    expect(kindById('gifts')?.uniqueLevels).toBe(false);
+    expect(chart?.xTicks.map((tick) => tick.label)).toEqual(['Small gift', 'Medium gift', 'Large gift']);
+  });
+});

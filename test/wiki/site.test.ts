@@ -1,0 +1,126 @@
+// The built wiki in dist/, read as files: its pages, its links, its markup rules.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadContent } from '../../src/build/content.ts';
+import { projectDir } from '../../src/build/cli.ts';
+import { kinds } from '../../src/schema/kinds.ts';
+import { distDir } from './serve-dist.ts';
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return htmlFiles(path);
+    return entry.name.endsWith('.html') ? [path] : [];
+  });
+}
+
+/** Each built page by its URL path ("/trees/oak-tree/"), with its HTML. */
+const pages = new Map(
+  htmlFiles(distDir).map((file) => {
+    const path = `/${relative(distDir, file).split(sep).join('/')}`.replace(/index\.html$/, '');
+    return [path, readFileSync(file, 'utf8')];
+  }),
+);
+const content = loadContent(join(projectDir, 'content'));
+const recordPaths = new Set(kinds.flatMap((kind) => content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`)));
+
+/** The file in dist/ that a site path names, if any. */
+function resolvesToFile(path: string): boolean {
+  const target = join(distDir, decodeURIComponent(path));
+  if (path.endsWith('/')) return existsSync(join(target, 'index.html'));
+  return (existsSync(target) && statSync(target).isFile()) || existsSync(join(target, 'index.html'));
+}
+
+function internalLinks(pagePath: string, html: string): string[] {
+  const links: string[] = [];
+  for (const [, url = ''] of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    if (/^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(url)) continue;
+    const path = url.replace(/[?#].*$/, '');
+    links.push(path.startsWith('/') ? path : posix.join(pagePath, path));
+  }
+  return links;
+}
+
+describe('pages', () => {
+  test('the home page, one page per kind and one per record exist', () => {
+    expect(pages.has('/')).toBe(true);
+    for (const kind of kinds) expect(pages.has(`/${kind.id}/`), kind.id).toBe(true);
+    for (const path of recordPaths) expect(pages.has(path), path).toBe(true);
+  });
+
+  test('the API docs are at /docs/api/, outside the token-protected /api/', () => {
+    expect(pages.get('/docs/api/')).toContain('Authorization: Bearer $TOKEN');
+    expect([...pages.keys()].filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
+
+  test('plots are at /plots/level-N/', () => expect(pages.has('/plots/level-1/')).toBe(true));
+});
+
+describe('links', () => {
+  test('every internal link and source of every page resolves to a file in dist/', () => {
+    const broken: string[] = [];
+    let checked = 0;
+    for (const [pagePath, html] of pages) {
+      for (const link of internalLinks(pagePath, html)) {
+        checked += 1;
+        if (!resolvesToFile(link)) broken.push(`${pagePath} -> ${link}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // The header alone links to nine pages: a walk that finds fewer looked at nothing.
+    expect(checked).toBeGreaterThan(pages.size * 9);
+  });
+
+  test('every page links to the home page, each kind, the API docs and the downloads', () => {
+    for (const [path, html] of pages) {
+      for (const href of ['/', ...kinds.map((kind) => `/${kind.id}/`), '/docs/api/', '/downloads/']) {
+        expect(html, `${path} links to ${href}`).toContain(`href="${href}"`);
+      }
+    }
+  });
+});
+
+describe('markup', () => {
+  test('every page carries the search box', () => {
+    for (const [path, html] of pages) expect(html, path).toMatch(/<form[^>]*role="search"[^>]*action="\/search\/"/);
+  });
+
+  test('only record pages are indexed for search', () => {
+    for (const [path, html] of pages) expect(html.includes('data-pagefind-body'), path).toBe(recordPaths.has(path));
+  });
+
+  test('no script but Pagefind and the table sort', () => {
+    for (const [path, html] of pages) {
+      for (const [script = ''] of html.matchAll(/<script\b[^>]*>[\s\S]*?<\/script>/g)) {
+        const allowed = /src="\/pagefind\//.test(script) || script.includes('PagefindUI') || script.includes('data-sortable');
+        expect(allowed, `${path}: ${script.slice(0, 120)}`).toBe(true);
+      }
+    }
+  });
+
+  test('every table has a caption and every header cell a scope', () => {
+    for (const [path, html] of pages) {
+      expect(html.match(/<caption\b/g)?.length ?? 0, path).toBe(html.match(/<table\b/g)?.length ?? 0);
+      for (const [header = ''] of html.matchAll(/<th\b[^>]*>/g)) expect(header, path).toMatch(/scope="(col|row)"/);
+    }
+  });
+
+  test('every chart has a title, a description and a caption', () => {
+    for (const [path, html] of pages) {
+      for (const [figure = ''] of html.matchAll(/<figure class="chart[\s\S]*?<\/figure>/g)) {
+        expect(figure, path).toMatch(/<figcaption>[^<]*<strong>/);
+        expect(figure, path).toMatch(/<svg[^>]*role="img"[^>]*aria-labelledby="[^"]+"/);
+        expect(figure, path).toMatch(/<title id="[^"]+">[^<]+<\/title>\s*<desc id="[^"]+">[^<]+<\/desc>/);
+      }
+    }
+  });
+
+  test('every page declares its language, a title and a description', () => {
+    for (const [path, html] of pages) {
+      expect(html, path).toMatch(/<html lang="en"/);
+      expect(html, path).toMatch(/<title>[^<]+<\/title>/);
+      expect(html, path).toMatch(/<meta name="description" content="[^"]+"/);
+    }
+  });
+});
