@@ -52,7 +52,10 @@ export function lineChart(input: LineChartInput): ChartModel {
   const values = input.series.flatMap((series) => series.values).filter((value) => input.scale === 'linear' || value > 0);
   const scale = input.scale === 'log' ? logScale(values) : linearScale(values, input.unit);
   const count = input.points.length;
-  const xOf = (index: number) => round(PLOT.left + (count <= 1 ? 0.5 : index / (count - 1)) * (PLOT.right - PLOT.left));
+  // A few points sit in the middle of equal slots, so end labels ("Large gift") stay inside;
+  // many points run from edge to edge.
+  const inset = count <= MAX_DOTTED_POINTS;
+  const xOf = (index: number) => round(PLOT.left + (inset ? (index + 0.5) / count : index / (count - 1)) * (PLOT.right - PLOT.left));
   const yOf = (value: number) => round(PLOT.bottom - scale.fraction(value) * (PLOT.bottom - PLOT.top));
 
   const series = input.series.map((line) => {
