@@ -1,5 +1,6 @@
 // `npm run serve`: serve the existing dist/ (wiki and API) until SIGTERM or SIGINT.
-// PORT (4321), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256 come from the environment.
+// PORT (4321), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256 come from the environment;
+// DIST_DIR serves another build folder than dist/ (the reliability tests use copies).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +54,7 @@ export async function serve(distDir = join(projectDir, 'dist')): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  serve().catch((error: unknown) => {
+  serve(process.env.DIST_DIR || undefined).catch((error: unknown) => {
     console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });

@@ -1,0 +1,182 @@
+// Faults around the build folder and the server process, through the serve.ts CLI on copies
+// of dist/ in temp folders: a damaged build is refused at start-up naming the file; SIGHUP
+// swaps in a complete rebuild whole or keeps the old one; SIGTERM lets in-flight requests
+// finish; a build killed midway leaves the previous one intact.
+import { cpSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { replaceAtomically } from '../../src/build/atomic.ts';
+import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
+import type { Manifest } from '../../src/schema/manifest.ts';
+import { killBuildMidway } from '../fixtures/killed-build.ts';
+import { parseResponses } from '../support/http.ts';
+import { differencesFrom, getApi, mismatch } from './api-client.ts';
+import { buildEditedApi, copyDist, readBuild, requestFor, tempDir, type Build } from './builds.ts';
+import { spawnServe, startServe, type RunningServeChild } from './serve-child.ts';
+
+const TOKEN = 'reliability-token';
+const treesList = listPath('trees');
+
+let workDir: string;
+let liveDir: string;
+let server: RunningServeChild | undefined;
+beforeEach(() => {
+  workDir = tempDir('faults');
+  liveDir = copyDist(join(workDir, 'dist'));
+});
+afterEach(async () => {
+  await server?.stop('SIGKILL');
+  server = undefined;
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Sends SIGHUP and waits for the server to say whether it reloaded. */
+async function reload(running: RunningServeChild): Promise<string> {
+  const before = running.output().length;
+  running.child.kill('SIGHUP');
+  for (;;) {
+    const said = running.output().slice(before);
+    const line = /^(Reloaded|Reload refused).*$/m.exec(said)?.[0];
+    if (line) return line;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('a damaged build is refused at start-up with a message naming the file', () => {
+  const damages: [string, string, (file: string) => void][] = [
+    ['a corrupted API file', treesList, (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('"level":1', '"level":2'))],
+    ['a truncated API file', treesList, (file) => truncateSync(file, 100)],
+    ['a missing API file', listPath('cutters'), (file) => rmSync(file)],
+    ['a missing manifest', MANIFEST_FILE, (file) => rmSync(file)],
+    ['a truncated manifest', MANIFEST_FILE, (file) => truncateSync(file, 40)],
+  ];
+  test.each(damages)('%s', async (_damage, path, damage) => {
+    damage(join(liveDir, path));
+    const served = spawnServe({ distDir: liveDir, tokens: [TOKEN] });
+    expect(await served.exited).toBe(1);
+    expect(served.output()).toContain(`Cannot start: ${join(liveDir, path)}`);
+    expect(served.output()).not.toContain('API:');
+  });
+});
+
+describe('SIGHUP reload', () => {
+  let previous: Build;
+  beforeEach(async () => {
+    previous = readBuild(liveDir);
+    server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
+  });
+
+  test('a complete rebuild swapped in atomically is served whole: every API file of the new version', async () => {
+    const next = await buildEditedApi(liveDir, workDir);
+    expect(next.version).not.toBe(previous.manifest.version);
+    expect(await reload(server!)).toMatch(/^Reloaded: data version [0-9a-f]+/);
+    expect(await differencesFrom(server!.url, TOKEN, readBuild(liveDir))).toEqual([]);
+  });
+
+  const incomplete: [string, (next: Build) => void][] = [
+    [
+      'half-written in place (the new manifest, the changed files not yet)',
+      (next) => cpSync(join(next.dir, MANIFEST_FILE), join(liveDir, MANIFEST_FILE)),
+    ],
+    [
+      'complete but with one corrupted file',
+      (next) => {
+        cpSync(next.dir, liveDir, { recursive: true });
+        writeFileSync(join(liveDir, treesList), next.body(treesList).subarray(0, 1000));
+      },
+    ],
+    ['missing (between the two renames of a swap)', () => renameSync(liveDir, `${liveDir}-retired`)],
+  ];
+  test.each(incomplete)('a build that is %s is refused and the previous build stays served whole', async (_state, damage) => {
+    const nextDir = join(workDir, 'next');
+    await buildEditedApi(nextDir, workDir);
+    damage(readBuild(nextDir));
+    expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: .*(manifest\.json|\.json)/);
+    expect(await differencesFrom(server!.url, TOKEN, previous)).toEqual([]);
+  });
+
+  test('under load through a refused and an accepted reload, every response is whole and of one version', async () => {
+    const nextDir = join(workDir, 'next');
+    await buildEditedApi(nextDir, workDir);
+    const next = readBuild(nextDir);
+    const manifests: Manifest[] = [previous.manifest, next.manifest];
+    const paths = Object.keys(previous.manifest.files).filter((path) => path in next.manifest.files);
+    const problems: string[] = [];
+    const versionsSeen = new Set<string | null>();
+    let loading = true;
+    const client = async () => {
+      for (let index = 0; loading; index++) {
+        const path = paths[index % paths.length] ?? treesList;
+        const response = await getApi(server!.url, requestFor(path).target, TOKEN);
+        versionsSeen.add(response.version);
+        const problem = mismatch(path, response, manifests);
+        if (problem) problems.push(problem);
+      }
+    };
+    const clients = [client(), client(), client()];
+
+    // A rebuild written in place, file by file, with a reload halfway: refused.
+    cpSync(join(nextDir, MANIFEST_FILE), join(liveDir, MANIFEST_FILE));
+    expect(await reload(server!)).toMatch(/^Reload refused/);
+    // The complete rebuild swapped in whole, then reloaded: accepted.
+    await replaceAtomically(liveDir, (staging) => cpSync(nextDir, staging, { recursive: true }));
+    expect(await reload(server!)).toMatch(/^Reloaded/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    loading = false;
+    await Promise.all(clients);
+
+    expect(problems).toEqual([]);
+    expect(versionsSeen).toEqual(new Set(manifests.map((manifest) => manifest.version)));
+  });
+});
+
+describe('SIGTERM', () => {
+  test('lets a request in flight finish, then exits 0', async () => {
+    server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
+    const { port } = new URL(server.url);
+    const socket = connect({ host: '127.0.0.1', port: Number(port) });
+    const received = collect(socket);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    // A slow client: the request line and half the headers, then a pause.
+    socket.write('GET /api/trees HTTP/1.1\r\nHost: localhost\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    server.child.kill('SIGTERM');
+    await until(() => server!.output().includes('SIGTERM: finishing in-flight requests'));
+    await expect(getApi(server.url, '/api/trees', TOKEN)).rejects.toThrow();
+    socket.write(`Authorization: Bearer ${TOKEN}\r\nAccept-Encoding: identity\r\n\r\n`);
+
+    const [response] = parseResponses(await received);
+    expect(response?.status).toBe(200);
+    expect(response?.body.equals(readFileSync(join(liveDir, treesList)))).toBe(true);
+    expect(await server.exited).toBe(0);
+  });
+});
+
+test('a build killed midway (SIGKILL) leaves the previous build intact, and a reload keeps serving it whole', async () => {
+  const previous = readBuild(liveDir);
+  const nextDir = join(workDir, 'next');
+  await buildEditedApi(nextDir, workDir);
+  server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
+
+  // The swap of `npm run build` killed while it copies the next build into its staging folder.
+  await killBuildMidway(liveDir, `fs.cpSync(${JSON.stringify(join(nextDir, 'api'))}, staging + '/api', { recursive: true });`);
+
+  expect(readBuild(liveDir).manifest).toEqual(previous.manifest);
+  expect(await reload(server)).toMatch(/^Reloaded/);
+  expect(await differencesFrom(server.url, TOKEN, previous)).toEqual([]);
+});
+
+function collect(socket: Socket): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
