@@ -21,6 +21,11 @@ export const LIMITS = {
   socketIdleMs: 60_000,
   /** Request line plus headers; larger requests get 431. */
   maxHeaderBytes: 16 * 1024,
+  /**
+   * Pipelined requests whose responses a connection has not yet taken; past it (a client that
+   * sends requests but never reads) the connection is closed, so its backlog cannot grow.
+   */
+  maxQueuedResponses: 32,
   /** Request bodies are never read; past this size the connection is closed. */
   maxBodyBytes: 64 * 1024,
   /** How long SIGTERM waits for in-flight requests before closing connections. */
@@ -69,14 +74,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const serveStatic = (request: IncomingMessage, response: ServerResponse) =>
     serveHandler(request, response, { public: options.distDir, directoryListing: false, etag: true });
 
+  // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
+  let closing = false;
   const server = createServer(
     {
       maxHeaderSize: LIMITS.maxHeaderBytes,
       headersTimeout: LIMITS.headersTimeoutMs,
       requestTimeout: LIMITS.requestTimeoutMs,
       keepAliveTimeout: LIMITS.keepAliveTimeoutMs,
+      // How often the two timeouts above are checked (Node's default, 30 s, would stretch them).
+      connectionsCheckingInterval: 1_000,
     },
     (request, response) => {
+      if (!admitQueued(request, response)) return;
+      if (closing) response.setHeader('Connection', 'close');
       if (!limitBody(request)) {
         response.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Request body too large\n');
         return;
@@ -99,8 +110,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   );
   server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
-  server.on('clientError', (_error, socket: Socket) => {
-    if (socket.writable && !socket.writableEnded) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
 
@@ -123,6 +134,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return current.store.manifest;
     },
     async close(graceMs = LIMITS.shutdownGraceMs) {
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -130,6 +142,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clearTimeout(timer);
     },
   };
+}
+
+const queuedResponses = new WeakMap<Socket, number>();
+
+/** Counts a connection's unfinished responses; false (and the connection closed) past the limit. */
+function admitQueued(request: IncomingMessage, response: ServerResponse): boolean {
+  const socket = request.socket;
+  const queued = (queuedResponses.get(socket) ?? 0) + 1;
+  queuedResponses.set(socket, queued);
+  response.once('close', () => queuedResponses.set(socket, (queuedResponses.get(socket) ?? 1) - 1));
+  if (queued <= LIMITS.maxQueuedResponses) return true;
+  socket.destroy();
+  return false;
+}
+
+/** The status Node itself would answer a request it cannot parse or wait for with. */
+function clientErrorStatus(error: NodeJS.ErrnoException): string {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return '431 Request Header Fields Too Large';
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return '408 Request Timeout';
+  return '400 Bad Request';
 }
 
 /**
