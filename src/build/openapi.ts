@@ -10,6 +10,7 @@ import {
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
 } from '../contract/messages.ts';
+import { ALLOWED_METHODS, CACHE_ERROR, CACHE_FOUND, CHALLENGE_HEADERS, COMMON_HEADERS, PREFLIGHT_HEADERS } from '../contract/headers.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { kinds, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
@@ -71,22 +72,18 @@ function componentHeaders(version: string): Record<string, Json> {
     },
     ETag: { description: 'One per encoding of the body. Send it back in If-None-Match to get 304.', schema: { type: 'string' } },
     'Cache-Control': {
-      description: '`private, max-age=300` on 200 and 304; `no-store` on errors.',
-      schema: { type: 'string', enum: ['private, max-age=300', 'no-store'] },
+      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_ERROR}\` on errors.`,
+      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_ERROR] },
     },
     Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
     'Content-Encoding': {
       description: '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. The decoded body is byte for byte the same.',
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },
-    'Access-Control-Allow-Origin': { schema: headerSchema('*') },
-    'Access-Control-Expose-Headers': { schema: headerSchema('ETag, X-Data-Version') },
-    'X-Content-Type-Options': { schema: headerSchema('nosniff') },
-    'WWW-Authenticate': { schema: headerSchema('Bearer') },
-    Allow: { schema: headerSchema('GET, HEAD, OPTIONS') },
-    'Access-Control-Allow-Methods': { schema: headerSchema('GET, HEAD, OPTIONS') },
-    'Access-Control-Allow-Headers': { schema: headerSchema('Authorization') },
-    'Access-Control-Max-Age': { description: 'Seconds a preflight answer may be cached.', schema: headerSchema('86400') },
+    ...Object.fromEntries(
+      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS, Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS }).map(([name, value]) => [name, { schema: headerSchema(value) }]),
+    ),
+    'Access-Control-Max-Age': { description: 'Seconds a preflight answer may be cached.', schema: headerSchema(PREFLIGHT_HEADERS['Access-Control-Max-Age']) },
   };
 }
 

@@ -8,6 +8,15 @@ import {
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
 } from '../contract/messages.ts';
+import {
+  ALLOWED_METHODS,
+  CACHE_ERROR,
+  CACHE_FOUND,
+  CHALLENGE_HEADERS,
+  COMMON_HEADERS,
+  JSON_CONTENT_TYPE,
+  PREFLIGHT_HEADERS,
+} from '../contract/headers.ts';
 import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
 import { kindById } from '../schema/kinds.ts';
@@ -44,23 +53,16 @@ export interface EdgeOptions {
   tokenDigests: readonly Digest[];
 }
 
-const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
-const JSON_TYPE = 'application/json; charset=utf-8';
 const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
 
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
-  const baseHeaders = {
-    'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
-    'X-Content-Type-Options': 'nosniff',
-    'X-Data-Version': manifest.version,
-  };
+  const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
 
   function respond(status: number, body: BodySource | undefined, request: EdgeRequest, extra: Record<string, string> = {}): EdgeDecision {
     const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
     const headers: Record<string, string> = { ...baseHeaders, ...extra };
     if (body) {
-      headers['Content-Type'] = JSON_TYPE;
+      headers['Content-Type'] = JSON_CONTENT_TYPE;
       headers['Vary'] = 'Accept-Encoding';
       if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
     }
@@ -69,7 +71,7 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
 
   /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
   function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeDecision {
-    const decision = respond(200, { file: path }, request, { 'Cache-Control': 'private, max-age=300' });
+    const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
     if (decision.type !== 'respond') return decision;
     const etag = etagFor(sha256, decision.encoding);
     decision.headers['ETag'] = etag;
@@ -85,26 +87,22 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     }
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') {
-      return respond(204, undefined, request, {
-        'Access-Control-Allow-Methods': ALLOWED_METHODS,
-        'Access-Control-Allow-Headers': 'Authorization',
-        'Access-Control-Max-Age': '86400',
-      });
+      return respond(204, undefined, request, PREFLIGHT_HEADERS);
     }
     // The token is checked before anything else, so nothing about the API leaks without one.
     const token = presentedToken(request.header('authorization'));
-    if (token === '') return respond(401, { text: TOKEN_REQUIRED_BODY }, request, { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' });
+    if (token === '') return respond(401, { text: TOKEN_REQUIRED_BODY }, request, { ...CHALLENGE_HEADERS, 'Cache-Control': CACHE_ERROR });
     if (!isConfiguredToken(token, tokenDigests)) {
-      return respond(401, { text: TOKEN_INVALID_BODY }, request, { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' });
+      return respond(401, { text: TOKEN_INVALID_BODY }, request, { ...CHALLENGE_HEADERS, 'Cache-Control': CACHE_ERROR });
     }
     const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': 'no-store' });
+    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
     if (method !== 'GET' && method !== 'HEAD') {
-      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, { Allow: ALLOWED_METHODS, 'Cache-Control': 'no-store' });
+      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, { Allow: ALLOWED_METHODS, 'Cache-Control': CACHE_ERROR });
     }
     const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
     const file = path === undefined ? undefined : manifest.files[path];
-    if (path === undefined || !file) return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': 'no-store' });
+    if (path === undefined || !file) return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
     return serveFile(path, file.sha256, request);
   };
 }

@@ -1,0 +1,25 @@
+// The fixed header values of the API contract: the edge sends them, OpenAPI documents them.
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** Cache-Control of a 200 (and its 304). */
+export const CACHE_FOUND = 'private, max-age=300';
+/** Cache-Control of every error. */
+export const CACHE_ERROR = 'no-store';
+
+/** On every /api/ response, beside X-Data-Version (which is the build's). */
+export const COMMON_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/** The answer to an OPTIONS preflight. */
+export const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': ALLOWED_METHODS,
+  'Access-Control-Allow-Headers': 'Authorization',
+  'Access-Control-Max-Age': '86400',
+} as const;
+
+/** On both 401 answers. */
+export const CHALLENGE_HEADERS = { 'WWW-Authenticate': 'Bearer' } as const;
