@@ -1,5 +1,6 @@
 // The Astro integration that completes a build: after Astro has written the wiki, it adds
-// the prebuilt API envelopes and the manifest to the same output folder.
+// to the same output folder the prebuilt API envelopes and their manifest, the JSON Schemas,
+// the OpenAPI document, the offline bundles and the Pagefind index of the record pages.
 import type { AstroIntegration } from 'astro';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
