@@ -366,6 +366,13 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       expect((await get('/api/trees', bearer(sha256Hex(TOKEN)))).status).toBe(401);
     });
 
+    test('two Authorization headers are never read as one valid token: 401', async () => {
+      for (const pair of [[`Bearer ${TOKEN}`, 'Bearer wrong'], ['Bearer wrong', `Bearer ${TOKEN}`], [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`], [TOKEN, '']]) {
+        const response = await raw({ target: '/api/trees', headers: pair.map((value): [string, string] => ['Authorization', value]) });
+        expect({ pair, status: response.status }).toEqual({ pair, status: 401 });
+      }
+    });
+
     test('an unknown endpoint without a token tells nothing: 401', async () => {
       for (const path of ['/api/unicorns', '/api/trees/extra', '/api', '/api/']) {
         const response = await anonymous(path);

@@ -1,0 +1,103 @@
+// API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { digestsEqual, isConfiguredToken, presentedToken, sha256, TokenConfigError, tokenDigests } from '../../src/edge/tokens.ts';
+
+const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+describe('presentedToken', () => {
+  /** Each Authorization value with the token it presents. */
+  const presents = (cases: [authorization: string | null, token: string][]) => {
+    for (const [authorization, token] of cases) expect({ authorization, token: presentedToken(authorization) }).toEqual({ authorization, token });
+  };
+
+  test('no header or an empty one: the empty token', () => {
+    presents([[null, ''], ['', ''], ['   ', '']]);
+  });
+
+  test('a bare token is the token, without surrounding white space', () => {
+    presents([['abc', 'abc'], ['  abc\t', 'abc']]);
+  });
+
+  test('Bearer <token>, the scheme in any letter case and followed by any white space', () => {
+    presents(['Bearer abc', 'bearer abc', 'BEARER abc', 'bEaReR abc', 'Bearer    abc  ', 'Bearer\tabc', ' Bearer abc'].map((value) => [value, 'abc']));
+  });
+
+  test('Bearer with no token is the empty token', () => {
+    presents([['Bearer', ''], ['bearer   ', '']]);
+  });
+
+  test('a word that only starts with Bearer is a bare token', () => {
+    presents([['Bearerabc', 'Bearerabc']]);
+  });
+
+  test('another scheme is not stripped: the whole value is presented (and will not match)', () => {
+    presents([['Basic abc', 'Basic abc']]);
+  });
+});
+
+describe('tokenDigests', () => {
+  test('no settings: no digests', () => {
+    expect(tokenDigests({})).toEqual([]);
+    expect(tokenDigests({ API_TOKENS: '', API_TOKEN_SHA256: ' , ' })).toEqual([]);
+  });
+
+  test('API_TOKENS: the digest of each comma-separated token, trimmed, empty entries skipped', () => {
+    expect(tokenDigests({ API_TOKENS: ' one, two ,,' }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([hex('one'), hex('two')]);
+  });
+
+  test('API_TOKEN_SHA256: each comma-separated digest as it is', () => {
+    expect(tokenDigests({ API_TOKEN_SHA256: `${hex('a')}, ${hex('b')}` }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([hex('a'), hex('b')]);
+  });
+
+  test('a malformed digest is an error naming its entry, not skipped', () => {
+    for (const bad of [hex('a').toUpperCase(), hex('a').slice(1), `${hex('a')}0`, 'g'.repeat(64), 'not-a-digest']) {
+      const configure = () => tokenDigests({ API_TOKEN_SHA256: `${hex('ok')},${bad}` });
+      expect(configure).toThrow(TokenConfigError);
+      expect(configure).toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
+    }
+  });
+
+  test('the error does not repeat the configured value', () => {
+    const bad = hex('secret').toUpperCase();
+    let message = '';
+    try {
+      tokenDigests({ API_TOKEN_SHA256: bad });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/entry 1/);
+    expect(message).not.toContain(bad);
+  });
+});
+
+describe('isConfiguredToken', () => {
+  const digests = tokenDigests({ API_TOKENS: 'plain', API_TOKEN_SHA256: hex('hashed') });
+
+  test('a token configured in plaintext or by its digest is configured', () => {
+    expect(isConfiguredToken('plain', digests)).toBe(true);
+    expect(isConfiguredToken('hashed', digests)).toBe(true);
+  });
+
+  test('any other token is not, nor a configured digest presented as a token', () => {
+    for (const token of ['', 'Plain', 'plain ', 'plainx', hex('hashed'), hex('plain')]) {
+      expect({ token, configured: isConfiguredToken(token, digests) }).toEqual({ token, configured: false });
+    }
+  });
+
+  test('with no digests configured, no token is', () => {
+    expect(isConfiguredToken('plain', [])).toBe(false);
+  });
+
+  test('tokens are compared as UTF-8', () => {
+    expect(isConfiguredToken('tökén', tokenDigests({ API_TOKEN_SHA256: hex('tökén') }))).toBe(true);
+  });
+});
+
+describe('digestsEqual', () => {
+  test('equal bytes are equal; a different byte or length is not', () => {
+    expect(digestsEqual(sha256('a'), sha256('a'))).toBe(true);
+    expect(digestsEqual(sha256('a'), sha256('b'))).toBe(false);
+    expect(digestsEqual(sha256('a'), sha256('a').subarray(0, 31))).toBe(false);
+  });
+});
