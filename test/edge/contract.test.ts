@@ -165,7 +165,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     test('an empty or white-space search returns the whole list', async () => {
-      for (const query of ['?search=', '?search=%20%20', '?search=+', '?search=%09%0A']) {
+      for (const query of ['?search', '?search=', '?search=%20%20', '?search=+', '?search=%09%0A']) {
         expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({ query, text: distText(listPath('trees')) });
       }
     });
