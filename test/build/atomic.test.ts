@@ -52,11 +52,13 @@ test('a first build that fails leaves no output at all', async () => {
   expect(readdirSync(parent)).toEqual([]);
 });
 
-test('a killed build leaves the previous output intact, and the next build removes its staging folder', async () => {
+test('a killed build leaves the previous output intact, and the next build removes its staging folder and lock', async () => {
   await killBuildMidway(target, "fs.writeFileSync(staging + '/half.json', 'half a build');");
   expect(previousIsIntact()).toBe(true);
-  const leftovers = readdirSync(parent).filter((entry) => entry !== 'dist');
-  expect(leftovers).toHaveLength(1);
+  const leftovers = readdirSync(parent).filter((entry) => entry !== 'dist').sort();
+  expect(leftovers).toHaveLength(2);
+  expect(leftovers[0]).toBe('.dist.lock');
+  expect(leftovers[1]).toMatch(/^\.staging-dist-/);
 
   await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
   expect(readdirSync(parent)).toEqual(['dist']);
@@ -75,4 +77,19 @@ test('leftovers of another output in the same folder are not touched', async () 
   mkdirSync(other);
   await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
   expect(existsSync(other)).toBe(true);
+});
+
+test('a second build waits for the first instead of sweeping up its staging folder', async () => {
+  let releaseFirst = () => {};
+  const first = replaceAtomically(target, (staging) => {
+    writeFileSync(join(staging, 'first.json'), 'first build');
+    return new Promise<void>((resolve) => (releaseFirst = resolve));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const second = replaceAtomically(target, (staging) => writeFileSync(join(staging, 'second.json'), 'second build'));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  releaseFirst();
+  await Promise.all([first, second]);
+  expect(readdirSync(target)).toEqual(['second.json']);
+  expect(readdirSync(parent)).toEqual(['dist']);
 });
