@@ -3,7 +3,8 @@
 // Each size is measured `--runs` times (3 by default), each in a fresh child process so its
 // peak RSS is its own and its build starts cold; the table shows the median of each figure.
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --dir /dev/shm` to work in another
-// folder than the system temp folder; `-- --cpu-prof` to profile each child (bench-profiles/).
+// folder than the system temp folder; `-- --cpu-prof` to profile each child (the profiles'
+// folder is printed; open them in Chrome DevTools).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,8 @@ const { values } = parseArgs({
   },
 });
 
+const profileDir = join(values.dir, 'treefarm-bench-profiles');
+
 function main(): void {
   const sizes = values.sizes.split(',').map(Number);
   console.log(`Build benchmark: ${sizes.join(', ')} trees in ${values.dir}, Node ${process.version}, ${new Date().toISOString()}\n`);
@@ -59,6 +62,7 @@ function main(): void {
   }
   printTable(results);
   printGoals(results);
+  if (values['cpu-prof']) console.log(`\nCPU profiles: ${profileDir}`);
 }
 
 /** The median of each figure over several runs. */
@@ -71,7 +75,7 @@ function median(runs: Measurement[]): Measurement {
 
 /** Runs this script on one content folder in a fresh Node process and reads its measurement. */
 function measureInChild(contentDir: string): Measurement {
-  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(process.cwd(), 'bench-profiles')}`] : [];
+  const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawnSync(process.execPath, [...profile, fileURLToPath(import.meta.url), '--dir', values.dir, '--measure-content', contentDir], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -85,22 +89,30 @@ function measureInChild(contentDir: string): Measurement {
 function measure(contentDir: string): Measurement {
   const outRoot = mkdtempSync(join(values.dir, 'treefarm-bench-out-'));
   try {
+    settleDisk();
     let started = performance.now();
     const content = loadContent(contentDir);
     const manifest = emitApi(content, join(outRoot, 'build'));
     const buildMs = performance.now() - started;
     const buildPeakRss = process.resourceUsage().maxRSS * 1024;
 
+    settleDisk();
     started = performance.now();
     emitApi(content, join(outRoot, 'emit'));
     const emitMs = performance.now() - started;
 
+    settleDisk();
     const rawMs = writeRaw(manifest, join(outRoot, 'raw'));
     const records = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0);
     return { trees: manifest.counts.trees, records, files: Object.keys(manifest.files).length + 1, buildMs, emitMs, rawMs, buildPeakRss };
   } finally {
     rmSync(outRoot, { recursive: true, force: true });
   }
+}
+
+/** Writes dirty pages out before a timed phase, so it does not pay for the writes of the one before. */
+function settleDisk(): void {
+  spawnSync('sync');
 }
 
 /** The raw ceiling: the same files (and the manifest) of the same sizes, written by a bare loop. */
