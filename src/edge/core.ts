@@ -34,19 +34,20 @@ export interface EdgeRequest {
 /** What to send: a prebuilt API file (a path of the manifest) or a fixed text. */
 export type BodySource = { file: string } | { text: string };
 
-export type EdgeDecision =
-  /** Not an API request: the adapter serves the static site. */
-  | { type: 'static' }
-  | {
-      type: 'respond';
-      status: number;
-      headers: Record<string, string>;
-      /** Absent for 204 and 304. */
-      body?: BodySource;
-      encoding: Encoding;
-      /** HEAD: send the headers of the GET, no body. */
-      omitBody: boolean;
-    };
+/** An answer the edge gives itself: every /api/ request, and static paths it refuses. */
+export interface EdgeResponse {
+  type: 'respond';
+  status: number;
+  headers: Record<string, string>;
+  /** Absent for 204 and 304. */
+  body?: BodySource;
+  encoding: Encoding;
+  /** HEAD: send the headers of the GET, no body. */
+  omitBody: boolean;
+}
+
+/** `static`: not the API's; the adapter serves the static site. */
+export type EdgeDecision = { type: 'static' } | EdgeResponse;
 
 export interface EdgeOptions {
   manifest: Manifest;
@@ -58,7 +59,7 @@ const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
   const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
 
-  function respond(status: number, body: BodySource | undefined, request: EdgeRequest, extra: Record<string, string> = {}): EdgeDecision {
+  function respond(status: number, body: BodySource | undefined, request: EdgeRequest, extra: Record<string, string> = {}): EdgeResponse {
     const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
     const headers: Record<string, string> = { ...baseHeaders, ...extra };
     if (body) {
@@ -70,9 +71,8 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
   }
 
   /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeDecision {
+  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeResponse {
     const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
-    if (decision.type !== 'respond') return decision;
     const etag = etagFor(sha256, decision.encoding);
     decision.headers['ETag'] = etag;
     if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;

@@ -1,7 +1,7 @@
 // Translates between node:http and the edge core: a request into an EdgeRequest, a decision
 // into a response. Nothing here decides anything about the API.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EdgeDecision, EdgeRequest } from '../edge/core.ts';
+import type { EdgeRequest, EdgeResponse } from '../edge/core.ts';
 import type { BodyStore } from './body-store.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
@@ -25,7 +25,7 @@ export function toEdgeRequest(request: IncomingMessage, url: URL): EdgeRequest {
   };
 }
 
-export function sendDecision(response: ServerResponse, decision: Extract<EdgeDecision, { type: 'respond' }>, store: BodyStore): void {
+export function sendDecision(response: ServerResponse, decision: EdgeResponse, store: BodyStore): void {
   const body = decision.body ? store.bytes(decision.body, decision.encoding) : undefined;
   const headers: Record<string, string | number> = { ...decision.headers };
   if (body) headers['Content-Length'] = body.length;
