@@ -1,5 +1,7 @@
 // The local server: the edge core over node:http, the static site beside it. Everything
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
+import type { lstat as lstatWithCallback } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import serveHandler from 'serve-handler';
@@ -72,7 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let current = load();
 
   const serveStatic = (request: IncomingMessage, response: ServerResponse) =>
-    serveHandler(request, response, { public: options.distDir, directoryListing: false, etag: true });
+    serveHandler(request, response, { public: options.distDir, directoryListing: false, etag: true }, { lstat: lstatOrNotFound });
 
   // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
   let closing = false;
@@ -143,6 +145,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
 }
+
+/**
+ * lstat for the static site: a path no file can have (a NUL byte, a name too long) is simply
+ * not there, so serve-handler answers 404 rather than 500. (Its types name the callback
+ * lstat; it awaits a promise.)
+ */
+const lstatOrNotFound = (async (path: string) => {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ENAMETOOLONG') throw Object.assign(new Error(`${code}: no such file`), { code: 'ENOENT' });
+    throw error;
+  }
+}) as unknown as typeof lstatWithCallback;
 
 const queuedResponses = new WeakMap<Socket, number>();
 
