@@ -13,7 +13,7 @@ import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses } from '../support/http.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import { buildEditedApi, copyDist, readBuild, requestFor, tempDir, type Build } from './builds.ts';
-import { spawnServe, startServe, type RunningServeChild } from './serve-child.ts';
+import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'reliability-token';
 const treesList = listPath('trees');
@@ -34,13 +34,10 @@ afterEach(async () => {
 /** Sends SIGHUP and waits for the server to say whether it reloaded. */
 async function reload(running: RunningServeChild): Promise<string> {
   const before = running.output().length;
+  const said = () => /^(?:Reloaded|Reload refused).*$/m.exec(running.output().slice(before))?.[0];
   running.child.kill('SIGHUP');
-  for (;;) {
-    const said = running.output().slice(before);
-    const line = /^(Reloaded|Reload refused).*$/m.exec(said)?.[0];
-    if (line) return line;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(() => said() !== undefined);
+  return said() ?? '';
 }
 
 describe('a damaged build is refused at start-up with a message naming the file', () => {
@@ -175,8 +172,4 @@ function collect(socket: Socket): Promise<Buffer> {
     socket.once('error', reject);
     socket.once('close', () => resolve(Buffer.concat(chunks)));
   });
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -70,3 +70,8 @@ export async function residentBytes(pid: number): Promise<number> {
   if (kilobytes === undefined) throw new Error(`no VmRSS for process ${pid}`);
   return Number(kilobytes) * 1024;
 }
+
+/** Resolves once `condition` holds, polling it. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
