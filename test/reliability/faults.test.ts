@@ -129,7 +129,7 @@ describe('SIGHUP reload', () => {
 });
 
 describe('SIGTERM', () => {
-  test('lets a request in flight finish, then exits 0', async () => {
+  test('lets a request in flight finish, ending its connection, then exits 0', async () => {
     server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
     const { port } = new URL(server.url);
     const socket = connect({ host: '127.0.0.1', port: Number(port) });
@@ -146,6 +146,8 @@ describe('SIGTERM', () => {
 
     const [response] = parseResponses(await received);
     expect(response?.status).toBe(200);
+    // It ends its connection, so a kept-alive client neither sends more nor holds the exit back.
+    expect(response?.headers.connection).toBe('close');
     expect(response?.body.equals(readFileSync(join(liveDir, treesList)))).toBe(true);
     expect(await server.exited).toBe(0);
   });
