@@ -13,6 +13,8 @@ export interface ServeOptions {
   tokens?: readonly string[];
   /** API_TOKEN_SHA256. */
   tokenSha256?: readonly string[];
+  /** WORKERS: serving processes; absent: one. */
+  workers?: number;
 }
 
 export interface ServeChild {
@@ -31,10 +33,11 @@ export interface RunningServeChild extends ServeChild {
 }
 
 export function spawnServe(options: ServeOptions = {}): ServeChild {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', API_TOKENS: '', API_TOKEN_SHA256: '', DIST_DIR: '' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', API_TOKENS: '', API_TOKEN_SHA256: '', DIST_DIR: '', WORKERS: '' };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');
   if (options.tokenSha256) env.API_TOKEN_SHA256 = options.tokenSha256.join(',');
+  if (options.workers) env.WORKERS = String(options.workers);
   const child = spawn(process.execPath, [serveScript], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());

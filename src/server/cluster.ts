@@ -1,0 +1,78 @@
+// WORKERS > 1: a supervisor process forks that many serving processes sharing one port
+// (node:cluster hands them the connections), restarts one that dies, and passes SIGHUP,
+// SIGTERM and SIGINT on. Each process holds the whole verified build, as one would alone.
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { loadBodyStore } from './body-store.ts';
+import { printBanner, type ServeSettings } from './settings.ts';
+
+/** More deaths than this within the window: something is wrong with the build or the host. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 10_000;
+
+export async function supervise(settings: ServeSettings): Promise<void> {
+  // Verify the build once here, so a damaged dist/ is refused before any process starts.
+  const { manifest } = loadBodyStore(settings.distDir);
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
+  // Every process serves the same tokens, including a token made up for this run.
+  const env = {
+    API_TOKENS: settings.tokens.join(','),
+    API_TOKEN_SHA256: settings.tokenSha256.join(','),
+    DIST_DIR: settings.distDir,
+    PORT: String(settings.port),
+    HOST: settings.host,
+  };
+  const workers = new Set<Worker>();
+  const fork = () => workers.add(cluster.fork(env));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    let listening = 0;
+    const onListening = (_worker: Worker, address: { address: string; port: number; addressType: number | string }) => {
+      if (++listening < settings.workers) return;
+      cluster.off('listening', onListening);
+      cluster.off('exit', onEarlyExit);
+      const host = address.addressType === 6 || address.addressType === 'udp6' ? `[${address.address}]` : address.address;
+      resolve(`http://${host}:${address.port}`);
+    };
+    const onEarlyExit = (_worker: Worker, code: number | null) => {
+      for (const worker of workers) worker.process.kill('SIGTERM');
+      reject(new Error(`a serving process exited with ${code} before it was listening`));
+    };
+    cluster.on('listening', onListening);
+    cluster.on('exit', onEarlyExit);
+    for (let index = 0; index < settings.workers; index++) fork();
+  });
+  printBanner(settings, url, manifest);
+
+  let stopping = false;
+  const deaths: number[] = [];
+  const stop = (signal: string, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing in-flight requests in ${workers.size} processes, then stopping.`);
+    if (workers.size === 0) process.exit(exitCode);
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    cluster.on('exit', () => {
+      if (workers.size === 0) process.exit(exitCode);
+    });
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    workers.delete(worker);
+    if (stopping) return;
+    const now = Date.now();
+    deaths.push(now);
+    while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
+    console.error(`Serving process ${worker.process.pid} died (${signal ?? `exit ${code}`}).`);
+    if (deaths.length > MAX_RESTARTS) {
+      console.error(`${deaths.length} deaths in ${RESTART_WINDOW_MS / 1000} s: stopping.`);
+      stop('Too many deaths', 1);
+    } else {
+      fork();
+    }
+  });
+  process.on('SIGHUP', () => {
+    for (const worker of workers) worker.process.kill('SIGHUP');
+  });
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+}

@@ -1,0 +1,77 @@
+// WORKERS > 1: several serving processes behind one port, under a supervisor.
+import { execFileSync } from 'node:child_process';
+import { afterEach, expect, test } from 'vitest';
+import { startServe, until, type RunningServeChild } from './serve-child.ts';
+
+const TOKEN = 'workers-test-token';
+let running: RunningServeChild | undefined;
+
+afterEach(async () => {
+  await running?.stop('SIGKILL');
+  running = undefined;
+});
+
+/** The pids of the supervisor's serving processes. */
+function servingProcesses(supervisor: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function statuses(url: string, token: string, count: number): Promise<number[]> {
+  const answers = await Promise.all(
+    Array.from({ length: count }, () => fetch(`${url}/api/trees?search=Oak%20Tree`, { headers: { Authorization: `Bearer ${token}` } })),
+  );
+  return answers.map((answer) => answer.status);
+}
+
+test('WORKERS=2 starts two serving processes behind one port and prints one banner', async () => {
+  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
+  expect(running.output().match(/Tree farm data:/g)).toHaveLength(1);
+  expect(running.output()).toContain('2 processes');
+  expect(new Set(await statuses(running.url, TOKEN, 40))).toEqual(new Set([200]));
+});
+
+test('a token made up for the run is accepted by every serving process', async () => {
+  running = await startServe({ workers: 2 });
+  await until(() => running?.output().includes('Bearer ') ?? false);
+  const token = /Bearer ([A-Za-z0-9_-]+)/.exec(running.output())?.[1] ?? '';
+  expect(token).not.toBe('');
+  // Fresh connections are spread over the processes; every one must know the token.
+  expect(new Set(await statuses(running.url, token, 40))).toEqual(new Set([200]));
+});
+
+test('a serving process that dies is replaced and the API keeps answering', async () => {
+  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
+  const [victim] = servingProcesses(running.child.pid ?? 0);
+  process.kill(victim ?? 0, 'SIGKILL');
+  await until(() => running?.output().includes('died (SIGKILL)') ?? false);
+  await until(() => {
+    const now = servingProcesses(running?.child.pid ?? 0);
+    return now.length === 2 && !now.includes(victim ?? 0);
+  });
+  expect(new Set(await statuses(running.url, TOKEN, 40))).toEqual(new Set([200]));
+});
+
+test('SIGHUP reloads every serving process', async () => {
+  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
+  running.child.kill('SIGHUP');
+  await until(() => (running?.output().match(/Reloaded:/g) ?? []).length === 2);
+});
+
+test('SIGTERM stops every serving process and the supervisor exits 0', async () => {
+  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
+  const children = servingProcesses(running.child.pid ?? 0);
+  expect(await running.stop('SIGTERM')).toBe(0);
+  for (const pid of children) expect(() => process.kill(pid, 0)).toThrow();
+});
+
+test('a damaged build is refused by the supervisor before any process starts', async () => {
+  await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(/manifest\.json is missing/);
+});
