@@ -25,3 +25,6 @@ export const METHOD_NOT_ALLOWED_BODY = errorBody('Method not allowed. Use GET.')
 
 /** A static path that would reach the private API folder (see reachesApiFolder in the edge). */
 export const NOT_FOUND_BODY = errorBody('Not found.');
+
+/** Every body the edge sends that is not a file of the build. */
+export const FIXED_BODIES = [TOKEN_REQUIRED_BODY, TOKEN_INVALID_BODY, UNKNOWN_ENDPOINT_BODY, METHOD_NOT_ALLOWED_BODY, NOT_FOUND_BODY] as const;

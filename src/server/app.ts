@@ -50,8 +50,11 @@ export interface RunningServer {
   server: Server;
   /** The manifest of the build being served. */
   manifest(): Manifest;
-  /** Loads dist/ again; the new build replaces the old only if it is complete and verified. */
-  reload(): Manifest;
+  /**
+   * Loads dist/ again off the event loop; the new build replaces the old only if it is
+   * complete and verified. Reloads run one after another, so the latest request wins.
+   */
+  reload(): Promise<Manifest>;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -66,12 +69,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     API_TOKENS: options.tokens?.join(','),
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
-  const load = (): Generation => {
-    const store = loadBodyStore(options.distDir);
+  const load = async (): Promise<Generation> => {
+    const store = await loadBodyStore(options.distDir);
     return { store, decide: createEdge({ manifest: store.manifest, tokenDigests: digests }) };
   };
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  let current = load();
+  let current = await load();
+  let reloads: Promise<unknown> = Promise.resolve();
 
   const serveStatic = (request: IncomingMessage, response: ServerResponse) =>
     serveHandler(request, response, { public: options.distDir, directoryListing: false, etag: true }, { lstat: lstatOrNotFound });
@@ -132,8 +136,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server,
     manifest: () => current.store.manifest,
     reload() {
-      current = load();
-      return current.store.manifest;
+      const next = reloads.then(async () => {
+        current = await load();
+        return current.store.manifest;
+      });
+      reloads = next.catch(() => undefined);
+      return next;
     },
     async close(graceMs = LIMITS.shutdownGraceMs) {
       closing = true;

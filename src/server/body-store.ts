@@ -2,9 +2,11 @@
 // the manifest's sha256 and size, with br and gzip variants made once. A build that does not
 // match its manifest is refused whole, naming the file, so a server never mixes versions.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { FIXED_BODIES } from '../contract/messages.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import type { BodySource } from '../edge/core.ts';
 import type { Encoding } from '../edge/negotiation.ts';
@@ -25,22 +27,29 @@ export interface BodyStore {
   bytes(source: BodySource, encoding: Encoding): Buffer;
 }
 
-function compress(identity: Buffer): Variants {
-  return {
-    identity,
-    br: brotliCompressSync(identity, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-    }),
-    gzip: gzipSync(identity, { level: 9 }),
-  };
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** br and gzip at their best ratio, on zlib's thread pool: the event loop keeps serving. */
+async function compress(identity: Buffer): Promise<Variants> {
+  const [br, gz] = await Promise.all([
+    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    gzipAsync(identity, { level: 9 }),
+  ]);
+  return { identity, br, gzip: gz };
 }
 
-export function readManifest(distDir: string): Manifest {
+export async function readManifest(distDir: string): Promise<Manifest> {
   const path = join(distDir, MANIFEST_FILE);
-  if (!existsSync(path)) throw new DistError(`${path} is missing: run npm run build first.`);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new DistError(`${path} is missing: run npm run build first.`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
     throw new DistError(`${path} is not valid JSON (${(error as Error).message}): rebuild with npm run build.`);
   }
@@ -49,17 +58,15 @@ export function readManifest(distDir: string): Manifest {
   return result.data;
 }
 
-/** Loads and verifies every API file of the build in `distDir`. */
-export function loadBodyStore(distDir: string): BodyStore {
-  const manifest = readManifest(distDir);
-  const files = new Map<string, Variants>();
-  // Alias and name envelopes often hold the same bytes: compress each distinct body once.
-  const byDigest = new Map<string, Variants>();
+/** Reads every API file of the build in `distDir` and checks it against the manifest. */
+export async function readVerifiedBuild(distDir: string): Promise<{ manifest: Manifest; files: Map<string, Buffer> }> {
+  const manifest = await readManifest(distDir);
+  const files = new Map<string, Buffer>();
   for (const [path, expected] of Object.entries(manifest.files)) {
     const fullPath = join(distDir, path);
     let identity: Buffer;
     try {
-      identity = readFileSync(fullPath);
+      identity = await readFile(fullPath);
     } catch {
       throw new DistError(`${fullPath} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
     }
@@ -69,27 +76,31 @@ export function loadBodyStore(distDir: string): BodyStore {
         `${fullPath} does not match the manifest (${identity.length} bytes, sha256 ${digest.slice(0, 12)}…; expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
       );
     }
-    let variants = byDigest.get(digest);
-    if (!variants) {
-      variants = compress(identity);
-      byDigest.set(digest, variants);
-    }
-    files.set(path, variants);
+    files.set(path, identity);
   }
+  return { manifest, files };
+}
+
+/** Loads, verifies and compresses the build in `distDir`, without blocking the event loop. */
+export async function loadBodyStore(distDir: string): Promise<BodyStore> {
+  const { manifest, files } = await readVerifiedBuild(distDir);
+  // Alias and name envelopes often hold the same bytes: compress each distinct body once.
+  const byDigest = new Map<string, Promise<Variants>>();
+  const variantsOf = (identity: Buffer) => {
+    const digest = createHash('sha256').update(identity).digest('hex');
+    let variants = byDigest.get(digest);
+    if (!variants) byDigest.set(digest, (variants = compress(identity)));
+    return variants;
+  };
+  const fileVariants = new Map<string, Variants>();
+  for (const [path, identity] of files) fileVariants.set(path, await variantsOf(identity));
   const texts = new Map<string, Variants>();
+  for (const text of FIXED_BODIES) texts.set(text, await compress(Buffer.from(text, 'utf8')));
   return {
     manifest,
     bytes(source, encoding) {
-      if ('file' in source) {
-        const variants = files.get(source.file);
-        if (!variants) throw new DistError(`${source.file} is not an API file of this build`);
-        return variants[encoding];
-      }
-      let variants = texts.get(source.text);
-      if (!variants) {
-        variants = compress(Buffer.from(source.text, 'utf8'));
-        texts.set(source.text, variants);
-      }
+      const variants = 'file' in source ? fileVariants.get(source.file) : texts.get(source.text);
+      if (!variants) throw new DistError(`${'file' in source ? source.file : 'that text'} is not a body of this build`);
       return variants[encoding];
     },
   };

@@ -3,7 +3,7 @@
 // SIGTERM and SIGINT on. Each process holds the whole verified build, as one would alone.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { loadBodyStore } from './body-store.ts';
+import { readVerifiedBuild } from './body-store.ts';
 import { printBanner, type ServeSettings } from './settings.ts';
 
 /** More deaths than this within the window: something is wrong with the build or the host. */
@@ -12,7 +12,7 @@ const RESTART_WINDOW_MS = 10_000;
 
 export async function supervise(settings: ServeSettings): Promise<void> {
   // Verify the build once here, so a damaged dist/ is refused before any process starts.
-  const { manifest } = loadBodyStore(settings.distDir);
+  const { manifest } = await readVerifiedBuild(settings.distDir);
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
   // Every process serves the same tokens, including a token made up for this run.
   const env = {

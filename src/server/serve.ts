@@ -14,11 +14,10 @@ async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   if (cluster.isPrimary) printBanner(settings, running.url, running.manifest());
 
   process.on('SIGHUP', () => {
-    try {
-      console.log(`${name}Reloaded: ${describeBuild(running.reload())}`);
-    } catch (error) {
-      console.error(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`);
-    }
+    running.reload().then(
+      (manifest) => console.log(`${name}Reloaded: ${describeBuild(manifest)}`),
+      (error: unknown) => console.error(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`),
+    );
   });
   let stopping = false;
   const stop = (signal: string) => {

@@ -60,7 +60,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   let manifest: Manifest;
   beforeAll(async () => {
-    manifest = readManifest(distDir);
+    manifest = await readManifest(distDir);
     runtime = await startRuntime(runtimeName, { tokens: [TOKEN, SECOND_TOKEN], tokenSha256: [sha256Hex(DIGEST_TOKEN)] });
   });
   afterAll(() => runtime?.close());

@@ -17,7 +17,7 @@ import { distDir } from '../support/runtimes.ts';
 const VALID_TOKEN = 'property-valid-token';
 /** Configured only through its digest. */
 const DIGEST_TOKEN = 'property-digest-token';
-const manifest = readManifest(distDir);
+const manifest = await readManifest(distDir);
 const decide = createEdge({
   manifest,
   tokenDigests: tokenDigests({ API_TOKENS: VALID_TOKEN, API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex') }),

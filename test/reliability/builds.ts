@@ -8,8 +8,8 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { emitApi } from '../../src/build/api.ts';
 import { replaceAtomically } from '../../src/build/atomic.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { readManifest } from '../../src/server/body-store.ts';
-import type { Manifest } from '../../src/schema/manifest.ts';
+import { MANIFEST_FILE } from '../../src/contract/paths.ts';
+import { manifestSchema, type Manifest } from '../../src/schema/manifest.ts';
 import { distDir } from '../support/runtimes.ts';
 import { projectDir } from '../../src/build/cli.ts';
 
@@ -52,7 +52,7 @@ export interface Build {
 
 /** A build as it is on disk now; the bytes are read once, so later changes do not show. */
 export function readBuild(dir: string): Build {
-  const manifest = readManifest(dir);
+  const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')));
   const bodies = new Map(Object.keys(manifest.files).map((path) => [path, readFileSync(join(dir, path))]));
   return {
     dir,
