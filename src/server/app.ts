@@ -1,38 +1,15 @@
 // The local server: the edge core over node:http, the static site beside it. Everything
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
-import type { lstat as lstatWithCallback } from 'node:fs';
-import { lstat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import serveHandler from 'serve-handler';
 import { createEdge, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
 import { tokenDigests, type Digest } from '../edge/tokens.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
+import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
 import { requestUrl, sendDecision, toEdgeRequest } from './node-adapter.ts';
+import { staticSite } from './static-site.ts';
 
-/** The limits that keep slow or abusive clients from tying the server up (see README). */
-export const LIMITS = {
-  /** Longest a request line and headers may take to arrive. */
-  headersTimeoutMs: 10_000,
-  /** Longest a whole request may take to arrive. */
-  requestTimeoutMs: 30_000,
-  /** How long an idle keep-alive connection stays open. */
-  keepAliveTimeoutMs: 5_000,
-  /** A connection with no traffic either way for this long is closed (e.g. a client that never reads). */
-  socketIdleMs: 60_000,
-  /** Request line plus headers; larger requests get 431. */
-  maxHeaderBytes: 16 * 1024,
-  /**
-   * Pipelined requests whose responses a connection has not yet taken; past it (a client that
-   * sends requests but never reads) the connection is closed, so its backlog cannot grow.
-   */
-  maxQueuedResponses: 32,
-  /** Request bodies are never read; past this size the connection is closed. */
-  maxBodyBytes: 64 * 1024,
-  /** How long SIGTERM waits for in-flight requests before closing connections. */
-  shutdownGraceMs: 10_000,
-};
 
 export interface ServerOptions {
   distDir: string;
@@ -77,8 +54,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let current = await load();
   let reloads: Promise<unknown> = Promise.resolve();
 
-  const serveStatic = (request: IncomingMessage, response: ServerResponse) =>
-    serveHandler(request, response, { public: options.distDir, directoryListing: false, etag: true }, { lstat: lstatOrNotFound });
+  const serveStatic = staticSite(options.distDir);
 
   // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
   let closing = false;
@@ -152,53 +128,4 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       clearTimeout(timer);
     },
   };
-}
-
-/**
- * lstat for the static site: a path no file can have (a NUL byte, a name too long) is simply
- * not there, so serve-handler answers 404 rather than 500. (Its types name the callback
- * lstat; it awaits a promise.)
- */
-const lstatOrNotFound = (async (path: string) => {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ENAMETOOLONG') throw Object.assign(new Error(`${code}: no such file`), { code: 'ENOENT' });
-    throw error;
-  }
-}) as unknown as typeof lstatWithCallback;
-
-const queuedResponses = new WeakMap<Socket, number>();
-
-/** Counts a connection's unfinished responses; false (and the connection closed) past the limit. */
-function admitQueued(request: IncomingMessage, response: ServerResponse): boolean {
-  const socket = request.socket;
-  const queued = (queuedResponses.get(socket) ?? 0) + 1;
-  queuedResponses.set(socket, queued);
-  response.once('close', () => queuedResponses.set(socket, (queuedResponses.get(socket) ?? 1) - 1));
-  if (queued <= LIMITS.maxQueuedResponses) return true;
-  socket.destroy();
-  return false;
-}
-
-/** The status Node itself would answer a request it cannot parse or wait for with. */
-function clientErrorStatus(error: NodeJS.ErrnoException): string {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return '431 Request Header Fields Too Large';
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return '408 Request Timeout';
-  return '400 Bad Request';
-}
-
-/**
- * The body of a request is never needed (a GET with a body is an ordinary GET); it is read
- * and dropped, and a client that sends too much is cut off. False: refuse with 413 now.
- */
-function limitBody(request: IncomingMessage): boolean {
-  if (Number(request.headers['content-length'] ?? 0) > LIMITS.maxBodyBytes) return false;
-  let received = 0;
-  request.on('data', (chunk: Buffer) => {
-    received += chunk.length;
-    if (received > LIMITS.maxBodyBytes) request.socket.destroy();
-  });
-  return true;
 }

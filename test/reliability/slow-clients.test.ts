@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { listPath } from '../../src/contract/paths.ts';
-import { LIMITS } from '../../src/server/app.ts';
+import { LIMITS } from '../../src/server/limits.ts';
 import { parseResponses, rawRequest, requestBytes } from '../support/http.ts';
 import { distDir } from '../support/runtimes.ts';
 import { residentBytes, startServe, type RunningServeChild } from './serve-child.ts';

@@ -1,0 +1,62 @@
+// The limits that keep slow or abusive clients from tying the local server up, and the
+// small guards that enforce the ones node:http has no option for. Documented in docs/limits.md.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** The limits that keep slow or abusive clients from tying the server up (docs/limits.md). */
+export const LIMITS = {
+  /** Longest a request line and headers may take to arrive. */
+  headersTimeoutMs: 10_000,
+  /** Longest a whole request may take to arrive. */
+  requestTimeoutMs: 30_000,
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: 5_000,
+  /** A connection with no traffic either way for this long is closed (e.g. a client that never reads). */
+  socketIdleMs: 60_000,
+  /** Request line plus headers; larger requests get 431. */
+  maxHeaderBytes: 16 * 1024,
+  /**
+   * Pipelined requests whose responses a connection has not yet taken; past it (a client that
+   * sends requests but never reads) the connection is closed, so its backlog cannot grow.
+   */
+  maxQueuedResponses: 32,
+  /** Request bodies are never read; past this size the connection is closed. */
+  maxBodyBytes: 64 * 1024,
+  /** How long SIGTERM waits for in-flight requests before closing connections. */
+  shutdownGraceMs: 10_000,
+};
+
+
+const queuedResponses = new WeakMap<Socket, number>();
+
+/** Counts a connection's unfinished responses; false (and the connection closed) past the limit. */
+export function admitQueued(request: IncomingMessage, response: ServerResponse): boolean {
+  const socket = request.socket;
+  const queued = (queuedResponses.get(socket) ?? 0) + 1;
+  queuedResponses.set(socket, queued);
+  response.once('close', () => queuedResponses.set(socket, (queuedResponses.get(socket) ?? 1) - 1));
+  if (queued <= LIMITS.maxQueuedResponses) return true;
+  socket.destroy();
+  return false;
+}
+
+/** The status Node itself would answer a request it cannot parse or wait for with. */
+export function clientErrorStatus(error: NodeJS.ErrnoException): string {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return '431 Request Header Fields Too Large';
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return '408 Request Timeout';
+  return '400 Bad Request';
+}
+
+/**
+ * The body of a request is never needed (a GET with a body is an ordinary GET); it is read
+ * and dropped, and a client that sends too much is cut off. False: refuse with 413 now.
+ */
+export function limitBody(request: IncomingMessage): boolean {
+  if (Number(request.headers['content-length'] ?? 0) > LIMITS.maxBodyBytes) return false;
+  let received = 0;
+  request.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > LIMITS.maxBodyBytes) request.socket.destroy();
+  });
+  return true;
+}
