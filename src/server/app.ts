@@ -8,7 +8,7 @@ import type { Manifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
 import { requestUrl, sendDecision, toEdgeRequest } from './node-adapter.ts';
-import { staticSite } from './static-site.ts';
+import { staticSite, type StaticSite } from './static-site.ts';
 
 
 export interface ServerOptions {
@@ -36,9 +36,11 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
+/** One build being served: its API bodies, the core over its manifest, its static site. */
 interface Generation {
   store: BodyStore;
   decide: (request: EdgeRequest) => EdgeDecision;
+  serveStatic: StaticSite;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -48,13 +50,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const load = async (): Promise<Generation> => {
     const store = await loadBodyStore(options.distDir);
-    return { store, decide: createEdge({ manifest: store.manifest, tokenDigests: digests }) };
+    return { store, decide: createEdge({ manifest: store.manifest, tokenDigests: digests }), serveStatic: await staticSite(options.distDir) };
   };
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
   let current = await load();
   let reloads: Promise<unknown> = Promise.resolve();
 
-  const serveStatic = staticSite(options.distDir);
 
   // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
   let closing = false;
@@ -79,7 +80,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad request target\n');
         return;
       }
-      const { store, decide } = current;
+      const { store, decide, serveStatic } = current;
       const decision = decide(toEdgeRequest(request, url));
       if (decision.type === 'respond') {
         sendDecision(response, decision, store);
