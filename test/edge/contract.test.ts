@@ -42,11 +42,12 @@ const notFoundText = (noun: string) =>
 const encodeSearch = (value: string) => `?search=${encodeURIComponent(value)}`;
 
 /** Every file of dist/ outside the API folder, as a URL path. */
+/** Every file of the site: dist/ but the API folder and _headers (the static assets' configuration, served by neither runtime). */
 function wikiPaths(): string[] {
   return readdirSync(distDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(distDir, join(entry.parentPath, entry.name)).split(/[\\/]/))
-    .filter((segments) => segments[0] !== 'api')
+    .filter((segments) => segments[0] !== 'api' && segments.join('/') !== '_headers')
     .map((segments) => `/${segments.map(encodeURIComponent).join('/')}`);
 }
 
