@@ -1,16 +1,11 @@
 // JSON Schema (2020-12) of each record kind, generated from the zod schemas in
 // src/schema/records.ts: the files published at /schemas/<kind>.json and in the bundles.
 import { z } from 'zod';
-import { kinds, type Kind, type KindId } from '../schema/kinds.ts';
+import { kinds, recordTitle, type Kind, type KindId } from '../schema/kinds.ts';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 export const schemaPath = (kind: KindId) => `schemas/${kind}.json`;
-
-/** "trees" -> "Tree": the title of a record schema and its name among OpenAPI components. */
-export function recordTitle(kind: Kind): string {
-  return kind.noun.charAt(0).toUpperCase() + kind.noun.slice(1);
-}
 
 /** The JSON Schema of one API record of `kind`, without `$schema` (for embedding). */
 export function recordJsonSchema(kind: Kind): Record<string, unknown> {

@@ -12,9 +12,9 @@ import {
 } from '../contract/messages.ts';
 import { ALLOWED_METHODS, CACHE_ERROR, CACHE_FOUND, CHALLENGE_HEADERS, COMMON_HEADERS, PREFLIGHT_HEADERS } from '../contract/headers.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
-import { kinds, type Kind } from '../schema/kinds.ts';
+import { kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
-import { JSON_SCHEMA_DIALECT, recordJsonSchema, recordTitle } from './json-schemas.ts';
+import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
 
 export const OPENAPI_FILE = 'openapi.json';
 
@@ -22,11 +22,10 @@ type Json = Record<string, unknown>;
 
 const messageOf = (body: string): string => (JSON.parse(body) as { message: string }).message;
 const endpointOf = (kind: Kind) => `/api/${kind.id}`;
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
 
 // Component names.
-const foundSchema = (kind: Kind) => `${capitalized(kind.id)}Found`;
+const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
 const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
 const AUTH_FAILED = 'AuthFailed';
 const UNKNOWN_ENDPOINT = 'UnknownEndpoint';
@@ -197,7 +196,7 @@ const REJECTED_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 
 function kindPath(kind: Kind): Json {
   const operation = (method: string, summary: string, responses: Json) => ({
-    operationId: `${method}${capitalized(kind.id)}`,
+    operationId: `${method}${kindTitle(kind.id)}`,
     tags: [kind.id],
     summary,
     responses,
@@ -205,7 +204,7 @@ function kindPath(kind: Kind): Json {
   const rejected = REJECTED_METHODS.map((method) => [
     method,
     {
-      operationId: `${method}${capitalized(kind.id)}`,
+      operationId: `${method}${kindTitle(kind.id)}`,
       tags: [kind.id],
       summary: 'Not allowed: the API is read-only',
       responses: responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
@@ -214,10 +213,10 @@ function kindPath(kind: Kind): Json {
   return {
     description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
     parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
-    get: operation('get', `${capitalized(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`, responsesOf(getResponses(kind))),
+    get: operation('get', `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`, responsesOf(getResponses(kind))),
     head: operation('head', 'As GET, without the body', responsesOf(getResponses(kind), 'head')),
     options: {
-      operationId: `options${capitalized(kind.id)}`,
+      operationId: `options${kindTitle(kind.id)}`,
       tags: [kind.id],
       summary: 'CORS preflight',
       security: [],

@@ -56,3 +56,12 @@ export function kindById(id: string): Kind | undefined {
 export function apiFields(kind: Kind): string[] {
   return Object.keys(kind.schema.shape);
 }
+
+/** "small" -> "Small". */
+export const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A kind's heading: "Trees", "Storages". */
+export const kindTitle = (kind: KindId): string => capitalized(kind);
+
+/** One record's type name: "Tree"; the title of its JSON Schema and OpenAPI component. */
+export const recordTitle = (kind: Kind): string => capitalized(kind.noun);

@@ -1,12 +1,10 @@
 // The wiki's names and addresses: one place for every URL the pages link to.
-import { kinds, type KindId } from '../schema/kinds.ts';
+import { kinds, kindTitle, type KindId } from '../schema/kinds.ts';
+
+// The wiki's pages take every name and address from here, kind headings included.
+export { kindTitle };
 
 export const SITE_NAME = 'Tree Farm Wiki';
-
-/** The kind's heading: "Trees", "Storages". */
-export function kindTitle(kind: KindId): string {
-  return kind.charAt(0).toUpperCase() + kind.slice(1);
-}
 
 export const kindPath = (kind: KindId) => `/${kind}/`;
 export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;

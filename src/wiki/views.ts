@@ -1,7 +1,7 @@
 // How the wiki presents each kind: labels and units of every API field, the derived
 // figures that help a player decide, the kind table's columns and the charts.
 import type { z } from 'zod';
-import type { Kind, KindId, RecordsByKind } from '../schema/kinds.ts';
+import { capitalized, type Kind, type KindId, type RecordsByKind } from '../schema/kinds.ts';
 import type { Unit } from './format.ts';
 
 export type ContentOf<K extends KindId> = z.infer<Extract<Kind, { id: K }>['contentSchema']>;
@@ -73,7 +73,6 @@ export const costPerLogOfCapacity = (storage: ContentOf<'storages'>) => storage.
 export const logsPerMinute = (vehicle: Vehicle) => (vehicle.capacity * 60) / vehicle.cooldown;
 export const costPerLogPerMinute = (vehicle: Vehicle) => vehicle.cost / logsPerMinute(vehicle);
 
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 const level = { label: 'Level', unit: 'count' } as const;
 const name = { label: 'Name', unit: 'text' } as const;
 const cost = { label: 'Cost', unit: 'money' } as const;
