@@ -7,7 +7,7 @@ import { notFoundBody, successBody } from '../contract/messages.ts';
 import { levelPath, listPath, MANIFEST_FILE, namePath, notFoundPath } from '../contract/paths.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
-import type { Content, ContentEntry } from './content.ts';
+import { countsOf, type Content, type ContentEntry } from './content.ts';
 
 export interface ApiFile {
   /** Path below dist/, forward slashes. */
@@ -52,7 +52,7 @@ export function emitApi(content: Content, outDir: string): Manifest {
   }
   const manifest: Manifest = {
     version: content.version,
-    counts: Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])) as Manifest['counts'],
+    counts: countsOf(content),
     files,
   };
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);

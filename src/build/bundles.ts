@@ -10,9 +10,9 @@ import { zipSync, type Zippable } from 'fflate';
 import tar from 'tar-stream';
 import { BUNDLE_FORMATS, BUNDLE_MANIFEST, bundleFileName, dataPath, type BundleFormat } from '../client/bundle-format.ts';
 import { kinds } from '../schema/kinds.ts';
-import type { Manifest } from '../schema/manifest.ts';
+import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { apiFiles } from './api.ts';
-import type { Content } from './content.ts';
+import { countsOf, type Content } from './content.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
 
@@ -50,10 +50,6 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-function countsOf(content: Content): Manifest['counts'] {
-  return Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])) as Manifest['counts'];
-}
-
 /** Files published both at the site root and inside the bundles: openapi.json and schemas/. */
 export function schemaFiles(content: Content): NamedBytes[] {
   return [
@@ -63,10 +59,9 @@ export function schemaFiles(content: Content): NamedBytes[] {
 }
 
 function readme(content: Content): string {
-  const counts = kinds.map((kind) => `${kind.id} ${content.entries[kind.id].length}`).join(', ');
   return `# Tree farm data ${content.version}
 
-The reference data of the tree-farming game, for use without a network (${counts}).
+The reference data of the tree-farming game, for use without a network (${describeCounts(countsOf(content))}).
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
 - \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,

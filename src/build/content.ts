@@ -8,6 +8,7 @@ import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { searchKey } from '../contract/search-key.ts';
 import { apiFields, kinds, type ApiRecord, type Kind, type KindId } from '../schema/kinds.ts';
+import type { Manifest } from '../schema/manifest.ts';
 
 /** Bumped when the envelope format changes, so the data version changes with it. */
 const FORMAT_VERSION = 1;
@@ -185,6 +186,11 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
       }
     });
   }
+}
+
+/** How many records each kind has: the counts of the manifest, the bundles and the wiki. */
+export function countsOf(content: Content): Manifest['counts'] {
+  return Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])) as Manifest['counts'];
 }
 
 function contentVersion(entries: Record<KindId, ContentEntry[]>): string {

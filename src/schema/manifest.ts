@@ -1,7 +1,7 @@
 // The build manifest (dist/manifest.json): which data version the build holds and every
 // API file with its digest. Runtimes refuse to serve a dist/ that does not match it.
 import { z } from 'zod';
-import { kindIds, type KindId } from './kinds.ts';
+import { kindIds, kinds, type KindId } from './kinds.ts';
 
 export const manifestFileSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
@@ -16,3 +16,8 @@ export const manifestSchema = z.strictObject({
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFileSchema>;
+
+/** "106 trees, 8 cutters, 3 gifts, ..." in the registry's order. */
+export function describeCounts(counts: Manifest['counts']): string {
+  return kinds.map((kind) => `${counts[kind.id] ?? 0} ${kind.id}`).join(', ');
+}

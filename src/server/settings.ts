@@ -2,8 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { kinds } from '../schema/kinds.ts';
-import type { Manifest } from '../schema/manifest.ts';
+import { describeCounts, type Manifest } from '../schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,7 +45,7 @@ export function settingsFromEnvironment(distDir = process.env.DIST_DIR || join(p
 }
 
 export function describeBuild({ version, counts }: Manifest): string {
-  return `data version ${version} (${kinds.map((kind) => `${counts[kind.id] ?? 0} ${kind.id}`).join(', ')})`;
+  return `data version ${version} (${describeCounts(counts)})`;
 }
 
 export function printBanner(settings: ServeSettings, url: string, manifest: Manifest): void {
