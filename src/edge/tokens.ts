@@ -1,6 +1,6 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
 // held only as digests, and compared digest to digest in constant time.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 export type Digest = Uint8Array;
 
@@ -19,14 +19,37 @@ export function sha256(text: string): Digest {
   return createHash('sha256').update(text, 'utf8').digest();
 }
 
-function list(value: string | undefined): string[] {
+/** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
+export function commaList(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+export interface LocalTokens {
+  tokens: string[];
+  tokenSha256: string[];
+  /** Made up for this run when neither variable names a token: a local server never serves the API without one. */
+  madeUpToken?: string;
+}
+
+/** The tokens a local run (npm start, npm run worker) serves, from its environment. */
+export function localTokens(settings: TokenSettings): LocalTokens {
+  const tokens = commaList(settings.API_TOKENS);
+  const tokenSha256 = commaList(settings.API_TOKEN_SHA256);
+  if (tokens.length > 0 || tokenSha256.length > 0) return { tokens, tokenSha256 };
+  const madeUpToken = randomBytes(24).toString('base64url');
+  return { tokens: [madeUpToken], tokenSha256, madeUpToken };
+}
+
+/** What a local run prints about a token it made up: a ready curl line. */
+export function madeUpTokenNotice(origin: string, token: string): string {
+  return `No API token configured (API_TOKENS or API_TOKEN_SHA256), so this run made one up:
+  curl -H "Authorization: Bearer ${token}" "${origin}/api/trees?search=Oak%20Tree"`;
 }
 
 /** The digests of every configured token; a malformed digest is an error, never skipped. */
 export function tokenDigests(settings: TokenSettings): Digest[] {
-  const digests = list(settings.API_TOKENS).map(sha256);
-  for (const [index, hex] of list(settings.API_TOKEN_SHA256).entries()) {
+  const digests = commaList(settings.API_TOKENS).map(sha256);
+  for (const [index, hex] of commaList(settings.API_TOKEN_SHA256).entries()) {
     if (!/^[0-9a-f]{64}$/.test(hex)) {
       throw new TokenConfigError(`API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`);
     }

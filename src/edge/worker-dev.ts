@@ -1,10 +1,10 @@
 // `npm run worker`: the Worker in workerd through `wrangler dev`, locally and offline, in
-// front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1) and API_TOKENS; with
-// no token configured it makes one up, as the Node server does.
+// front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
+// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { localTokens, madeUpTokenNotice } from './tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -71,15 +71,10 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.env.PORT ?? 8787);
-  let tokens = (process.env.API_TOKENS ?? '').split(',').map((token) => token.trim()).filter(Boolean);
-  const madeUp = tokens.length === 0 ? randomBytes(24).toString('base64url') : undefined;
-  if (madeUp) tokens = [madeUp];
-  const worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, echo: true });
+  const { tokens, tokenSha256, madeUpToken } = localTokens(process.env);
+  const worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
-  if (madeUp) {
-    console.log('No API token configured (API_TOKENS), so this run made one up:');
-    console.log(`  curl -H "Authorization: Bearer ${madeUp}" "${worker.url}/api/trees?search=Oak%20Tree"`);
-  }
+  if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
   const stop = () => void worker.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,24 +1,16 @@
 // What a serving run is told by its environment, and what it says when it starts.
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { localTokens, madeUpTokenNotice, type LocalTokens } from '../edge/tokens.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface ServeSettings {
+export interface ServeSettings extends LocalTokens {
   distDir: string;
   port: number;
   host: string;
-  tokens: string[];
-  tokenSha256: string[];
-  /** A token this run made up because none was configured; printed with a curl line. */
-  madeUpToken?: string;
   workers: number;
-}
-
-function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 }
 
 function wholeNumber(name: string, fallback: number, min: number, max: number): number {
@@ -29,17 +21,11 @@ function wholeNumber(name: string, fallback: number, min: number, max: number): 
 }
 
 export function settingsFromEnvironment(distDir = process.env.DIST_DIR || join(projectDir, 'dist')): ServeSettings {
-  const tokens = list(process.env.API_TOKENS);
-  const tokenSha256 = list(process.env.API_TOKEN_SHA256);
-  // Never serve the API without a token: with none configured, make one up for this run.
-  const madeUpToken = tokens.length === 0 && tokenSha256.length === 0 ? randomBytes(24).toString('base64url') : undefined;
   return {
+    ...localTokens(process.env),
     distDir,
     port: wholeNumber('PORT', 4321, 0, 65535),
     host: process.env.HOST || '127.0.0.1',
-    tokens: madeUpToken ? [madeUpToken] : tokens,
-    tokenSha256,
-    madeUpToken,
     workers: wholeNumber('WORKERS', 1, 1, 64),
   };
 }
@@ -53,8 +39,7 @@ export function printBanner(settings: ServeSettings, url: string, manifest: Mani
   console.log(`  Wiki: ${url}/`);
   console.log(`  API:  ${url}/api/trees`);
   if (settings.madeUpToken) {
-    console.log('No API token configured (API_TOKENS or API_TOKEN_SHA256), so this run made one up:');
-    console.log(`  curl -H "Authorization: Bearer ${settings.madeUpToken}" "${url}/api/trees?search=Oak%20Tree"`);
+    console.log(madeUpTokenNotice(url, settings.madeUpToken));
   } else {
     console.log(`  ${settings.tokens.length + settings.tokenSha256.length} API token(s) configured.`);
   }

@@ -1,7 +1,7 @@
 // API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { digestsEqual, isConfiguredToken, presentedToken, sha256, TokenConfigError, tokenDigests } from '../../src/edge/tokens.ts';
+import { digestsEqual, isConfiguredToken, localTokens, presentedToken, sha256, TokenConfigError, tokenDigests } from '../../src/edge/tokens.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -99,5 +99,24 @@ describe('digestsEqual', () => {
     expect(digestsEqual(sha256('a'), sha256('a'))).toBe(true);
     expect(digestsEqual(sha256('a'), sha256('b'))).toBe(false);
     expect(digestsEqual(sha256('a'), sha256('a').subarray(0, 31))).toBe(false);
+  });
+});
+
+describe('localTokens', () => {
+  test('configured plaintext tokens are served as they are, and none is made up', () => {
+    expect(localTokens({ API_TOKENS: ' a, b ,' })).toEqual({ tokens: ['a', 'b'], tokenSha256: [] });
+  });
+
+  test('digests alone are enough: no token is made up', () => {
+    const digest = 'ab'.repeat(32);
+    expect(localTokens({ API_TOKEN_SHA256: digest })).toEqual({ tokens: [], tokenSha256: [digest] });
+  });
+
+  test('with neither variable, a run makes up one random token and serves it', () => {
+    const first = localTokens({});
+    const second = localTokens({ API_TOKENS: ' , ' });
+    expect(first.madeUpToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(first.tokens).toEqual([first.madeUpToken]);
+    expect(second.madeUpToken).not.toBe(first.madeUpToken);
   });
 });
