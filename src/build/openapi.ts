@@ -88,7 +88,7 @@ function componentHeaders(version: string): Record<string, Json> {
 
 /** Headers on every /api/ response, plus `extra`. */
 function headers(...extra: string[]): Json {
-  const names = ['X-Data-Version', 'Access-Control-Allow-Origin', 'Access-Control-Expose-Headers', 'X-Content-Type-Options', ...extra];
+  const names = ['X-Data-Version', ...Object.keys(COMMON_HEADERS), ...extra];
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
