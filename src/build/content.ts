@@ -144,9 +144,11 @@ function namesOf(data: ContentData): string[] {
 /** What list order looks at: the wiki sorts its collection entries with it too. */
 export type ListOrdered = Pick<ContentEntry, 'slug' | 'data'>;
 
+/** A record's declared position within its level (gifts); 0 for kinds with one record per level. */
+const orderOf = (entry: ListOrdered): number => ('order' in entry.data ? entry.data.order : 0);
+
 /** Level ascending; records sharing a level keep the order their content declares. */
 export function byListOrder(a: ListOrdered, b: ListOrdered): number {
-  const orderOf = (entry: ListOrdered) => ('order' in entry.data ? entry.data.order : 0);
   return a.data.level - b.data.level || orderOf(a) - orderOf(b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 }
 
@@ -154,13 +156,13 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
   const levelOwners = new Map<string, ContentEntry>();
   const keyOwners = new Map<string, { entry: ContentEntry; name: string }>();
   for (const entry of entries) {
-    const slot = kind.uniqueLevels ? `${entry.data.level}` : `${entry.data.level}/${'order' in entry.data ? entry.data.order : 0}`;
+    const slot = kind.uniqueLevels ? `${entry.data.level}` : `${entry.data.level}/${orderOf(entry)}`;
     const levelOwner = levelOwners.get(slot);
     if (levelOwner) {
       issues.push(
         kind.uniqueLevels
           ? { file: entry.file, field: 'level', message: `level ${entry.data.level} is also the level of ${levelOwner.file}; each level of ${kind.id} holds one record` }
-          : { file: entry.file, field: 'order', message: `level ${entry.data.level} with order ${'order' in entry.data ? entry.data.order : 0} is also declared by ${levelOwner.file}; records of one level need distinct orders` },
+          : { file: entry.file, field: 'order', message: `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; records of one level need distinct orders` },
       );
     } else {
       levelOwners.set(slot, entry);
