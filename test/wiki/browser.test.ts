@@ -5,18 +5,19 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchBrowser, screenshotDir, skipBrowserTests, type Browser } from './browser.ts';
-import { serveDist, type StaticServer } from './serve-dist.ts';
+import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const OAKS = ['Oak Tree', 'Northern Red Oak', 'Chestnut Oak', 'Scarlet Oak', 'White Oak', 'Silky Oak'];
 
 describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
-  let server: StaticServer;
+  // The wiki as npm start serves it: the project's own Node server.
+  let server: Runtime;
   let browser: Browser;
   const problems: string[] = [];
 
   beforeAll(async () => {
     mkdirSync(screenshotDir, { recursive: true });
-    server = await serveDist();
+    server = await startRuntime('node', { tokens: ['wiki-browser-test-token'] });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -35,7 +36,7 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     page.on('response', (response) => {
       if (response.status() >= 400) problems.push(`${path}: ${response.status()} ${response.url()}`);
     });
-    await page.goto(`${server.origin}${path}`);
+    await page.goto(`${server.url}${path}`);
     return page;
   }
 

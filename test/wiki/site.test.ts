@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/cli.ts';
 import { kinds } from '../../src/schema/kinds.ts';
-import { distDir } from './serve-dist.ts';
+import { distDir } from '../support/runtimes.ts';
 
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
