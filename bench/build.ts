@@ -47,7 +47,9 @@ const profileDir = join(values.dir, 'treefarm-bench-profiles');
 
 function main(): void {
   const sizes = values.sizes.split(',').map(Number);
-  console.log(`Build benchmark: ${sizes.join(', ')} trees in ${values.dir}, Node ${process.version}, ${new Date().toISOString()}\n`);
+  console.log(
+    `Build benchmark: ${sizes.join(', ')} trees in ${values.dir}, Node ${process.version}, ${new Date().toISOString()}\n`,
+  );
   const results: Measurement[] = [];
   for (const trees of sizes) {
     const workDir = mkdtempSync(join(values.dir, `treefarm-bench-build-${trees}-`));
@@ -67,20 +69,31 @@ function main(): void {
 
 /** The median of each figure over several runs. */
 function median(runs: Measurement[]): Measurement {
-  const middle = (pick: (run: Measurement) => number) => runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? Number.NaN;
+  const middle = (pick: (run: Measurement) => number) =>
+    runs.map(pick).sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? Number.NaN;
   const [first] = runs;
   if (!first) throw new Error('no runs');
-  return { ...first, buildMs: middle((r) => r.buildMs), emitMs: middle((r) => r.emitMs), rawMs: middle((r) => r.rawMs), buildPeakRss: middle((r) => r.buildPeakRss) };
+  return {
+    ...first,
+    buildMs: middle((r) => r.buildMs),
+    emitMs: middle((r) => r.emitMs),
+    rawMs: middle((r) => r.rawMs),
+    buildPeakRss: middle((r) => r.buildPeakRss),
+  };
 }
 
 /** Runs this script on one content folder in a fresh Node process and reads its measurement. */
 function measureInChild(contentDir: string): Measurement {
   const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawnSync(process.execPath, [...profile, fileURLToPath(import.meta.url), '--dir', values.dir, '--measure-content', contentDir], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1024 * 1024,
-  });
+  const child = spawnSync(
+    process.execPath,
+    [...profile, fileURLToPath(import.meta.url), '--dir', values.dir, '--measure-content', contentDir],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1024 * 1024,
+    },
+  );
   if (child.status !== 0) throw new Error(`the measuring process failed (exit ${child.status})`);
   return JSON.parse(child.stdout) as Measurement;
 }
@@ -104,7 +117,15 @@ function measure(contentDir: string): Measurement {
     settleDisk();
     const rawMs = writeRaw(manifest, join(outRoot, 'raw'));
     const records = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0);
-    return { trees: manifest.counts.trees, records, files: Object.keys(manifest.files).length + 1, buildMs, emitMs, rawMs, buildPeakRss };
+    return {
+      trees: manifest.counts.trees,
+      records,
+      files: Object.keys(manifest.files).length + 1,
+      buildMs,
+      emitMs,
+      rawMs,
+      buildPeakRss,
+    };
   } finally {
     rmSync(outRoot, { recursive: true, force: true });
   }
@@ -117,8 +138,14 @@ function settleDisk(): void {
 
 /** The raw ceiling: the same files (and the manifest) of the same sizes, written by a bare loop. */
 function writeRaw(manifest: Manifest, outDir: string): number {
-  const sizes = [...Object.entries(manifest.files).map(([path, file]) => [path, file.size] as const), [MANIFEST_FILE, JSON.stringify(manifest, null, 1).length + 1] as const];
-  const filler = Buffer.alloc(sizes.reduce((largest, [, size]) => Math.max(largest, size), 0), 'x');
+  const sizes = [
+    ...Object.entries(manifest.files).map(([path, file]) => [path, file.size] as const),
+    [MANIFEST_FILE, JSON.stringify(manifest, null, 1).length + 1] as const,
+  ];
+  const filler = Buffer.alloc(
+    sizes.reduce((largest, [, size]) => Math.max(largest, size), 0),
+    'x',
+  );
   const started = performance.now();
   const madeDirs = new Set<string>();
   for (const [path, size] of sizes) {
@@ -138,7 +165,9 @@ const perSecond = (count: number, ms: number) => Math.round(count / (ms / 1000))
 const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
 
 function printTable(results: Measurement[]): void {
-  console.log('| trees | records | files | whole build | records/s | emission | files/s | raw ceiling | raw files/s | emission / raw | peak RSS |');
+  console.log(
+    '| trees | records | files | whole build | records/s | emission | files/s | raw ceiling | raw files/s | emission / raw | peak RSS |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(
@@ -154,10 +183,22 @@ function printGoals(results: Measurement[]): void {
   const medium = at(10_000);
   const goal = (met: boolean, text: string) => console.log(`${met ? 'PASS' : 'MISS'}  ${text}`);
   console.log('');
-  if (!big) return console.log('Goals are checked at 100k trees (and 10k for scaling): not measured.');
-  goal(big.emitMs <= GOALS.emitOverRaw * big.rawMs, `100k emission within ${GOALS.emitOverRaw}x the raw ceiling: ${(big.emitMs / big.rawMs).toFixed(2)}x`);
-  goal(big.buildMs < GOALS.buildSeconds * 1000, `100k whole build under ${GOALS.buildSeconds} s: ${seconds(big.buildMs)} s`);
-  goal(big.buildPeakRss < GOALS.buildRssBytes, `100k whole build under 1.5 GiB peak RSS: ${mebibytes(big.buildPeakRss)}`);
+  if (!big) {
+    console.log('Goals are checked at 100k trees (and 10k for scaling): not measured.');
+    return;
+  }
+  goal(
+    big.emitMs <= GOALS.emitOverRaw * big.rawMs,
+    `100k emission within ${GOALS.emitOverRaw}x the raw ceiling: ${(big.emitMs / big.rawMs).toFixed(2)}x`,
+  );
+  goal(
+    big.buildMs < GOALS.buildSeconds * 1000,
+    `100k whole build under ${GOALS.buildSeconds} s: ${seconds(big.buildMs)} s`,
+  );
+  goal(
+    big.buildPeakRss < GOALS.buildRssBytes,
+    `100k whole build under 1.5 GiB peak RSS: ${mebibytes(big.buildPeakRss)}`,
+  );
   if (medium) {
     const ratio = big.buildMs / medium.buildMs;
     goal(ratio <= GOALS.scaling10kTo100k, `100k costs at most ${GOALS.scaling10kTo100k}x 10k: ${ratio.toFixed(2)}x`);

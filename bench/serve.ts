@@ -44,8 +44,17 @@ function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
 
-async function startChild(command: string, args: string[], env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(command, args, { cwd: projectDir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+async function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<ChildProcess> {
+  const child = spawn(command, args, {
+    cwd: projectDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
       await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
@@ -60,21 +69,38 @@ async function startChild(command: string, args: string[], env: Record<string, s
 
 /** A process and its children (nginx's workers, the server's processes under WORKERS). */
 function withChildren(child: ChildProcess): number[] {
-  const children = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  const children = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
   return [child.pid ?? 0, ...children];
 }
 
-async function nodeTarget(name: string, role: Target['role'], script: string, extraEnv: Record<string, string> = {}): Promise<Target> {
+async function nodeTarget(
+  name: string,
+  role: Target['role'],
+  script: string,
+  extraEnv: Record<string, string> = {},
+): Promise<Target> {
   const port = await freePort();
   const env = { PORT: String(port), API_TOKENS: TOKEN, CONTENT_DIR: join(projectDir, 'content'), ...extraEnv };
   const child = await startChild(process.execPath, [script], env, port);
-  return { name, role, pids: () => withChildren(child), url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`, stop: () => child.kill() };
+  return {
+    name,
+    role,
+    pids: () => withChildren(child),
+    url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`,
+    stop: () => child.kill(),
+  };
 }
 
 async function nginxTarget(): Promise<Target> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
-  const locations = scenarios.map((scenario, index) => `location = /s${index} { default_type application/json; alias ${join(distDir, scenario.file)}; }`);
+  const locations = scenarios.map(
+    (scenario, index) =>
+      `location = /s${index} { default_type application/json; alias ${join(distDir, scenario.file)}; }`,
+  );
   writeFileSync(
     join(dir, 'nginx.conf'),
     `${process.getuid?.() === 0 ? 'user root;' : ''} worker_processes auto; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
@@ -126,9 +152,13 @@ function measure(target: Target, url: string): Result {
 function load(url: string): Omit<Result, 'cpuMicros'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
   if (has('wrk')) {
-    const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', auth, url], { encoding: 'utf8' });
+    const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', auth, url], {
+      encoding: 'utf8',
+    });
     const out = run.stdout;
-    const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
+    const errors =
+      Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+      (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
     return {
       requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
       p99Ms: parseWrkMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
@@ -136,9 +166,22 @@ function load(url: string): Omit<Result, 'cpuMicros'> {
     };
   }
   const autocannon = join(projectDir, 'node_modules/autocannon/autocannon.js');
-  const run = spawnSync(process.execPath, [autocannon, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', '-H', auth, url], { encoding: 'utf8' });
-  const report = JSON.parse(run.stdout) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
-  return { requestsPerSecond: report.requests.average, p99Ms: report.latency.p99, errors: report.non2xx + report.errors };
+  const run = spawnSync(
+    process.execPath,
+    [autocannon, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', '-H', auth, url],
+    { encoding: 'utf8' },
+  );
+  const report = JSON.parse(run.stdout) as {
+    requests: { average: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    requestsPerSecond: report.requests.average,
+    p99Ms: report.latency.p99,
+    errors: report.non2xx + report.errors,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -149,11 +192,20 @@ try {
   targets.push(await nodeTarget('this server, WORKERS=2', 'ours', 'src/server/serve.ts', { WORKERS: '2' }));
   targets.push(await nodeTarget('Fastify, dynamic (baseline)', 'baseline', 'bench/baseline/fastify-server.ts'));
   if (has('nginx')) targets.push(await nginxTarget());
-  else for (const scenario of scenarios) targets.push(await nodeTarget(`node:http preloaded buffer: ${scenario.name}`, 'ceiling', 'bench/baseline/node-static.ts', { BODY_FILE: join(distDir, scenario.file) }));
+  else
+    for (const scenario of scenarios)
+      targets.push(
+        await nodeTarget(`node:http preloaded buffer: ${scenario.name}`, 'ceiling', 'bench/baseline/node-static.ts', {
+          BODY_FILE: join(distDir, scenario.file),
+        }),
+      );
 
   const loader = has('wrk') ? `wrk -t2 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`;
   console.log(`Load: ${loader}, ${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}\n`);
-  const lines = ['| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs baseline | vs static |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs baseline | vs static |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
   let allMet = true;
   for (const scenario of scenarios) {
     const rounds = new Map<Target, Result[]>(targets.map((target) => [target, []]));
@@ -176,7 +228,9 @@ try {
       };
     };
     const baseline = summary(targets.find((target) => target.role === 'baseline'));
-    const ceiling = summary(targets.find((target) => target.role === 'ceiling' && (rounds.get(target)?.length ?? 0) > 0));
+    const ceiling = summary(
+      targets.find((target) => target.role === 'ceiling' && (rounds.get(target)?.length ?? 0) > 0),
+    );
     const ours: Result[] = [];
     for (const target of targets) {
       const result = summary(target);
@@ -192,12 +246,18 @@ try {
     if (baseline && ceiling) {
       // Met when either configuration of this server meets every goal.
       allMet &&= ours.some(
-        (result) => result.requestsPerSecond >= 2.5 * baseline.requestsPerSecond && result.requestsPerSecond >= 0.5 * ceiling.requestsPerSecond && result.p99Ms <= 5 && result.errors === 0,
+        (result) =>
+          result.requestsPerSecond >= 2.5 * baseline.requestsPerSecond &&
+          result.requestsPerSecond >= 0.5 * ceiling.requestsPerSecond &&
+          result.p99Ms <= 5 &&
+          result.errors === 0,
       );
     }
   }
   console.log(lines.join('\n'));
-  console.log(`\nGoals (each scenario: >= 2.5x baseline, >= 0.5x static, p99 <= 5 ms, no errors): ${allMet ? 'MET' : 'MISSED'}`);
+  console.log(
+    `\nGoals (each scenario: >= 2.5x baseline, >= 0.5x static, p99 <= 5 ms, no errors): ${allMet ? 'MET' : 'MISSED'}`,
+  );
 } finally {
   for (const target of targets) target.stop();
 }

@@ -43,13 +43,18 @@ interface PageWeight {
 /** A page's HTML and the stylesheets it links, gzipped one by one. */
 function weigh(outDir: string, path: string): PageWeight {
   const html = readFileSync(join(outDir, path, 'index.html'));
-  const stylesheets = [...html.toString('utf8').matchAll(/<link rel="stylesheet" href="(\/[^"]+)"/g)].map(([, href = '']) => href);
+  const stylesheets = [...html.toString('utf8').matchAll(/<link rel="stylesheet" href="(\/[^"]+)"/g)].map(
+    ([, href = '']) => href,
+  );
   const cssGzip = stylesheets.reduce((sum, href) => sum + gzipSize(readFileSync(join(outDir, href))), 0);
   return { path, html: html.length, htmlGzip: gzipSize(html), cssGzip };
 }
 
 function buildOnce(outDir: string): number {
-  const child = spawnSync(process.execPath, [import.meta.filename, '--build-into', outDir], { cwd: projectDir, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [import.meta.filename, '--build-into', outDir], {
+    cwd: projectDir,
+    encoding: 'utf8',
+  });
   if (child.status !== 0) throw new Error(`The build failed:\n${child.stderr}`);
   const lastLine = child.stdout.trim().split('\n').at(-1) ?? '';
   return (JSON.parse(lastLine) as { ms: number }).ms;
@@ -63,7 +68,9 @@ try {
   const median = times[Math.floor(times.length / 2)] ?? 0;
 
   const content = loadContent(join(projectDir, 'content'));
-  const weights = kinds.flatMap((kind) => content.entries[kind.id].map((entry) => weigh(outDir, recordPath(kind.id, entry.slug))));
+  const weights = kinds.flatMap((kind) =>
+    content.entries[kind.id].map((entry) => weigh(outDir, recordPath(kind.id, entry.slug))),
+  );
   const total = (weight: PageWeight) => weight.htmlGzip + weight.cssGzip;
   const heaviest = weights.reduce((max, weight) => (total(weight) > total(max) ? weight : max));
   const others = [weigh(outDir, '/'), weigh(outDir, '/trees/')];
@@ -72,12 +79,18 @@ try {
   console.log('| page | HTML | HTML gzipped | CSS gzipped | HTML + CSS gzipped |');
   console.log('|---|---|---|---|---|');
   for (const weight of [heaviest, ...others]) {
-    console.log(`| ${weight.path}${weight === heaviest ? ' (heaviest record page)' : ''} | ${kb(weight.html)} | ${kb(weight.htmlGzip)} | ${kb(weight.cssGzip)} | ${kb(total(weight))} |`);
+    console.log(
+      `| ${weight.path}${weight === heaviest ? ' (heaviest record page)' : ''} | ${kb(weight.html)} | ${kb(weight.htmlGzip)} | ${kb(weight.cssGzip)} | ${kb(total(weight))} |`,
+    );
   }
   // On a shared machine the fastest run is the least disturbed one: report it beside the median.
-  console.log(`\nWhole site build (wiki, API, search index, bundles): fastest ${seconds(times[0] ?? 0)}, median ${seconds(median)} (runs: ${times.map(seconds).join(', ')})`);
+  console.log(
+    `\nWhole site build (wiki, API, search index, bundles): fastest ${seconds(times[0] ?? 0)}, median ${seconds(median)} (runs: ${times.map(seconds).join(', ')})`,
+  );
   const withinBudget = total(heaviest) < PAGE_BUDGET_BYTES;
-  console.log(`Record page budget: ${kb(total(heaviest))} of ${kb(PAGE_BUDGET_BYTES)}: ${withinBudget ? 'within' : 'OVER'}`);
+  console.log(
+    `Record page budget: ${kb(total(heaviest))} of ${kb(PAGE_BUDGET_BYTES)}: ${withinBudget ? 'within' : 'OVER'}`,
+  );
   if (!withinBudget) process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });

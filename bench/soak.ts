@@ -53,16 +53,34 @@ interface Outcome {
 /** The traffic mix: every kind's list, a spread of searches, and every kind of refusal. */
 function trafficMix(build: Build): Template[] {
   const auth = { Authorization: `Bearer ${TOKEN}` };
-  const file = (path: string, encoding: Encoding = 'identity', extra: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET'): Template => {
+  const file = (
+    path: string,
+    encoding: Encoding = 'identity',
+    extra: Record<string, string> = {},
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Template => {
     const { target, status } = requestFor(path);
     const sha256 = build.manifest.files[path]?.sha256 ?? '';
     const etag = status === 200 ? etagFor(sha256, encoding) : undefined;
     const label = `${method} ${path}${encoding === 'identity' ? '' : ` (${encoding})`}`;
-    return { label, method, target, headers: { ...auth, 'Accept-Encoding': encoding, ...extra }, expected: { status, body: build.body(path), encoding, etag } };
+    return {
+      label,
+      method,
+      target,
+      headers: { ...auth, 'Accept-Encoding': encoding, ...extra },
+      expected: { status, body: build.body(path), encoding, etag },
+    };
   };
   const paths = Object.keys(build.manifest.files);
-  const every = (pattern: RegExp, step: number) => paths.filter((path) => pattern.test(path)).filter((_path, index) => index % step === 0);
-  const text = (label: string, target: string, headers: Record<string, string>, status: number, body: string): Template => ({
+  const every = (pattern: RegExp, step: number) =>
+    paths.filter((path) => pattern.test(path)).filter((_path, index) => index % step === 0);
+  const text = (
+    label: string,
+    target: string,
+    headers: Record<string, string>,
+    status: number,
+    body: string,
+  ): Template => ({
     label,
     method: 'GET',
     target,
@@ -81,7 +99,11 @@ function trafficMix(build: Build): Template[] {
     ...every(/\/name\//, 31).flatMap((path) => [file(path, 'br'), file(path, 'gzip')]),
     file(trees, 'identity', {}, 'HEAD'),
     file(trees, 'gzip', {}, 'HEAD'),
-    { ...file(trees, 'identity', { 'If-None-Match': treesEtag }), label: 'GET trees, If-None-Match current', expected: { status: 304, encoding: 'identity', etag: treesEtag } },
+    {
+      ...file(trees, 'identity', { 'If-None-Match': treesEtag }),
+      label: 'GET trees, If-None-Match current',
+      expected: { status: 304, encoding: 'identity', etag: treesEtag },
+    },
     { ...file(trees, 'identity', { 'If-None-Match': '"stale"' }), label: 'GET trees, If-None-Match stale' },
     text('no token', '/api/trees', {}, 401, TOKEN_REQUIRED_BODY),
     text('bad token', '/api/trees', { Authorization: 'Bearer not-the-token' }, 401, TOKEN_INVALID_BODY),
@@ -95,29 +117,46 @@ function wrongness(template: Template, outcome: Outcome, version: string): strin
   const header = (name: string) => outcome.headers[name];
   if (outcome.status !== expected.status) return `status ${outcome.status}, expected ${expected.status}`;
   if (header('x-data-version') !== version) return `X-Data-Version ${header('x-data-version')}`;
-  if (expected.etag !== undefined && header('etag') !== expected.etag) return `ETag ${header('etag')}, expected ${expected.etag}`;
+  if (expected.etag !== undefined && header('etag') !== expected.etag)
+    return `ETag ${header('etag')}, expected ${expected.etag}`;
   if (expected.status === 304 || template.method === 'HEAD') {
-    if (outcome.body.length > 0) return `${outcome.body.length} body bytes after a ${template.method} ${outcome.status}`;
+    if (outcome.body.length > 0)
+      return `${outcome.body.length} body bytes after a ${template.method} ${outcome.status}`;
   }
   if (expected.status === 304) return undefined;
   if (header('content-type') !== JSON_CONTENT_TYPE) return `Content-Type ${header('content-type')}`;
-  if ((header('content-encoding') ?? 'identity') !== expected.encoding) return `Content-Encoding ${header('content-encoding')}`;
+  if ((header('content-encoding') ?? 'identity') !== expected.encoding)
+    return `Content-Encoding ${header('content-encoding')}`;
   if (!/\bAccept-Encoding\b/i.test(String(header('vary')))) return `Vary ${header('vary')}`;
   if (template.method === 'HEAD') return undefined;
-  if (Number(header('content-length')) !== outcome.body.length) return `Content-Length ${header('content-length')} for ${outcome.body.length} bytes`;
-  if (expected.body && !decodeBody(outcome.body, String(header('content-encoding') ?? 'identity')).equals(expected.body)) return 'body differs from dist/';
+  if (Number(header('content-length')) !== outcome.body.length)
+    return `Content-Length ${header('content-length')} for ${outcome.body.length} bytes`;
+  if (
+    expected.body &&
+    !decodeBody(outcome.body, String(header('content-encoding') ?? 'identity')).equals(expected.body)
+  )
+    return 'body differs from dist/';
   return undefined;
 }
 
 function send(agent: Agent, origin: URL, template: Template): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: origin.hostname, port: origin.port, agent, method: template.method, path: template.target, headers: template.headers },
+      {
+        host: origin.hostname,
+        port: origin.port,
+        agent,
+        method: template.method,
+        path: template.target,
+        headers: template.headers,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.once('error', reject);
-        response.once('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.once('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
       },
     );
     request.once('error', reject);
@@ -164,7 +203,11 @@ async function main(): Promise<void> {
       statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
       // Every status is checked; every 50th response in full.
       const full = requests % CHECK_ONE_IN === 0;
-      const problem = full ? wrongness(template, outcome, build.manifest.version) : outcome.status === template.expected.status ? undefined : `status ${outcome.status}`;
+      const problem = full
+        ? wrongness(template, outcome, build.manifest.version)
+        : outcome.status === template.expected.status
+          ? undefined
+          : `status ${outcome.status}`;
       if (full) checked++;
       if (problem) note(wrong, `${template.label}: ${problem}`);
     }
@@ -173,9 +216,14 @@ async function main(): Promise<void> {
   const rss: { second: number; bytes: number }[] = [];
   const startedAt = performance.now();
   const sampler = setInterval(() => {
-    residentBytes(pid).then((bytes) => rss.push({ second: (performance.now() - startedAt) / 1000, bytes }), () => {});
+    residentBytes(pid).then(
+      (bytes) => rss.push({ second: (performance.now() - startedAt) / 1000, bytes }),
+      () => {},
+    );
   }, 1000);
-  const clients = Array.from({ length: CONNECTIONS }, (_, index) => client(Math.floor((index * templates.length) / CONNECTIONS)));
+  const clients = Array.from({ length: CONNECTIONS }, (_, index) =>
+    client(Math.floor((index * templates.length) / CONNECTIONS)),
+  );
   await new Promise((resolve) => setTimeout(resolve, WARMUP_SECONDS * 1000));
   const baseline = await residentBytes(pid);
   const requestsAtWarmup = requests;
@@ -203,15 +251,27 @@ async function main(): Promise<void> {
 
   console.log('| measure | value |');
   console.log('|---|---:|');
-  console.log(`| requests | ${requests} in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)} req/s; ${Math.round((requests - requestsAtWarmup) / (elapsed - WARMUP_SECONDS))} req/s after warm-up) |`);
-  console.log(`| statuses | ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ')} |`);
-  console.log(`| latency p50 / p99 / max | ${ms(latency.percentile(50))} / ${ms(latency.percentile(99))} / ${ms(latency.max)} ms |`);
+  console.log(
+    `| requests | ${requests} in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)} req/s; ${Math.round((requests - requestsAtWarmup) / (elapsed - WARMUP_SECONDS))} req/s after warm-up) |`,
+  );
+  console.log(
+    `| statuses | ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', ')} |`,
+  );
+  console.log(
+    `| latency p50 / p99 / max | ${ms(latency.percentile(50))} / ${ms(latency.percentile(99))} / ${ms(latency.max)} ms |`,
+  );
   console.log(`| checked in full | ${checked} (1 in ${CHECK_ONE_IN}); every status checked |`);
   console.log(`| 5xx | ${fivexx} |`);
   console.log(`| failed connections | ${failedConnections} |`);
   console.log(`| wrong responses | ${wrongCount} |`);
-  console.log(`| server RSS | ${(baseline / MiB).toFixed(1)} MiB after warm-up, peak ${(peak / MiB).toFixed(1)} MiB, final ${(final / MiB).toFixed(1)} MiB: growth ${((peak - baseline) / MiB).toFixed(1)} MiB |`);
-  if (RELOADS > 0) console.log(`| SIGHUP reloads | ${(server.output().match(/^Reloaded/gm) ?? []).length} of ${RELOADS} done |`);
+  console.log(
+    `| server RSS | ${(baseline / MiB).toFixed(1)} MiB after warm-up, peak ${(peak / MiB).toFixed(1)} MiB, final ${(final / MiB).toFixed(1)} MiB: growth ${((peak - baseline) / MiB).toFixed(1)} MiB |`,
+  );
+  if (RELOADS > 0)
+    console.log(`| SIGHUP reloads | ${(server.output().match(/^Reloaded/gm) ?? []).length} of ${RELOADS} done |`);
   console.log(`| SIGTERM | exit ${exitCode} |`);
   for (const [problem, count] of [...failures, ...wrong]) console.log(`  ${count} x ${problem}`);
 

@@ -5,5 +5,8 @@ import { contentCollectionLoader } from './build/content-loader.ts';
 import { kinds } from './schema/kinds.ts';
 
 export const collections = Object.fromEntries(
-  kinds.map((kind) => [kind.id, defineCollection({ loader: contentCollectionLoader(kind), schema: kind.contentSchema })]),
+  kinds.map((kind) => [
+    kind.id,
+    defineCollection({ loader: contentCollectionLoader(kind), schema: kind.contentSchema }),
+  ]),
 );

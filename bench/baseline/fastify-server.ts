@@ -7,7 +7,9 @@ import { loadContent } from '../../src/build/content.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 
 const content = loadContent(process.env.CONTENT_DIR ?? 'content');
-const tokenDigests = (process.env.API_TOKENS ?? '').split(',').map((token) => createHash('sha256').update(token).digest());
+const tokenDigests = (process.env.API_TOKENS ?? '')
+  .split(',')
+  .map((token) => createHash('sha256').update(token).digest());
 const app = Fastify({ logger: false });
 
 for (const kind of kinds) {
@@ -25,8 +27,11 @@ for (const kind of kinds) {
         ? entries.map((entry) => entry.record)
         : /^\d+$/.test(search)
           ? entries.filter((entry) => entry.data.level === Number(search)).map((entry) => entry.record)
-          : entries.filter((entry) => 'name' in entry.data && entry.data.name.toLowerCase() === search).map((entry) => entry.record);
-    if (data.length === 0) return reply.code(404).send({ error: true, message: `The requested ${kind.noun} could not be found.` });
+          : entries
+              .filter((entry) => 'name' in entry.data && entry.data.name.toLowerCase() === search)
+              .map((entry) => entry.record);
+    if (data.length === 0)
+      return reply.code(404).send({ error: true, message: `The requested ${kind.noun} could not be found.` });
     return { error: false, message: `The requested ${kind.noun} data was successfully found.`, data };
   });
 }

@@ -9,9 +9,18 @@ export const realContentDir = fileURLToPath(new URL('../../content/', import.met
 
 /** The game has 106 tree levels; synthetic levels past it reuse the curve from its start. */
 const CURVE_LEVELS = 106;
-const REGIONS = ['Africa', 'Asia', 'Europe', 'North America', 'South America', 'Oceania', 'Europe, Asia', 'North America, South America'];
+const REGIONS = [
+  'Africa',
+  'Asia',
+  'Europe',
+  'North America',
+  'South America',
+  'Oceania',
+  'Europe, Asia',
+  'North America, South America',
+];
 const FACTS = [
-  'is a made-up species planted only by the benchmark, so every figure of it follows the game\'s pricing curve.',
+  "is a made-up species planted only by the benchmark, so every figure of it follows the game's pricing curve.",
   'grows in no forest at all: it exists to give the build as many trees as a large content folder would hold.',
   'has the plainest wood of any tree, and the benchmark likes it that way.',
 ];
@@ -42,6 +51,7 @@ export function writeSyntheticContent(dir: string, treeCount: number): string {
   }
   const treesDir = join(contentDir, 'trees');
   mkdirSync(treesDir, { recursive: true });
-  for (let level = 1; level <= treeCount; level++) writeFileSync(join(treesDir, `synthetic-tree-${level}.yaml`), syntheticTreeYaml(level));
+  for (let level = 1; level <= treeCount; level++)
+    writeFileSync(join(treesDir, `synthetic-tree-${level}.yaml`), syntheticTreeYaml(level));
   return contentDir;
 }

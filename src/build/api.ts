@@ -19,13 +19,25 @@ export interface ApiFile {
 export function* apiFiles(content: Content): Generator<ApiFile> {
   for (const kind of kinds) {
     const entries = content.entries[kind.id];
-    yield { path: listPath(kind.id), body: successBody(kind.noun, entries.map((entry) => entry.record)) };
+    yield {
+      path: listPath(kind.id),
+      body: successBody(
+        kind.noun,
+        entries.map((entry) => entry.record),
+      ),
+    };
     yield { path: notFoundPath(kind.id), body: notFoundBody(kind.noun) };
     // Entries are in list order, so each level's records keep that order.
     const byLevel = new Map<number, ContentEntry[]>();
     for (const entry of entries) byLevel.set(entry.data.level, [...(byLevel.get(entry.data.level) ?? []), entry]);
     for (const [level, group] of byLevel) {
-      yield { path: levelPath(kind.id, level), body: successBody(kind.noun, group.map((entry) => entry.record)) };
+      yield {
+        path: levelPath(kind.id, level),
+        body: successBody(
+          kind.noun,
+          group.map((entry) => entry.record),
+        ),
+      };
     }
     for (const entry of entries) {
       if (entry.keys.length === 0) continue;

@@ -9,7 +9,10 @@ const STAGING_PREFIX = '.staging-';
 const RETIRED_PREFIX = '.retired-';
 const LOCK_WAIT_MS = 10 * 60_000;
 
-export async function replaceAtomically(target: string, produce: (staging: string) => Promise<void> | void): Promise<void> {
+export async function replaceAtomically(
+  target: string,
+  produce: (staging: string) => Promise<void> | void,
+): Promise<void> {
   const parent = dirname(target);
   const name = basename(target);
   const release = await lock(join(parent, `.${name}.lock`));
@@ -73,7 +76,8 @@ async function lock(path: string): Promise<() => void> {
       rmSync(path, { force: true });
       continue;
     }
-    if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`Another build (pid ${holder}) has held ${path} for 10 minutes.`);
+    if (Date.now() - started > LOCK_WAIT_MS)
+      throw new Error(`Another build (pid ${holder}) has held ${path} for 10 minutes.`);
     await sleep(200);
   }
 }

@@ -8,7 +8,13 @@ import { dirname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import { zipSync, type Zippable } from 'fflate';
 import tar from 'tar-stream';
-import { BUNDLE_FORMATS, BUNDLE_MANIFEST, bundleFileName, dataPath, type BundleFormat } from '../client/bundle-format.ts';
+import {
+  BUNDLE_FORMATS,
+  BUNDLE_MANIFEST,
+  bundleFileName,
+  dataPath,
+  type BundleFormat,
+} from '../client/bundle-format.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { apiFiles } from './api.ts';
@@ -79,7 +85,10 @@ const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name 
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
 export function bundleEntries(content: Content): NamedBytes[] {
   const files: NamedBytes[] = [
-    ...kinds.map((kind) => ({ name: dataPath(kind.id), bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))) })),
+    ...kinds.map((kind) => ({
+      name: dataPath(kind.id),
+      bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
+    })),
     ...Array.from(apiFiles(content), (file) => ({ name: file.path, bytes: utf8(file.body) })),
     ...schemaFiles(content),
     { name: 'README.md', bytes: utf8(readme(content)) },
@@ -87,7 +96,9 @@ export function bundleEntries(content: Content): NamedBytes[] {
   const manifest: Manifest = {
     version: content.version,
     counts: countsOf(content),
-    files: Object.fromEntries(files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }])),
+    files: Object.fromEntries(
+      files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }]),
+    ),
   };
   return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort(byName);
 }
@@ -112,7 +123,11 @@ export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
   const pack = tar.pack();
   const owner = { uid: 0, gid: 0, uname: '', gname: '', mtime: FIXED_MTIME_UTC };
   for (const entry of withDirectories(entries)) {
-    if (entry.bytes) pack.entry({ ...owner, name: entry.name, type: 'file', mode: FILE_MODE, size: entry.bytes.length }, Buffer.from(entry.bytes));
+    if (entry.bytes)
+      pack.entry(
+        { ...owner, name: entry.name, type: 'file', mode: FILE_MODE, size: entry.bytes.length },
+        Buffer.from(entry.bytes),
+      );
     else pack.entry({ ...owner, name: entry.name, type: 'directory', mode: DIRECTORY_MODE });
   }
   pack.finalize();
@@ -128,7 +143,12 @@ export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
 export function packZip(entries: NamedBytes[]): Uint8Array {
   // fflate writes the local time of `mtime` (DOS time): the local midnight of 2000-01-01 is
   // stored as 2000-01-01 00:00 whatever the time zone of the machine.
-  const options = { mtime: new Date(2000, 0, 1), os: GZIP_OS_UNIX, attrs: (REGULAR_FILE | FILE_MODE) * 0x10000, level: 9 } as const;
+  const options = {
+    mtime: new Date(2000, 0, 1),
+    os: GZIP_OS_UNIX,
+    attrs: (REGULAR_FILE | FILE_MODE) * 0x10000,
+    level: 9,
+  } as const;
   const zippable: Zippable = {};
   for (const entry of entries) zippable[entry.name] = [entry.bytes, options];
   return zipSync(zippable);
@@ -143,12 +163,21 @@ const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Arra
 export async function createDownloads(content: Content): Promise<NamedBytes[]> {
   const entries = bundleEntries(content);
   const archives = await Promise.all(
-    BUNDLE_FORMATS.map(async (format) => ({ format, name: bundleFileName(content.version, format), bytes: await packers[format](entries) })),
+    BUNDLE_FORMATS.map(async (format) => ({
+      format,
+      name: bundleFileName(content.version, format),
+      bytes: await packers[format](entries),
+    })),
   );
   const latest: Latest = {
     version: content.version,
     counts: countsOf(content),
-    bundles: archives.map(({ name, format, bytes }) => ({ name, format, size: bytes.length, sha256: sha256Hex(bytes) })),
+    bundles: archives.map(({ name, format, bytes }) => ({
+      name,
+      format,
+      size: bytes.length,
+      sha256: sha256Hex(bytes),
+    })),
   };
   return [...archives.map(({ name, bytes }) => ({ name, bytes })), { name: LATEST_FILE, bytes: utf8(json(latest)) }];
 }

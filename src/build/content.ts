@@ -54,11 +54,17 @@ export class ContentError extends Error {
 export function loadContent(contentDir: string, projectDir = join(contentDir, '..')): Content {
   const issues: ContentIssue[] = [];
   const entries = {} as Record<KindId, ContentEntry[]>;
-  if (!existsSync(contentDir)) throw new ContentError([{ file: relative(projectDir, contentDir) || contentDir, message: 'the content folder is missing' }]);
+  if (!existsSync(contentDir))
+    throw new ContentError([
+      { file: relative(projectDir, contentDir) || contentDir, message: 'the content folder is missing' },
+    ]);
   const known = new Set<string>(kinds.map((kind) => kind.id));
   for (const name of readdirSync(contentDir).sort()) {
     if (!name.startsWith('.') && !known.has(name)) {
-      issues.push({ file: relative(projectDir, join(contentDir, name)), message: `not a kind; the kinds are ${[...known].join(', ')}` });
+      issues.push({
+        file: relative(projectDir, join(contentDir, name)),
+        message: `not a kind; the kinds are ${[...known].join(', ')}`,
+      });
     }
   }
   for (const kind of kinds) {
@@ -80,7 +86,10 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
     const file = `${folder}/${name}`;
     const match = CONTENT_FILE.exec(name);
     if (!match) {
-      issues.push({ file, message: 'not a content file: names are lower-case words joined by "-", ending in .yaml, .yml or .json' });
+      issues.push({
+        file,
+        message: 'not a content file: names are lower-case words joined by "-", ending in .yaml, .yml or .json',
+      });
       continue;
     }
     const parsed = parseFile(join(dir, name), name.endsWith('.json'));
@@ -101,7 +110,13 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
       continue;
     }
     const data = result.data as ContentData;
-    loaded.push({ slug: name.slice(0, name.lastIndexOf('.')), file, data, record: toApiRecord(kind, data), keys: namesOf(data).map(searchKey) });
+    loaded.push({
+      slug: name.slice(0, name.lastIndexOf('.')),
+      file,
+      data,
+      record: toApiRecord(kind, data),
+      keys: namesOf(data).map(searchKey),
+    });
   }
   loaded.sort(byListOrder);
   checkAcrossFiles(kind, loaded, issues);
@@ -123,7 +138,8 @@ function parseFile(path: string, isJson: boolean): { value: unknown } | { error:
   if (problem) {
     const error = `malformed YAML: ${problem.message.split('\n')[0]?.replace(/:$/, '')}`;
     // A duplicate key is a field given twice: name it.
-    const field = problem.code === 'DUPLICATE_KEY' ? /^[^:\n]*/.exec(text.slice(problem.pos[0]))?.[0].trim() : undefined;
+    const field =
+      problem.code === 'DUPLICATE_KEY' ? /^[^:\n]*/.exec(text.slice(problem.pos[0]))?.[0].trim() : undefined;
     return { error, field };
   }
   return { value: document.toJS() };
@@ -161,8 +177,16 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
     if (levelOwner) {
       issues.push(
         kind.uniqueLevels
-          ? { file: entry.file, field: 'level', message: `level ${entry.data.level} is also the level of ${levelOwner.file}; each level of ${kind.id} holds one record` }
-          : { file: entry.file, field: 'order', message: `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; records of one level need distinct orders` },
+          ? {
+              file: entry.file,
+              field: 'level',
+              message: `level ${entry.data.level} is also the level of ${levelOwner.file}; each level of ${kind.id} holds one record`,
+            }
+          : {
+              file: entry.file,
+              field: 'order',
+              message: `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; records of one level need distinct orders`,
+            },
       );
     } else {
       levelOwners.set(slot, entry);
@@ -171,7 +195,11 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
       const field = index === 0 ? 'name' : `aliases.${index - 1}`;
       const key = entry.keys[index] ?? '';
       if (key === '') {
-        issues.push({ file: entry.file, field, message: `${JSON.stringify(name)} has an empty search key (no letters or digits), so no search could find it` });
+        issues.push({
+          file: entry.file,
+          field,
+          message: `${JSON.stringify(name)} has an empty search key (no letters or digits), so no search could find it`,
+        });
         return;
       }
       const owner = keyOwners.get(key);

@@ -10,7 +10,14 @@ import {
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
 } from '../contract/messages.ts';
-import { ALLOWED_METHODS, CACHE_ERROR, CACHE_FOUND, CHALLENGE_HEADERS, COMMON_HEADERS, PREFLIGHT_HEADERS } from '../contract/headers.ts';
+import {
+  ALLOWED_METHODS,
+  CACHE_ERROR,
+  CACHE_FOUND,
+  CHALLENGE_HEADERS,
+  COMMON_HEADERS,
+  PREFLIGHT_HEADERS,
+} from '../contract/headers.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
@@ -66,23 +73,33 @@ function componentHeaders(version: string): Record<string, Json> {
   const { $schema: _dialect, ...versionSchema } = z.toJSONSchema(manifestSchema.shape.version);
   return {
     'X-Data-Version': {
-      description: 'The version of the content the response was built from: the same value as in the build manifest and the offline bundles.',
+      description:
+        'The version of the content the response was built from: the same value as in the build manifest and the offline bundles.',
       schema: { ...versionSchema, examples: [version] },
     },
-    ETag: { description: 'One per encoding of the body. Send it back in If-None-Match to get 304.', schema: { type: 'string' } },
+    ETag: {
+      description: 'One per encoding of the body. Send it back in If-None-Match to get 304.',
+      schema: { type: 'string' },
+    },
     'Cache-Control': {
       description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_ERROR}\` on errors.`,
       schema: { type: 'string', enum: [CACHE_FOUND, CACHE_ERROR] },
     },
     Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
     'Content-Encoding': {
-      description: '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. The decoded body is byte for byte the same.',
+      description:
+        '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. The decoded body is byte for byte the same.',
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },
     ...Object.fromEntries(
-      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS, Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS }).map(([name, value]) => [name, { schema: headerSchema(value) }]),
+      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS, Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS }).map(
+        ([name, value]) => [name, { schema: headerSchema(value) }],
+      ),
     ),
-    'Access-Control-Max-Age': { description: 'Seconds a preflight answer may be cached.', schema: headerSchema(PREFLIGHT_HEADERS['Access-Control-Max-Age']) },
+    'Access-Control-Max-Age': {
+      description: 'Seconds a preflight answer may be cached.',
+      schema: headerSchema(PREFLIGHT_HEADERS['Access-Control-Max-Age']),
+    },
   };
 }
 
@@ -112,26 +129,42 @@ function componentResponses(): Record<string, Json> {
       ['WWW-Authenticate', ...BODY_HEADERS],
       { missing: exampleOf(TOKEN_REQUIRED_BODY), invalid: exampleOf(TOKEN_INVALID_BODY) },
     ),
-    [METHOD_NOT_ALLOWED]: jsonResponse('Any method but GET, HEAD and OPTIONS.', METHOD_NOT_ALLOWED, ['Allow', ...BODY_HEADERS], {
-      notAllowed: exampleOf(METHOD_NOT_ALLOWED_BODY),
-    }),
+    [METHOD_NOT_ALLOWED]: jsonResponse(
+      'Any method but GET, HEAD and OPTIONS.',
+      METHOD_NOT_ALLOWED,
+      ['Allow', ...BODY_HEADERS],
+      {
+        notAllowed: exampleOf(METHOD_NOT_ALLOWED_BODY),
+      },
+    ),
     [UNKNOWN_ENDPOINT]: jsonResponse(
       'Any other path below /api/, also a deeper one such as /api/trees/extra, whatever the method.',
       UNKNOWN_ENDPOINT,
       BODY_HEADERS,
       { unknown: exampleOf(UNKNOWN_ENDPOINT_BODY) },
     ),
-    [NOT_MODIFIED]: { description: 'If-None-Match named the ETag of this body: no body.', headers: headers('ETag', 'Cache-Control', 'Vary') },
+    [NOT_MODIFIED]: {
+      description: 'If-None-Match named the ETag of this body: no body.',
+      headers: headers('ETag', 'Cache-Control', 'Vary'),
+    },
     [PREFLIGHT]: {
       description: 'CORS preflight answer; needs no token.',
       headers: headers('Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'),
     },
   };
   for (const kind of kinds) {
-    responses[foundSchema(kind)] = jsonResponse(`The matching ${kind.id}, ordered by level.`, foundSchema(kind), ['ETag', ...BODY_HEADERS]);
-    responses[notFoundSchema(kind)] = jsonResponse(`No ${kind.noun} matches the search.`, notFoundSchema(kind), BODY_HEADERS, {
-      notFound: exampleOf(notFoundBody(kind.noun)),
-    });
+    responses[foundSchema(kind)] = jsonResponse(`The matching ${kind.id}, ordered by level.`, foundSchema(kind), [
+      'ETag',
+      ...BODY_HEADERS,
+    ]);
+    responses[notFoundSchema(kind)] = jsonResponse(
+      `No ${kind.noun} matches the search.`,
+      notFoundSchema(kind),
+      BODY_HEADERS,
+      {
+        notFound: exampleOf(notFoundBody(kind.noun)),
+      },
+    );
   }
   return responses;
 }
@@ -157,7 +190,12 @@ function responsesOf(byStatus: Record<string, string>, method: 'get' | 'head' = 
   );
 }
 
-const getResponses = (kind: Kind) => ({ '200': foundSchema(kind), '304': NOT_MODIFIED, '401': AUTH_FAILED, '404': notFoundSchema(kind) });
+const getResponses = (kind: Kind) => ({
+  '200': foundSchema(kind),
+  '304': NOT_MODIFIED,
+  '401': AUTH_FAILED,
+  '404': notFoundSchema(kind),
+});
 
 const searchParameterName = (kind: Kind) => (kind.named ? 'search' : 'levelSearch');
 
@@ -173,8 +211,16 @@ function searchParameter(kind: Kind): Json {
     `4. v longer than ${MAX_SEARCH_LENGTH} characters: not found.`,
   ];
   const examples: Json = { whole: { value: '' }, level: { value: '1' } };
-  if (kind.named) examples['name'] = { value: 'Oak Tree', summary: 'any letter case and punctuation: "oak-tree", "OAKTREE"' };
-  return { name: 'search', in: 'query', required: false, description: rules.join('\n'), schema: { type: 'string' }, examples };
+  if (kind.named)
+    examples['name'] = { value: 'Oak Tree', summary: 'any letter case and punctuation: "oak-tree", "OAKTREE"' };
+  return {
+    name: 'search',
+    in: 'query',
+    required: false,
+    description: rules.join('\n'),
+    schema: { type: 'string' },
+    examples,
+  };
 }
 
 const IF_NONE_MATCH = 'IfNoneMatch';
@@ -213,7 +259,11 @@ function kindPath(kind: Kind): Json {
   return {
     description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
     parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
-    get: operation('get', `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`, responsesOf(getResponses(kind))),
+    get: operation(
+      'get',
+      `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
+      responsesOf(getResponses(kind)),
+    ),
     head: operation('head', 'As GET, without the body', responsesOf(getResponses(kind), 'head')),
     options: {
       operationId: `options${kindTitle(kind.id)}`,
@@ -257,7 +307,10 @@ export function openApiDocument(version: string): Json {
     info: { title: 'Tree farm data API', version, description: DESCRIPTION },
     tags: [...kinds.map((kind) => ({ name: kind.id })), { name: 'errors' }],
     security: [{ apiToken: [] }],
-    paths: { ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])), '/api/{path}': unknownPath() },
+    paths: {
+      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+      '/api/{path}': unknownPath(),
+    },
     components: {
       securitySchemes: {
         apiToken: {

@@ -44,5 +44,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 }
 
 function withoutDirectories(entries: [string, Uint8Array][]): ArchiveFiles {
-  return new Map(entries.filter(([path]) => !path.endsWith('/')).map(([path, bytes]) => [path.replace(/^\.\//, ''), bytes]));
+  return new Map(
+    entries.filter(([path]) => !path.endsWith('/')).map(([path, bytes]) => [path.replace(/^\.\//, ''), bytes]),
+  );
 }

@@ -48,7 +48,8 @@ export async function verifyBundle(archive: Uint8Array): Promise<VerifiedBundle>
   const manifest = readManifest(files);
   files.delete(BUNDLE_MANIFEST);
   for (const path of files.keys()) {
-    if (!(path in manifest.files)) throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
+    if (!(path in manifest.files))
+      throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
   }
   await Promise.all(Object.entries(manifest.files).map(([path, expected]) => checkFile(files, path, expected)));
   for (const kind of kindIds) checkCount(files, kind, manifest.counts[kind]);
@@ -56,9 +57,14 @@ export async function verifyBundle(archive: Uint8Array): Promise<VerifiedBundle>
 }
 
 function readManifest(files: ArchiveFiles): Manifest {
-  if (!files.has(BUNDLE_MANIFEST)) throw new BundleError(`Not a bundle: ${BUNDLE_MANIFEST} is missing.`, BUNDLE_MANIFEST);
+  if (!files.has(BUNDLE_MANIFEST))
+    throw new BundleError(`Not a bundle: ${BUNDLE_MANIFEST} is missing.`, BUNDLE_MANIFEST);
   const result = manifestSchema.safeParse(readJson(files, BUNDLE_MANIFEST));
-  if (!result.success) throw new BundleError(`${BUNDLE_MANIFEST} is not a bundle manifest: ${result.error.issues[0]?.message}`, BUNDLE_MANIFEST);
+  if (!result.success)
+    throw new BundleError(
+      `${BUNDLE_MANIFEST} is not a bundle manifest: ${result.error.issues[0]?.message}`,
+      BUNDLE_MANIFEST,
+    );
   return result.data;
 }
 
@@ -79,7 +85,10 @@ function checkCount(files: ArchiveFiles, kind: KindId, expected: number | undefi
   const records = readJson(files, path);
   const count = Array.isArray(records) ? records.length : undefined;
   if (count === undefined || count !== expected) {
-    throw new BundleError(`${path} holds ${count ?? 'no list of'} records; the manifest counts ${expected ?? 'none'}.`, path);
+    throw new BundleError(
+      `${path} holds ${count ?? 'no list of'} records; the manifest counts ${expected ?? 'none'}.`,
+      path,
+    );
   }
 }
 

@@ -21,7 +21,12 @@ export function createClient({ baseUrl, token, fetch = globalThis.fetch }: Clien
     const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
     const envelope = await readEnvelope(response);
     if (response.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
-    throw errorFor(response.status, envelope?.message ?? `HTTP ${response.status} ${response.statusText}`.trim(), kind, search);
+    throw errorFor(
+      response.status,
+      envelope?.message ?? `HTTP ${response.status} ${response.statusText}`.trim(),
+      kind,
+      search,
+    );
   });
 }
 

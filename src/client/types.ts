@@ -8,7 +8,10 @@ export type TreefarmData = { [Id in KindId]: (search?: Search) => Promise<Record
 
 /** Builds the interface over one lookup: `search` arrives as the text the API would see, or null. */
 export function dataClient(lookup: (kind: KindId, search: string | null) => Promise<unknown[]>): TreefarmData {
-  const methods = kindIds.map((kind) => [kind, (search?: Search) => lookup(kind, search == null ? null : String(search))]);
+  const methods = kindIds.map((kind) => [
+    kind,
+    (search?: Search) => lookup(kind, search == null ? null : String(search)),
+  ]);
   return Object.fromEntries(methods) as TreefarmData;
 }
 

@@ -27,4 +27,10 @@ export const METHOD_NOT_ALLOWED_BODY = errorBody('Method not allowed. Use GET.')
 export const NOT_FOUND_BODY = errorBody('Not found.');
 
 /** Every body the edge sends that is not a file of the build. */
-export const FIXED_BODIES = [TOKEN_REQUIRED_BODY, TOKEN_INVALID_BODY, UNKNOWN_ENDPOINT_BODY, METHOD_NOT_ALLOWED_BODY, NOT_FOUND_BODY] as const;
+export const FIXED_BODIES = [
+  TOKEN_REQUIRED_BODY,
+  TOKEN_INVALID_BODY,
+  UNKNOWN_ENDPOINT_BODY,
+  METHOD_NOT_ALLOWED_BODY,
+  NOT_FOUND_BODY,
+] as const;

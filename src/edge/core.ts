@@ -59,7 +59,12 @@ const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
   const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
 
-  function respond(status: number, body: BodySource | undefined, request: EdgeRequest, extra: Record<string, string> = {}): EdgeResponse {
+  function respond(
+    status: number,
+    body: BodySource | undefined,
+    request: EdgeRequest,
+    extra: Record<string, string> = {},
+  ): EdgeResponse {
     const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
     const headers: Record<string, string> = { ...baseHeaders, ...extra };
     if (body) {
@@ -91,18 +96,29 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     }
     // The token is checked before anything else, so nothing about the API leaks without one.
     const token = presentedToken(request.header('authorization'));
-    if (token === '') return respond(401, { text: TOKEN_REQUIRED_BODY }, request, { ...CHALLENGE_HEADERS, 'Cache-Control': CACHE_ERROR });
+    if (token === '')
+      return respond(401, { text: TOKEN_REQUIRED_BODY }, request, {
+        ...CHALLENGE_HEADERS,
+        'Cache-Control': CACHE_ERROR,
+      });
     if (!isConfiguredToken(token, tokenDigests)) {
-      return respond(401, { text: TOKEN_INVALID_BODY }, request, { ...CHALLENGE_HEADERS, 'Cache-Control': CACHE_ERROR });
+      return respond(401, { text: TOKEN_INVALID_BODY }, request, {
+        ...CHALLENGE_HEADERS,
+        'Cache-Control': CACHE_ERROR,
+      });
     }
     const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
     if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
     if (method !== 'GET' && method !== 'HEAD') {
-      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, { Allow: ALLOWED_METHODS, 'Cache-Control': CACHE_ERROR });
+      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, {
+        Allow: ALLOWED_METHODS,
+        'Cache-Control': CACHE_ERROR,
+      });
     }
     const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
     const file = path === undefined ? undefined : manifest.files[path];
-    if (path === undefined || !file) return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
+    if (path === undefined || !file)
+      return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
     return serveFile(path, file.sha256, request);
   };
 }

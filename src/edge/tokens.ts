@@ -21,7 +21,10 @@ export function sha256(text: string): Digest {
 
 /** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
 export function commaList(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 export interface LocalTokens {
@@ -51,7 +54,9 @@ export function tokenDigests(settings: TokenSettings): Digest[] {
   const digests = commaList(settings.API_TOKENS).map(sha256);
   for (const [index, hex] of commaList(settings.API_TOKEN_SHA256).entries()) {
     if (!/^[0-9a-f]{64}$/.test(hex)) {
-      throw new TokenConfigError(`API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`);
+      throw new TokenConfigError(
+        `API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`,
+      );
     }
     digests.push(Uint8Array.from(Buffer.from(hex, 'hex')));
   }

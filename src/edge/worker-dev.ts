@@ -28,7 +28,17 @@ export interface RunningWorker {
 
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
-  const args = [wranglerBin, 'dev', '--port', String(options.port), '--ip', host, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+  const args = [
+    wranglerBin,
+    'dev',
+    '--port',
+    String(options.port),
+    '--ip',
+    host,
+    '--log-level',
+    'warn',
+    '--show-interactive-dev-session=false',
+  ];
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
   if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
   const child = spawn(process.execPath, args, {

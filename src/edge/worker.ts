@@ -35,7 +35,9 @@ async function assetBytes(env: Env, origin: string, path: string): Promise<Uint8
 }
 
 async function startIsolate(env: Env, origin: string): Promise<Isolate> {
-  const manifest = manifestSchema.parse(JSON.parse(new TextDecoder().decode(await assetBytes(env, origin, MANIFEST_FILE))));
+  const manifest = manifestSchema.parse(
+    JSON.parse(new TextDecoder().decode(await assetBytes(env, origin, MANIFEST_FILE))),
+  );
   const decide = createEdge({ manifest, tokenDigests: tokenDigests(env) });
   return { manifest, decide, bodies: new Map() };
 }
@@ -46,7 +48,13 @@ function encode(identity: Uint8Array, encoding: Encoding): Uint8Array {
   return identity;
 }
 
-function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Uint8Array> {
+function bodyBytes(
+  env: Env,
+  origin: string,
+  state: Isolate,
+  source: BodySource,
+  encoding: Encoding,
+): Promise<Uint8Array> {
   const key = `${'file' in source ? `file:${source.file}` : `text:${source.text}`}:${encoding}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
@@ -55,7 +63,8 @@ function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource,
       const identity = await assetBytes(env, origin, source.file);
       const expected = state.manifest.files[source.file];
       // An asset that does not match the manifest it was deployed with is never served.
-      if (createHash('sha256').update(identity).digest('hex') !== expected?.sha256) throw new Error(`${source.file} does not match the manifest`);
+      if (createHash('sha256').update(identity).digest('hex') !== expected?.sha256)
+        throw new Error(`${source.file} does not match the manifest`);
       return encode(identity, encoding);
     })();
     bytes.catch(() => state.bodies.delete(key));
@@ -74,9 +83,12 @@ export default {
     const state = await isolate;
     // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
     // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
-    const clientAcceptEncoding = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf?.clientAcceptEncoding;
+    const clientAcceptEncoding = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf
+      ?.clientAcceptEncoding;
     const header = (name: string) =>
-      name === 'accept-encoding' && clientAcceptEncoding !== undefined ? clientAcceptEncoding : request.headers.get(name);
+      name === 'accept-encoding' && clientAcceptEncoding !== undefined
+        ? clientAcceptEncoding
+        : request.headers.get(name);
     const decision = state.decide({ method: request.method, url, header });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
     const headers = new Headers(decision.headers);

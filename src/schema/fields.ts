@@ -7,7 +7,8 @@ import { z } from 'zod';
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'number') {
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) return `${value} (past 2^53, so not exact)`;
     return String(value);
@@ -44,5 +45,8 @@ export function range(min = 0, max = Number.MAX_SAFE_INTEGER, strict = false) {
 /** Non-empty text with no white space around it (names, regions, fun facts). */
 export function text(what = 'text') {
   const error = expected(`non-empty ${what} with no spaces around it`);
-  return z.string({ error }).min(1, { error }).regex(/^\S(?:[\s\S]*\S)?$/, { error });
+  return z
+    .string({ error })
+    .min(1, { error })
+    .regex(/^\S(?:[\s\S]*\S)?$/, { error });
 }

@@ -25,12 +25,54 @@ function defineKind<const Id extends string, Api extends z.ZodObject, Content ex
 }
 
 export const kinds = [
-  defineKind({ id: 'trees', noun: 'tree', schema: records.treeSchema, contentSchema: records.treeContentSchema, named: true, uniqueLevels: true }),
-  defineKind({ id: 'cutters', noun: 'cutter', schema: records.cutterSchema, contentSchema: records.cutterContentSchema, named: true, uniqueLevels: true }),
-  defineKind({ id: 'gifts', noun: 'gift', schema: records.giftSchema, contentSchema: records.giftContentSchema, named: true, uniqueLevels: false }),
-  defineKind({ id: 'plots', noun: 'plot', schema: records.plotSchema, contentSchema: records.plotContentSchema, named: false, uniqueLevels: true }),
-  defineKind({ id: 'storages', noun: 'storage', schema: records.storageSchema, contentSchema: records.storageContentSchema, named: true, uniqueLevels: true }),
-  defineKind({ id: 'vehicles', noun: 'vehicle', schema: records.vehicleSchema, contentSchema: records.vehicleContentSchema, named: true, uniqueLevels: true }),
+  defineKind({
+    id: 'trees',
+    noun: 'tree',
+    schema: records.treeSchema,
+    contentSchema: records.treeContentSchema,
+    named: true,
+    uniqueLevels: true,
+  }),
+  defineKind({
+    id: 'cutters',
+    noun: 'cutter',
+    schema: records.cutterSchema,
+    contentSchema: records.cutterContentSchema,
+    named: true,
+    uniqueLevels: true,
+  }),
+  defineKind({
+    id: 'gifts',
+    noun: 'gift',
+    schema: records.giftSchema,
+    contentSchema: records.giftContentSchema,
+    named: true,
+    uniqueLevels: false,
+  }),
+  defineKind({
+    id: 'plots',
+    noun: 'plot',
+    schema: records.plotSchema,
+    contentSchema: records.plotContentSchema,
+    named: false,
+    uniqueLevels: true,
+  }),
+  defineKind({
+    id: 'storages',
+    noun: 'storage',
+    schema: records.storageSchema,
+    contentSchema: records.storageContentSchema,
+    named: true,
+    uniqueLevels: true,
+  }),
+  defineKind({
+    id: 'vehicles',
+    noun: 'vehicle',
+    schema: records.vehicleSchema,
+    contentSchema: records.vehicleContentSchema,
+    named: true,
+    uniqueLevels: true,
+  }),
 ] as const;
 
 export type Kind = (typeof kinds)[number];

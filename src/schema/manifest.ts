@@ -9,7 +9,10 @@ export const manifestFileSchema = z.strictObject({
 });
 
 export const manifestSchema = z.strictObject({
-  version: z.string().regex(/^[0-9a-f]{16}$/).describe('Hash of the content the build was made from.'),
+  version: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .describe('Hash of the content the build was made from.'),
   counts: z.record(z.enum(kindIds as [KindId, ...KindId[]]), z.int().nonnegative()),
   files: z.record(z.string(), manifestFileSchema).describe('Every API file, by its path below dist/.'),
 });

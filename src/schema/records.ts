@@ -35,7 +35,7 @@ export const cutterSchema = strictRecord({
   name: text('name'),
   cooldown: wholeNumber(1).describe('Seconds between two cuts.'),
   cost: money,
-  efficiency: range(0, 100, true).describe('Percentage range [min, max] of a tree\'s logs that one cut yields.'),
+  efficiency: range(0, 100, true).describe("Percentage range [min, max] of a tree's logs that one cut yields."),
 });
 
 export const giftSchema = strictRecord({

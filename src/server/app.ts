@@ -10,7 +10,6 @@ import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
 import { requestUrl, sendDecision, toEdgeRequest } from './node-adapter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
-
 export interface ServerOptions {
   distDir: string;
   /** 0 or absent: a free port. */
@@ -50,12 +49,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   const load = async (): Promise<Generation> => {
     const store = await loadBodyStore(options.distDir);
-    return { store, decide: createEdge({ manifest: store.manifest, tokenDigests: digests }), serveStatic: await staticSite(options.distDir) };
+    return {
+      store,
+      decide: createEdge({ manifest: store.manifest, tokenDigests: digests }),
+      serveStatic: await staticSite(options.distDir),
+    };
   };
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
   let current = await load();
   let reloads: Promise<unknown> = Promise.resolve();
-
 
   // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
   let closing = false;
@@ -72,12 +74,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (!admitQueued(request, response)) return;
       if (closing) response.setHeader('Connection', 'close');
       if (!limitBody(request)) {
-        response.writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Request body too large\n');
+        response
+          .writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+          .end('Request body too large\n');
         return;
       }
       const url = requestUrl(request.url ?? '');
       if (!url) {
-        response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad request target\n');
+        response
+          .writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
+          .end('Bad request target\n');
         return;
       }
       const { store, decide, serveStatic } = current;
@@ -94,7 +100,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   );
   server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    if (socket.writable && !socket.writableEnded)
+      socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
 

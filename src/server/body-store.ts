@@ -33,7 +33,9 @@ const gzipAsync = promisify(gzip);
 /** br and gzip at their best ratio, on zlib's thread pool: the event loop keeps serving. */
 async function compress(identity: Buffer): Promise<Variants> {
   const [br, gz] = await Promise.all([
-    brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    brotli(identity, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+    }),
     gzipAsync(identity, { level: 9 }),
   ]);
   return { identity, br, gzip: gz };
@@ -54,7 +56,10 @@ export async function readManifest(distDir: string): Promise<Manifest> {
     throw new DistError(`${path} is not valid JSON (${(error as Error).message}): rebuild with npm run build.`);
   }
   const result = manifestSchema.safeParse(json);
-  if (!result.success) throw new DistError(`${path} is not a build manifest (${result.error.issues[0]?.message}): rebuild with npm run build.`);
+  if (!result.success)
+    throw new DistError(
+      `${path} is not a build manifest (${result.error.issues[0]?.message}): rebuild with npm run build.`,
+    );
   return result.data;
 }
 
@@ -88,8 +93,10 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
   const byDigest = new Map<string, Promise<Variants>>();
   const variantsOf = (identity: Buffer) => {
     const digest = createHash('sha256').update(identity).digest('hex');
-    let variants = byDigest.get(digest);
-    if (!variants) byDigest.set(digest, (variants = compress(identity)));
+    const known = byDigest.get(digest);
+    if (known) return known;
+    const variants = compress(identity);
+    byDigest.set(digest, variants);
     return variants;
   };
   const fileVariants = new Map<string, Variants>();

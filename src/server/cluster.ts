@@ -31,7 +31,8 @@ export async function supervise(settings: ServeSettings): Promise<void> {
       if (++listening < settings.workers) return;
       cluster.off('listening', onListening);
       cluster.off('exit', onEarlyExit);
-      const host = address.addressType === 6 || address.addressType === 'udp6' ? `[${address.address}]` : address.address;
+      const host =
+        address.addressType === 6 || address.addressType === 'udp6' ? `[${address.address}]` : address.address;
       resolve(`http://${host}:${address.port}`);
     };
     const onEarlyExit = (_worker: Worker, code: number | null) => {

@@ -26,7 +26,6 @@ export const LIMITS = {
   shutdownGraceMs: 10_000,
 };
 
-
 const queuedResponses = new WeakMap<Socket, number>();
 
 /** Counts a connection's unfinished responses; false (and the connection closed) past the limit. */

@@ -16,7 +16,8 @@ async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   process.on('SIGHUP', () => {
     running.reload().then(
       (manifest) => console.log(`${name}Reloaded: ${describeBuild(manifest)}`),
-      (error: unknown) => console.error(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`),
+      (error: unknown) =>
+        console.error(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`),
     );
   });
   let stopping = false;

@@ -16,7 +16,8 @@ export interface ServeSettings extends LocalTokens {
 function wholeNumber(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
   return value;
 }
 
@@ -35,7 +36,9 @@ export function describeBuild({ version, counts }: Manifest): string {
 }
 
 export function printBanner(settings: ServeSettings, url: string, manifest: Manifest): void {
-  console.log(`Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`);
+  console.log(
+    `Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`,
+  );
   console.log(`  Wiki: ${url}/`);
   console.log(`  API:  ${url}/api/trees`);
   if (settings.madeUpToken) {
@@ -44,4 +47,3 @@ export function printBanner(settings: ServeSettings, url: string, manifest: Mani
     console.log(`  ${settings.tokens.length + settings.tokenSha256.length} API token(s) configured.`);
   }
 }
-

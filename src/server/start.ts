@@ -12,6 +12,10 @@ try {
   }
   await serve();
 } catch (error) {
-  console.error(error instanceof ContentError ? error.message : `Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ContentError
+      ? error.message
+      : `Cannot start: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 }

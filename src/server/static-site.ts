@@ -57,5 +57,6 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
   const headersFile = join(distDir, '_headers');
   const rules = await readFile(headersFile, 'utf8').then(parseHeaderRules, () => []);
   const methods = { lstat: lstatOrNotFound(new Set([headersFile])) };
-  return (request, response) => serveHandler(request, response, { public: distDir, directoryListing: false, etag: true, headers: rules }, methods);
+  return (request, response) =>
+    serveHandler(request, response, { public: distDir, directoryListing: false, etag: true, headers: rules }, methods);
 }

@@ -49,13 +49,16 @@ const X_TICK_STEPS = [1, 2, 5, 10, 20, 25, 50, 100];
 const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 
 export function lineChart(input: LineChartInput): ChartModel {
-  const values = input.series.flatMap((series) => series.values).filter((value) => input.scale === 'linear' || value > 0);
+  const values = input.series
+    .flatMap((series) => series.values)
+    .filter((value) => input.scale === 'linear' || value > 0);
   const scale = input.scale === 'log' ? logScale(values) : linearScale(values, input.unit);
   const count = input.points.length;
   // A few points sit in the middle of equal slots, so end labels ("Large gift") stay inside;
   // many points run from edge to edge.
   const inset = count <= MAX_DOTTED_POINTS;
-  const xOf = (index: number) => round(PLOT.left + (inset ? (index + 0.5) / count : index / (count - 1)) * (PLOT.right - PLOT.left));
+  const xOf = (index: number) =>
+    round(PLOT.left + (inset ? (index + 0.5) / count : index / (count - 1)) * (PLOT.right - PLOT.left));
   const yOf = (value: number) => round(PLOT.bottom - scale.fraction(value) * (PLOT.bottom - PLOT.top));
 
   const series = input.series.map((line) => {
@@ -77,7 +80,9 @@ export function lineChart(input: LineChartInput): ChartModel {
   });
 
   const tickEvery = X_TICK_STEPS.find((step) => count / step <= MAX_X_TICKS) ?? Math.ceil(count / MAX_X_TICKS);
-  const xTicks = input.points.flatMap((point, index) => (index === 0 || (index + 1) % tickEvery === 0 ? [{ x: xOf(index), label: point.tick }] : []));
+  const xTicks = input.points.flatMap((point, index) =>
+    index === 0 || (index + 1) % tickEvery === 0 ? [{ x: xOf(index), label: point.tick }] : [],
+  );
   const caption = input.series.map((line) => describeSeries(line, input)).join(' ');
   const highlight = input.highlight && {
     x: xOf(input.highlight.index),
@@ -137,7 +142,9 @@ function niceStep(raw: number, unit: Unit): number {
 }
 
 function describeSeries(line: { label: string; values: number[] }, input: LineChartInput): string {
-  const plotted = line.values.flatMap((value, index) => (input.scale === 'log' && value <= 0 ? [] : [{ value, index }]));
+  const plotted = line.values.flatMap((value, index) =>
+    input.scale === 'log' && value <= 0 ? [] : [{ value, index }],
+  );
   const first = plotted[0];
   const last = plotted.at(-1);
   if (!first || !last) return `${line.label}: no values.`;

@@ -29,7 +29,12 @@ export function formatDuration(seconds: number): string {
   let rest = Math.round(seconds);
   if (rest <= 0) return '0s';
   const parts: string[] = [];
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     const count = Math.floor(rest / size);
     rest -= count * size;
     if (count > 0) parts.push(`${count}${unit}`);
@@ -83,7 +88,11 @@ export function exact(unit: Unit, value: number): string {
 }
 
 /** A [min, max] range in either form: "$100–$200". */
-export function formatRange(format: (unit: Unit, value: number) => string, unit: Unit, [low, high]: readonly [number, number]): string {
+export function formatRange(
+  format: (unit: Unit, value: number) => string,
+  unit: Unit,
+  [low, high]: readonly [number, number],
+): string {
   return `${format(unit, low)}–${format(unit, high)}`;
 }
 

@@ -4,7 +4,15 @@ import { kindById, type KindId } from '../schema/kinds.ts';
 import { lineChart, type ChartModel } from './chart.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
 import { kindTitle, recordPath } from './site.ts';
-import { viewOf, type ContentOf, type Derived, type FieldFormat, type KindView, type Range, type WikiEntry } from './views.ts';
+import {
+  viewOf,
+  type ContentOf,
+  type Derived,
+  type FieldFormat,
+  type KindView,
+  type Range,
+  type WikiEntry,
+} from './views.ts';
 
 export interface Cell {
   text: string;
@@ -52,7 +60,7 @@ export interface RecordPage {
 
 type Value = number | Range;
 
-function valueOf(data: object, field: string): Value | string | undefined {
+function fieldValue(data: object, field: string): Value | string | undefined {
   const value: unknown = (data as Record<string, unknown>)[field];
   if (typeof value === 'number' || typeof value === 'string') return value;
   if (Array.isArray(value)) {
@@ -63,7 +71,8 @@ function valueOf(data: object, field: string): Value | string | undefined {
 }
 
 const isRange = (value: Value): value is Range => typeof value !== 'number';
-const formatted = (format: typeof shown, unit: Unit, value: Value) => (isRange(value) ? formatRange(format, unit, value) : format(unit, value));
+const formatted = (format: typeof shown, unit: Unit, value: Value) =>
+  isRange(value) ? formatRange(format, unit, value) : format(unit, value);
 const sortKey = (value: Value) => String(isRange(value) ? (value[0] + value[1]) / 2 : value);
 
 function figureRow(label: string, unit: Unit, value: Value): FigureRow {
@@ -78,14 +87,17 @@ function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: stri
   const field = fieldsOf(view).find(([name]) => name === key)?.[1];
   const derived = view.derived.find((figure) => figure.key === key);
   const unit: Unit | 'text' | undefined = field?.unit ?? derived?.unit;
-  const value = derived ? derived.value(data) : valueOf(data, key);
+  const value = derived ? derived.value(data) : fieldValue(data, key);
   if (unit === undefined || value === undefined) throw new Error(`The wiki view has no column "${key}"`);
   if (unit === 'text' || typeof value === 'string') return { text: String(value), sort: String(value) };
   const row = figureRow('', unit, value);
   return { text: row.shown, exact: row.exact === row.shown ? undefined : row.exact, sort: sortKey(value) };
 }
 
-function labelOf<K extends KindId>(view: KindView<K>, key: string): { label: string; numeric: boolean; derived: boolean } {
+function labelOf<K extends KindId>(
+  view: KindView<K>,
+  key: string,
+): { label: string; numeric: boolean; derived: boolean } {
   const field = fieldsOf(view).find(([name]) => name === key)?.[1];
   if (field) return { label: field.label, numeric: field.unit !== 'text', derived: false };
   const derived = view.derived.find((figure) => figure.key === key);
@@ -106,11 +118,17 @@ export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry
 }
 
 /** The kind's charts; `highlight` marks one record (on that record's page). */
-export function kindCharts<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[], highlight?: number): ChartModel[] {
+export function kindCharts<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  highlight?: number,
+): ChartModel[] {
   const view = viewOf(kind);
   const byLevel = kindById(kind)?.uniqueLevels ?? true;
   const points = entries.map((entry) =>
-    byLevel ? { tick: String(entry.data.level), name: `level ${entry.data.level}` } : { tick: view.title(entry.data), name: view.title(entry.data) },
+    byLevel
+      ? { tick: String(entry.data.level), name: `level ${entry.data.level}` }
+      : { tick: view.title(entry.data), name: view.title(entry.data) },
   );
   const highlighted = highlight === undefined ? undefined : entries[highlight];
   return view.charts.map((chart, index) =>
@@ -121,8 +139,12 @@ export function kindCharts<K extends KindId>(kind: K, entries: readonly WikiEntr
       scale: chart.scale,
       xTitle: byLevel ? 'Level' : kindTitle(kind),
       points,
-      series: chart.series.map((series) => ({ label: series.label, values: entries.map((entry) => series.value(entry.data)) })),
-      highlight: highlighted && highlight !== undefined ? { index: highlight, label: view.title(highlighted.data) } : undefined,
+      series: chart.series.map((series) => ({
+        label: series.label,
+        values: entries.map((entry) => series.value(entry.data)),
+      })),
+      highlight:
+        highlighted && highlight !== undefined ? { index: highlight, label: view.title(highlighted.data) } : undefined,
     }),
   );
 }
@@ -140,7 +162,7 @@ export function recordPage<K extends KindId>(kind: K, entries: readonly WikiEntr
   const texts: RecordPage['texts'] = [];
   const figures: FigureRow[] = [];
   for (const [field, format] of fieldsOf(view)) {
-    const value = valueOf(data, field);
+    const value = fieldValue(data, field);
     if (value === undefined) continue;
     if (typeof value === 'string') {
       if (field !== 'funfact') texts.push({ label: format.label, text: value });
@@ -157,7 +179,10 @@ export function recordPage<K extends KindId>(kind: K, entries: readonly WikiEntr
     aliases: 'aliases' in data ? (data.aliases ?? []) : [],
     texts,
     figures,
-    derived: view.derived.map((figure: Derived<ContentOf<K>>) => ({ ...figureRow(figure.label, figure.unit, figure.value(data)), how: figure.how })),
+    derived: view.derived.map((figure: Derived<ContentOf<K>>) => ({
+      ...figureRow(figure.label, figure.unit, figure.value(data)),
+      how: figure.how,
+    })),
     previous: link(kind, view, entries[index - 1]),
     next: link(kind, view, entries[index + 1]),
     charts: kindCharts(kind, entries, index),

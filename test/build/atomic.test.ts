@@ -17,7 +17,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(parent, { recursive: true, force: true }));
 
-const previousIsIntact = () => readdirSync(target).length === 1 && readFileSync(join(target, 'previous.json'), 'utf8') === 'previous build';
+const previousIsIntact = () =>
+  readdirSync(target).length === 1 && readFileSync(join(target, 'previous.json'), 'utf8') === 'previous build';
 
 test('a completed build replaces the previous output whole', async () => {
   await replaceAtomically(target, (staging) => writeFileSync(join(staging, 'next.json'), 'next build'));
@@ -55,7 +56,9 @@ test('a first build that fails leaves no output at all', async () => {
 test('a killed build leaves the previous output intact, and the next build removes its staging folder and lock', async () => {
   await killBuildMidway(target, "fs.writeFileSync(staging + '/half.json', 'half a build');");
   expect(previousIsIntact()).toBe(true);
-  const leftovers = readdirSync(parent).filter((entry) => entry !== 'dist').sort();
+  const leftovers = readdirSync(parent)
+    .filter((entry) => entry !== 'dist')
+    .sort();
   expect(leftovers).toHaveLength(2);
   expect(leftovers[0]).toBe('.dist.lock');
   expect(leftovers[1]).toMatch(/^\.staging-dist-/);

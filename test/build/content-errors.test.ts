@@ -18,7 +18,10 @@ function problems(): string[] {
     loadContent(project.contentDir);
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
-    return error.message.split('\n').slice(1).map((line) => line.trim());
+    return error.message
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim());
   }
   return [];
 }
@@ -27,12 +30,12 @@ function problems(): string[] {
 function expectProblem(file: string, field: string | undefined, expected: string): void {
   const lines = problems();
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(new RegExp(`^content/${escape(file)}: ${field ? `${escape(field)}: ` : ''}`));
+  expect(lines[0]).toMatch(new RegExp(`^content/${escapeRegExp(file)}: ${field ? `${escapeRegExp(field)}: ` : ''}`));
   expect(lines[0]).toContain(expected);
 }
 
 const readRaw = (file: string) => readFileSync(join(project.contentDir, file), 'utf8');
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const wholeNumber = 'expected a whole number of at least 0, below 2^53 (digits only, no quotes or decimals)';
 
 test('the minimal content is valid', () => {
@@ -71,13 +74,24 @@ test('null is refused where a number is expected', () => {
 
 test('level 0 is refused: levels start at 1', () => {
   project.patch('cutters/fist.yaml', { level: 0 });
-  expectProblem('cutters/fist.yaml', 'level', 'expected a whole number of at least 1, below 2^53 (digits only, no quotes or decimals), got 0');
+  expectProblem(
+    'cutters/fist.yaml',
+    'level',
+    'expected a whole number of at least 1, below 2^53 (digits only, no quotes or decimals), got 0',
+  );
 });
 
 test('a number past 2^53 is refused as not exact', () => {
   // Written as text: a JavaScript number literal could not even hold it.
-  project.writeRaw('trees/birch-tree.yaml', readRaw('trees/birch-tree.yaml').replace('upgradeCost: 11500', 'upgradeCost: 9007199254740993'));
-  expectProblem('trees/birch-tree.yaml', 'upgradeCost', `${wholeNumber}, got 9007199254740992 (past 2^53, so not exact)`);
+  project.writeRaw(
+    'trees/birch-tree.yaml',
+    readRaw('trees/birch-tree.yaml').replace('upgradeCost: 11500', 'upgradeCost: 9007199254740993'),
+  );
+  expectProblem(
+    'trees/birch-tree.yaml',
+    'upgradeCost',
+    `${wholeNumber}, got 9007199254740992 (past 2^53, so not exact)`,
+  );
 });
 
 test('a cutter efficiency [20, 10] is refused: min above max', () => {
@@ -97,7 +111,11 @@ test('a gift range [5, 1] is refused: min above max', () => {
 
 test('an unknown field is named, with the fields of the kind', () => {
   project.patch('cutters/fist.yaml', { colour: 'red' });
-  expectProblem('cutters/fist.yaml', undefined, 'unknown field "colour"; the fields are level, name, cooldown, cost, efficiency');
+  expectProblem(
+    'cutters/fist.yaml',
+    undefined,
+    'unknown field "colour"; the fields are level, name, cooldown, cost, efficiency',
+  );
 });
 
 test('an empty name is refused', () => {
@@ -126,28 +144,50 @@ test('two gifts sharing level and order are refused, naming both files', () => {
 });
 
 test('a name sharing a search key with an alias of another record is refused, naming both', () => {
-  project.writeRaw('cutters/bread-knife.yaml', 'level: 3\nname: bread-knife\ncooldown: 79\ncost: 5042\nefficiency: [30, 40]\n');
-  expectProblem('cutters/bread-knife.yaml', 'name', '"bread-knife" has the search key "breadknife", as "Bread Knife" of content/cutters/knife.yaml does');
+  project.writeRaw(
+    'cutters/bread-knife.yaml',
+    'level: 3\nname: bread-knife\ncooldown: 79\ncost: 5042\nefficiency: [30, 40]\n',
+  );
+  expectProblem(
+    'cutters/bread-knife.yaml',
+    'name',
+    '"bread-knife" has the search key "breadknife", as "Bread Knife" of content/cutters/knife.yaml does',
+  );
 });
 
 test('two names sharing a search key are refused, naming both', () => {
   project.patch('trees/birch-tree.yaml', { name: 'oak_tree' });
-  expectProblem('trees/birch-tree.yaml', 'name', '"oak_tree" has the search key "oaktree", as "Oak Tree" of content/trees/oak-tree.yaml does');
+  expectProblem(
+    'trees/birch-tree.yaml',
+    'name',
+    '"oak_tree" has the search key "oaktree", as "Oak Tree" of content/trees/oak-tree.yaml does',
+  );
 });
 
 test('malformed YAML is refused with its line and column', () => {
   project.writeRaw('cutters/fist.yaml', 'level: 1\nname: [Fist\n');
-  expectProblem('cutters/fist.yaml', undefined, 'malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1');
+  expectProblem(
+    'cutters/fist.yaml',
+    undefined,
+    'malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1',
+  );
 });
 
 test('a field given twice in YAML is refused, naming the field and its line', () => {
-  project.writeRaw('cutters/fist.yaml', 'level: 1\nname: Fist\ncooldown: 60\ncost: 249\ncost: 250\nefficiency: [10, 20]\n');
+  project.writeRaw(
+    'cutters/fist.yaml',
+    'level: 1\nname: Fist\ncooldown: 60\ncost: 249\ncost: 250\nefficiency: [10, 20]\n',
+  );
   expectProblem('cutters/fist.yaml', 'cost', 'malformed YAML: Map keys must be unique at line 5, column 1');
 });
 
 test('malformed JSON is refused with its position', () => {
   project.writeRaw('cutters/axe.json', '{"level": 3, "name": "Axe",}');
-  expectProblem('cutters/axe.json', undefined, 'malformed JSON: Expected double-quoted property name in JSON at position 27');
+  expectProblem(
+    'cutters/axe.json',
+    undefined,
+    'malformed JSON: Expected double-quoted property name in JSON at position 27',
+  );
 });
 
 test('an empty file is refused: a record is a mapping of fields', () => {
@@ -157,10 +197,13 @@ test('an empty file is refused: a record is a mapping of fields', () => {
 
 const notAContentFile = 'not a content file: names are lower-case words joined by "-", ending in .yaml, .yml or .json';
 
-test.each(['trees/Elm Tree.yaml', 'trees/elm_tree.yaml', 'trees/elm-tree.txt'])('a file not named as lower-case words joined by "-" with a content extension is refused: %s', (file) => {
-  project.writeRaw(file, 'name: Elm Tree\n');
-  expectProblem(file, undefined, notAContentFile);
-});
+test.each(['trees/Elm Tree.yaml', 'trees/elm_tree.yaml', 'trees/elm-tree.txt'])(
+  'a file not named as lower-case words joined by "-" with a content extension is refused: %s',
+  (file) => {
+    project.writeRaw(file, 'name: Elm Tree\n');
+    expectProblem(file, undefined, notAContentFile);
+  },
+);
 
 test('a missing kind folder is refused', () => {
   rmSync(join(project.contentDir, 'plots'), { recursive: true });
@@ -171,4 +214,3 @@ test('a folder that is not a kind is refused, naming the kinds', () => {
   project.writeRaw('bushes/rose.yaml', 'name: Rose\n');
   expectProblem('bushes', undefined, 'not a kind; the kinds are trees, cutters, gifts, plots, storages, vehicles');
 });
-

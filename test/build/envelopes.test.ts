@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitApi } from '../../src/build/api.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { API_DIR, levelPath, listPath, MANIFEST_FILE, namePath, notFoundPath, queryPath } from '../../src/contract/paths.ts';
+import {
+  API_DIR,
+  levelPath,
+  listPath,
+  MANIFEST_FILE,
+  namePath,
+  notFoundPath,
+  queryPath,
+} from '../../src/contract/paths.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
@@ -20,7 +28,17 @@ const referenceDir = join(projectDir, '..', 'shared', 'reference-data');
 
 /** The API fields of each kind, in the order the contract lists them. */
 const contractKeyOrder: Record<Kind['id'], string[]> = {
-  trees: ['name', 'funfact', 'plantingRegion', 'level', 'growthTime', 'logCount', 'logValue', 'saplingCost', 'upgradeCost'],
+  trees: [
+    'name',
+    'funfact',
+    'plantingRegion',
+    'level',
+    'growthTime',
+    'logCount',
+    'logValue',
+    'saplingCost',
+    'upgradeCost',
+  ],
   cutters: ['level', 'name', 'cooldown', 'cost', 'efficiency'],
   gifts: ['level', 'name', 'money', 'logs', 'saplings', 'cutters', 'plots', 'vehicles'],
   plots: ['level', 'cost', 'growthSpeed'],
@@ -51,7 +69,8 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 const readText = (path: string) => readFileSync(join(outDir, path), 'utf8');
 const readEnvelope = (path: string) => JSON.parse(readText(path)) as Envelope;
-const reference = (kind: Kind) => JSON.parse(readFileSync(join(referenceDir, `${kind.id}.json`), 'utf8')) as ReferenceRecord[];
+const reference = (kind: Kind) =>
+  JSON.parse(readFileSync(join(referenceDir, `${kind.id}.json`), 'utf8')) as ReferenceRecord[];
 
 /** The published figures of a record: the reference without its search metadata. */
 function figures({ aliases: _aliases, ...record }: ReferenceRecord): JsonRecord {
@@ -68,7 +87,11 @@ function published(record: JsonRecord): JsonRecord {
 function tree(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/'), readFileSync(join(entry.parentPath, entry.name)));
+    if (entry.isFile())
+      files.set(
+        relative(dir, join(entry.parentPath, entry.name)).replaceAll('\\', '/'),
+        readFileSync(join(entry.parentPath, entry.name)),
+      );
   }
   return files;
 }
@@ -90,7 +113,9 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
 
   test('the list envelope is byte for byte the contract envelope', () => {
     const { data = [] } = readEnvelope(listPath(kind.id));
-    expect(readText(listPath(kind.id))).toBe(`{"error":false,"message":"${successMessage}","data":${JSON.stringify(data)}}`);
+    expect(readText(listPath(kind.id))).toBe(
+      `{"error":false,"message":"${successMessage}","data":${JSON.stringify(data)}}`,
+    );
   });
 
   test('the not-found envelope is byte for byte the contract message, with no data member', () => {
@@ -101,13 +126,17 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
 
   test('every emitted envelope is a success with the contract message and published records, in list order', () => {
     const listed = readEnvelope(listPath(kind.id)).data ?? [];
-    const envelopes = apiEnvelopePaths().filter((path) => path.startsWith(`${API_DIR}/${kind.id}/`) && path !== notFoundPath(kind.id));
+    const envelopes = apiEnvelopePaths().filter(
+      (path) => path.startsWith(`${API_DIR}/${kind.id}/`) && path !== notFoundPath(kind.id),
+    );
     expect(envelopes.length).toBeGreaterThan(0);
     for (const path of envelopes) {
       const { error, message, data } = readEnvelope(path);
       expect({ path, error, message }).toEqual({ path, error: false, message: successMessage });
       expect(data?.length).toBeGreaterThan(0);
-      const positions = (data ?? []).map((record) => listed.findIndex((candidate) => JSON.stringify(candidate) === JSON.stringify(record)));
+      const positions = (data ?? []).map((record) =>
+        listed.findIndex((candidate) => JSON.stringify(candidate) === JSON.stringify(record)),
+      );
       expect(positions.every((position) => position >= 0)).toBe(true);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
     }
@@ -117,7 +146,11 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
     const levels = new Set(reference(kind).map((record) => record.level));
     for (const level of levels) {
       const { data = [] } = readEnvelope(levelPath(kind.id, level));
-      expect(data.map(published)).toEqual(reference(kind).filter((record) => record.level === level).map(figures));
+      expect(data.map(published)).toEqual(
+        reference(kind)
+          .filter((record) => record.level === level)
+          .map(figures),
+      );
     }
   });
 });
@@ -168,7 +201,11 @@ describe('the manifest', () => {
   test('gives every file its sha256 and size', () => {
     for (const [path, bytes] of tree(outDir)) {
       if (path === MANIFEST_FILE) continue;
-      expect({ path, ...manifest.files[path] }).toEqual({ path, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length });
+      expect({ path, ...manifest.files[path] }).toEqual({
+        path,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        size: bytes.length,
+      });
     }
   });
 });

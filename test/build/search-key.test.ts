@@ -56,9 +56,12 @@ describe('what a search value asks for', () => {
     expect(parseSearch(raw)).toEqual({ type: 'level', level });
   });
 
-  test.each(['9007199254740992', '9007199254740993', '99999999999999999999'])('digits past 2^53 can match nothing: %s', (raw) => {
-    expect(parseSearch(raw)).toEqual({ type: 'none' });
-  });
+  test.each(['9007199254740992', '9007199254740993', '99999999999999999999'])(
+    'digits past 2^53 can match nothing: %s',
+    (raw) => {
+      expect(parseSearch(raw)).toEqual({ type: 'none' });
+    },
+  );
 
   test.each(['Oak Tree', 'oak_tree', ' OAKTREE '])('any other value is a name search by its key: %j', (raw) => {
     expect(parseSearch(raw)).toEqual({ type: 'name', key: 'oaktree' });

@@ -8,7 +8,14 @@ import tar from 'tar-stream';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { apiFiles } from '../../src/build/api.ts';
-import { bundleEntries, createDownloads, DOWNLOADS_DIR, LATEST_FILE, type Latest, type NamedBytes } from '../../src/build/bundles.ts';
+import {
+  bundleEntries,
+  createDownloads,
+  DOWNLOADS_DIR,
+  LATEST_FILE,
+  type Latest,
+  type NamedBytes,
+} from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/cli.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
@@ -34,20 +41,25 @@ beforeAll(async () => {
   entries = byName(bundleEntries(content));
 });
 
-const archiveOf = (format: 'tar.gz' | 'zip') => downloads.get(bundleFileName(content.version, format)) ?? new Uint8Array();
+const archiveOf = (format: 'tar.gz' | 'zip') =>
+  downloads.get(bundleFileName(content.version, format)) ?? new Uint8Array();
 
 describe('reproducible', () => {
   test('the same content gives byte-identical archives and latest.json', async () => {
     const again = byName(await createDownloads(loadContent(contentDir)));
     expect([...again.keys()]).toEqual([...downloads.keys()]);
-    for (const [name, bytes] of downloads) expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
+    for (const [name, bytes] of downloads)
+      expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
   });
 
   test('dist/downloads/ holds exactly the bytes of the pure function', () => {
     const written = readdirSync(join(distDir, DOWNLOADS_DIR)).filter((name) => name !== 'index.html');
     expect(written.sort()).toEqual([...downloads.keys()].sort());
     for (const [name, bytes] of downloads) {
-      expect({ name, sha256: sha256(readFileSync(join(distDir, DOWNLOADS_DIR, name))) }).toEqual({ name, sha256: sha256(bytes) });
+      expect({ name, sha256: sha256(readFileSync(join(distDir, DOWNLOADS_DIR, name))) }).toEqual({
+        name,
+        sha256: sha256(bytes),
+      });
     }
   });
 
@@ -66,14 +78,18 @@ describe('reproducible', () => {
     expect(files.map((header) => header.name)).toEqual([...entries.keys()]);
     for (const header of headers) {
       const folder = header.name.replace(/\/$/, '').split('/').slice(0, -1).join('/');
-      if (folder) expect(headers.findIndex((other) => other.name === `${folder}/`)).toBeLessThan(headers.indexOf(header));
+      if (folder)
+        expect(headers.findIndex((other) => other.name === `${folder}/`)).toBeLessThan(headers.indexOf(header));
       expect({ name: header.name, mtime: header.mtime?.toISOString(), uid: header.uid, gid: header.gid }).toEqual({
         name: header.name,
         mtime: '2000-01-01T00:00:00.000Z',
         uid: 0,
         gid: 0,
       });
-      expect({ name: header.name, mode: header.mode }).toEqual({ name: header.name, mode: header.type === 'directory' ? 0o755 : 0o644 });
+      expect({ name: header.name, mode: header.mode }).toEqual({
+        name: header.name,
+        mode: header.type === 'directory' ? 0o755 : 0o644,
+      });
     }
   });
 
@@ -85,7 +101,12 @@ describe('reproducible', () => {
 
   test('zip entries are sorted', () => {
     const names: string[] = [];
-    unzipSync(archiveOf('zip'), { filter: (file) => (names.push(file.name), false) });
+    unzipSync(archiveOf('zip'), {
+      filter: (file) => {
+        names.push(file.name);
+        return false;
+      },
+    });
     expect(names).toEqual([...entries.keys()]);
   });
 });
@@ -94,14 +115,17 @@ describe('a bundle', () => {
   test.each(['tar.gz', 'zip'] as const)('%s holds the entries of the bundle, byte for byte', async (format) => {
     const files = await readArchive(archiveOf(format));
     expect([...files.keys()]).toEqual([...entries.keys()]);
-    for (const [name, bytes] of entries) expect({ name, sha256: sha256(files.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
+    for (const [name, bytes] of entries)
+      expect({ name, sha256: sha256(files.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
   });
 
   test('data/<kind>.json is the plain record array of the API list, in API order', () => {
     for (const kind of kinds) {
       const listed = (JSON.parse(readFileSync(join(distDir, listPath(kind.id)), 'utf8')) as { data: unknown[] }).data;
       expect(JSON.parse(text(entries.get(dataPath(kind.id))))).toEqual(listed);
-      expect(text(entries.get(dataPath(kind.id)))).toContain(JSON.stringify(listed[0], null, 2).split('\n').join('\n  '));
+      expect(text(entries.get(dataPath(kind.id)))).toContain(
+        JSON.stringify(listed[0], null, 2).split('\n').join('\n  '),
+      );
     }
   });
 
@@ -109,33 +133,48 @@ describe('a bundle', () => {
     const apiEntries = [...entries.keys()].filter((name) => name.startsWith('api/'));
     const served = [...apiFiles(content)].map((file) => file.path);
     expect(apiEntries.sort()).toEqual(served.sort());
-    for (const path of served) expect({ path, body: text(entries.get(path)) }).toEqual({ path, body: readFileSync(join(distDir, path), 'utf8') });
+    for (const path of served)
+      expect({ path, body: text(entries.get(path)) }).toEqual({
+        path,
+        body: readFileSync(join(distDir, path), 'utf8'),
+      });
   });
 
   test('schemas/ and openapi.json are the files published at the site root', () => {
     for (const path of [OPENAPI_FILE, ...kinds.map((kind) => schemaPath(kind.id))]) {
-      expect({ path, body: text(entries.get(path)) }).toEqual({ path, body: readFileSync(join(distDir, path), 'utf8') });
+      expect({ path, body: text(entries.get(path)) }).toEqual({
+        path,
+        body: readFileSync(join(distDir, path), 'utf8'),
+      });
     }
   });
 
   test('manifest.json gives the version, the counts and the sha256 and size of every other file', () => {
     const manifest = manifestSchema.parse(JSON.parse(text(entries.get(BUNDLE_MANIFEST))));
     expect(manifest.version).toBe(content.version);
-    expect(manifest.counts).toEqual(Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])));
+    expect(manifest.counts).toEqual(
+      Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])),
+    );
     const others = [...entries].filter(([name]) => name !== BUNDLE_MANIFEST);
     expect(Object.keys(manifest.files)).toEqual(others.map(([name]) => name));
-    for (const [name, bytes] of others) expect(manifest.files[name]).toEqual({ sha256: sha256(bytes), size: bytes.length });
+    for (const [name, bytes] of others)
+      expect(manifest.files[name]).toEqual({ sha256: sha256(bytes), size: bytes.length });
   });
 
   test('the version is the data version of dist/manifest.json and the archive names', () => {
     const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
     expect(built.version).toBe(content.version);
-    expect([...downloads.keys()]).toEqual([`treefarm-data-${content.version}.tar.gz`, `treefarm-data-${content.version}.zip`, LATEST_FILE]);
+    expect([...downloads.keys()]).toEqual([
+      `treefarm-data-${content.version}.tar.gz`,
+      `treefarm-data-${content.version}.zip`,
+      LATEST_FILE,
+    ]);
   });
 
   test('README.md names the version and the layout', () => {
     const readme = text(entries.get('README.md'));
-    for (const part of [content.version, 'data/', 'api/', 'schemas/', 'openapi.json', 'manifest.json']) expect(readme).toContain(part);
+    for (const part of [content.version, 'data/', 'api/', 'schemas/', 'openapi.json', 'manifest.json'])
+      expect(readme).toContain(part);
   });
 });
 
@@ -143,7 +182,12 @@ test('latest.json names each archive with its format, size and sha256', () => {
   const latest = JSON.parse(text(downloads.get(LATEST_FILE))) as Latest;
   expect(latest.version).toBe(content.version);
   expect(latest.bundles).toEqual(
-    (['tar.gz', 'zip'] as const).map((format) => ({ name: bundleFileName(content.version, format), format, size: archiveOf(format).length, sha256: sha256(archiveOf(format)) })),
+    (['tar.gz', 'zip'] as const).map((format) => ({
+      name: bundleFileName(content.version, format),
+      format,
+      size: archiveOf(format).length,
+      sha256: sha256(archiveOf(format)),
+    })),
   );
 });
 
@@ -157,10 +201,16 @@ test('no token or token digest reaches a bundle, even when tokens are configured
     const files = [...(await createDownloads(loadContent(contentDir))), ...bundleEntries(content)];
     for (const file of files) {
       const contents = Buffer.from(file.bytes).toString('latin1');
-      expect({ file: file.name, leaks: contents.includes(token) || contents.includes(digest) }).toEqual({ file: file.name, leaks: false });
+      expect({ file: file.name, leaks: contents.includes(token) || contents.includes(digest) }).toEqual({
+        file: file.name,
+        leaks: false,
+      });
     }
   } finally {
-    for (const [name, value] of [['API_TOKENS', saved.tokens], ['API_TOKEN_SHA256', saved.digests]] as const) {
+    for (const [name, value] of [
+      ['API_TOKENS', saved.tokens],
+      ['API_TOKEN_SHA256', saved.digests],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }

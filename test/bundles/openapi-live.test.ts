@@ -15,7 +15,11 @@ interface Response {
 }
 interface Document {
   paths: Record<string, Record<string, { responses: Record<string, { $ref: string }> }>>;
-  components: { schemas: Record<string, Json>; responses: Record<string, Response>; headers: Record<string, { schema: Json }> };
+  components: {
+    schemas: Record<string, Json>;
+    responses: Record<string, Response>;
+    headers: Record<string, { schema: Json }>;
+  };
 }
 
 const document = JSON.parse(readFileSync(join(distDir, OPENAPI_FILE), 'utf8')) as Document;
@@ -25,7 +29,14 @@ ajv.addKeyword('components');
 ajv.addSchema({ $id: 'urn:treefarm:openapi', components: { schemas: document.components.schemas } });
 
 /** Headers every HTTP response may carry that say nothing about the API. */
-const TRANSPORT_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const TRANSPORT_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 const TOKEN = 'openapi-live-token';
 
 let runtime: Runtime;
@@ -46,7 +57,12 @@ interface Case {
 const auth = { Authorization: `Bearer ${TOKEN}` };
 const cases: Case[] = [
   { label: 'the whole list', template: '/api/trees', path: '/api/trees', headers: auth },
-  { label: 'a name, bare token', template: '/api/cutters', path: '/api/cutters?search=bread%20knife', headers: { Authorization: TOKEN } },
+  {
+    label: 'a name, bare token',
+    template: '/api/cutters',
+    path: '/api/cutters?search=bread%20knife',
+    headers: { Authorization: TOKEN },
+  },
   { label: 'a level, trailing slash', template: '/api/gifts', path: '/api/gifts/?search=1', headers: auth },
   { label: 'gzip', template: '/api/plots', path: '/api/plots', headers: { ...auth, 'Accept-Encoding': 'gzip' } },
   { label: 'HEAD', template: '/api/trees', path: '/api/trees?search=2', method: 'HEAD', headers: auth },
@@ -58,22 +74,41 @@ const cases: Case[] = [
   { label: 'a preflight', template: '/api/trees', path: '/api/trees', method: 'OPTIONS' },
 ];
 
-async function checkAgainstDocument({ label, template, path, method = 'GET' }: Case, response: globalThis.Response): Promise<number> {
+async function checkAgainstDocument(
+  { label, template, path, method = 'GET' }: Case,
+  response: globalThis.Response,
+): Promise<number> {
   const reference = document.paths[template]?.[method.toLowerCase()]?.responses[String(response.status)];
   expect({ label, documented: reference !== undefined }).toEqual({ label, documented: true });
   const documented = document.components.responses[componentName(reference ?? { $ref: '' })] ?? {};
   for (const [name, value] of response.headers) {
     if (TRANSPORT_HEADERS.has(name)) continue;
-    const header = Object.entries(documented.headers ?? {}).find(([documentedName]) => documentedName.toLowerCase() === name);
-    expect({ label, path, header: name, documented: header !== undefined }).toEqual({ label, path, header: name, documented: true });
+    const header = Object.entries(documented.headers ?? {}).find(
+      ([documentedName]) => documentedName.toLowerCase() === name,
+    );
+    expect({ label, path, header: name, documented: header !== undefined }).toEqual({
+      label,
+      path,
+      header: name,
+      documented: true,
+    });
     const schema = document.components.headers[componentName(header?.[1] ?? { $ref: '' })]?.schema ?? {};
-    expect({ label, header: name, value, valid: ajv.validate(schema, value) }).toEqual({ label, header: name, value, valid: true });
+    expect({ label, header: name, value, valid: ajv.validate(schema, value) }).toEqual({
+      label,
+      header: name,
+      value,
+      valid: true,
+    });
   }
   const body = await response.text();
   const schema = documented.content?.['application/json'].schema;
   if (schema && method !== 'HEAD') {
     const validate = ajv.compile({ $ref: `urn:treefarm:openapi${schema.$ref}` });
-    expect({ label, valid: validate(JSON.parse(body)), errors: validate.errors ?? null }).toEqual({ label, valid: true, errors: null });
+    expect({ label, valid: validate(JSON.parse(body)), errors: validate.errors ?? null }).toEqual({
+      label,
+      valid: true,
+      errors: null,
+    });
   } else {
     expect({ label, body }).toEqual({ label, body: '' });
   }
@@ -83,7 +118,10 @@ async function checkAgainstDocument({ label, template, path, method = 'GET' }: C
 test('every answer of the local server is documented: status, headers and body', async () => {
   const statuses: number[] = [];
   for (const request of cases) {
-    const response = await fetch(`${runtime.url}${request.path}`, { method: request.method ?? 'GET', headers: request.headers ?? {} });
+    const response = await fetch(`${runtime.url}${request.path}`, {
+      method: request.method ?? 'GET',
+      headers: request.headers ?? {},
+    });
     statuses.push(await checkAgainstDocument(request, response));
   }
   expect(statuses).toEqual([200, 200, 200, 200, 200, 404, 401, 401, 404, 405, 204]);
@@ -92,7 +130,12 @@ test('every answer of the local server is documented: status, headers and body',
 test('a 304 answer is documented, with its headers', async () => {
   const first = await fetch(`${runtime.url}/api/trees`, { headers: auth });
   const etag = first.headers.get('etag') ?? '';
-  const request: Case = { label: '304', template: '/api/trees', path: '/api/trees', headers: { ...auth, 'If-None-Match': etag } };
+  const request: Case = {
+    label: '304',
+    template: '/api/trees',
+    path: '/api/trees',
+    headers: { ...auth, 'If-None-Match': etag },
+  };
   const response = await fetch(`${runtime.url}${request.path}`, { headers: request.headers ?? {} });
   expect(await checkAgainstDocument(request, response)).toBe(304);
 });

@@ -9,7 +9,12 @@ import { projectDir } from '../../src/build/cli.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from '../../src/build/openapi.ts';
-import { METHOD_NOT_ALLOWED_BODY, TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '../../src/contract/messages.ts';
+import {
+  METHOD_NOT_ALLOWED_BODY,
+  TOKEN_INVALID_BODY,
+  TOKEN_REQUIRED_BODY,
+  UNKNOWN_ENDPOINT_BODY,
+} from '../../src/contract/messages.ts';
 import { API_DIR, MANIFEST_FILE, notFoundPath } from '../../src/contract/paths.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
 import { manifestSchema } from '../../src/schema/manifest.ts';
@@ -65,7 +70,11 @@ function bodyValidator(response: Response) {
 
 function expectValid(response: Response, body: unknown, label: string): void {
   const validate = bodyValidator(response);
-  expect({ label, valid: validate(body), errors: validate.errors ?? null }).toEqual({ label, valid: true, errors: null });
+  expect({ label, valid: validate(body), errors: validate.errors ?? null }).toEqual({
+    label,
+    valid: true,
+    errors: null,
+  });
 }
 
 test('the OpenAPI document passes the OpenAPI 3.1 validator', async () => {
@@ -101,16 +110,24 @@ test('a success envelope of another kind does not validate, so the schemas tell 
 });
 
 describe('every endpoint', () => {
-  test.each(kinds.map((kind) => kind.id))('/api/%s documents GET and HEAD with 200, 304, 401 and 404, OPTIONS with 204, and 405 for writes', (id) => {
-    const path = `/api/${id}`;
-    for (const method of ['get', 'head']) {
-      expect(Object.keys(document.paths[path]?.[method]?.responses ?? {}).sort()).toEqual(['200', '304', '401', '404']);
-    }
-    expect(Object.keys(document.paths[path]?.['options']?.responses ?? {})).toEqual(['204']);
-    for (const method of ['post', 'put', 'patch', 'delete']) {
-      expect(Object.keys(document.paths[path]?.[method]?.responses ?? {})).toEqual(['401', '405']);
-    }
-  });
+  test.each(kinds.map((kind) => kind.id))(
+    '/api/%s documents GET and HEAD with 200, 304, 401 and 404, OPTIONS with 204, and 405 for writes',
+    (id) => {
+      const path = `/api/${id}`;
+      for (const method of ['get', 'head']) {
+        expect(Object.keys(document.paths[path]?.[method]?.responses ?? {}).sort()).toEqual([
+          '200',
+          '304',
+          '401',
+          '404',
+        ]);
+      }
+      expect(Object.keys(document.paths[path]?.['options']?.responses ?? {})).toEqual(['204']);
+      for (const method of ['post', 'put', 'patch', 'delete']) {
+        expect(Object.keys(document.paths[path]?.[method]?.responses ?? {})).toEqual(['401', '405']);
+      }
+    },
+  );
 
   test.each(kinds.map((kind) => kind.id))('/api/%s notes that the trailing slash is the same endpoint', (id) => {
     expect(document.paths[`/api/${id}`]?.description).toContain(`/api/${id}/`);
@@ -160,14 +177,20 @@ test('an unknown endpoint documents 404 with the list of endpoints', () => {
 
 test('OPTIONS documents 204 with the CORS headers', () => {
   const headers = Object.keys(documented('/api/trees', 'options', 204).headers ?? {});
-  for (const name of ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age']) {
+  for (const name of [
+    'Access-Control-Allow-Origin',
+    'Access-Control-Allow-Methods',
+    'Access-Control-Allow-Headers',
+    'Access-Control-Max-Age',
+  ]) {
     expect(headers).toContain(name);
   }
 });
 
 test('200 documents X-Data-Version, ETag, Cache-Control, Vary and Content-Encoding; 304 its ETag', () => {
   const headers = Object.keys(documented('/api/trees', 'get', 200).headers ?? {});
-  for (const name of ['X-Data-Version', 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding']) expect(headers).toContain(name);
+  for (const name of ['X-Data-Version', 'ETag', 'Cache-Control', 'Vary', 'Content-Encoding'])
+    expect(headers).toContain(name);
   expect(Object.keys(documented('/api/trees', 'get', 304).headers ?? {})).toContain('ETag');
 });
 
@@ -180,10 +203,13 @@ describe('the JSON Schema of each record kind', () => {
     for (const record of records(id)) expect({ record, valid: validate(record) }).toEqual({ record, valid: true });
   });
 
-  test.each(kinds.map((kind) => kind.id))('schemas/%s.json refuses a record with a field the API does not serve', (id) => {
-    const validate = new Ajv2020({ strict: true }).compile(recordSchema(id));
-    expect(validate({ ...records(id)[0], slug: 'extra' })).toBe(false);
-  });
+  test.each(kinds.map((kind) => kind.id))(
+    'schemas/%s.json refuses a record with a field the API does not serve',
+    (id) => {
+      const validate = new Ajv2020({ strict: true }).compile(recordSchema(id));
+      expect(validate({ ...records(id)[0], slug: 'extra' })).toBe(false);
+    },
+  );
 
   test.each(kinds)('schemas/$id.json lists the API fields in API order', (kind) => {
     expect(Object.keys(recordSchema(kind.id).properties)).toEqual(apiFields(kind));

@@ -3,7 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { bundleEntries, createDownloads, DOWNLOADS_DIR, packTarGz, packZip, type NamedBytes } from '../../src/build/bundles.ts';
+import {
+  bundleEntries,
+  createDownloads,
+  DOWNLOADS_DIR,
+  packTarGz,
+  packZip,
+  type NamedBytes,
+} from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/cli.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, type BundleFormat } from '../../src/client/bundle-format.ts';
@@ -15,24 +22,31 @@ let archives: Record<BundleFormat, Uint8Array>;
 beforeAll(async () => {
   content = loadContent(join(projectDir, 'content'));
   const downloads = await createDownloads(content);
-  const archive = (format: BundleFormat) => downloads.find((file) => file.name === bundleFileName(content.version, format))?.bytes ?? new Uint8Array();
+  const archive = (format: BundleFormat) =>
+    downloads.find((file) => file.name === bundleFileName(content.version, format))?.bytes ?? new Uint8Array();
   archives = { 'tar.gz': archive('tar.gz'), zip: archive('zip') };
 });
 
-const counts = () => Object.fromEntries(Object.entries(content.entries).map(([kind, entries]) => [kind, entries.length]));
+const counts = () =>
+  Object.fromEntries(Object.entries(content.entries).map(([kind, entries]) => [kind, entries.length]));
 
 describe.each(['tar.gz', 'zip'] as const)('a %s bundle', (format) => {
   test('opens from bytes and from an ArrayBuffer, with its version and counts', async () => {
     const bytes = archives[format];
     for (const source of [bytes, bytes.slice().buffer]) {
       const bundle = await openBundle(source);
-      expect({ version: bundle.version, counts: bundle.counts }).toEqual({ version: content.version, counts: counts() });
+      expect({ version: bundle.version, counts: bundle.counts }).toEqual({
+        version: content.version,
+        counts: counts(),
+      });
     }
   });
 
   test('opens from the path of the file in dist/downloads/', async () => {
     const bundle = await openBundle(join(projectDir, 'dist', DOWNLOADS_DIR, bundleFileName(content.version, format)));
-    expect(await bundle.cutters('Fist')).toEqual([content.entries.cutters.find((entry) => entry.slug === 'fist')?.record]);
+    expect(await bundle.cutters('Fist')).toEqual([
+      content.entries.cutters.find((entry) => entry.slug === 'fist')?.record,
+    ]);
   });
 
   test('answers every query of the set as the contract says: names, aliases, levels, whole lists, not found', async () => {
@@ -50,7 +64,10 @@ test('the records are typed by kind', async () => {
   const [oak] = await bundle.trees('Oak Tree');
   const growthTime: number | undefined = oak?.growthTime;
   const efficiency: [number, number] | undefined = (await bundle.cutters(1))[0]?.efficiency;
-  expect({ growthTime: typeof growthTime, efficiency: efficiency?.length }).toEqual({ growthTime: 'number', efficiency: 2 });
+  expect({ growthTime: typeof growthTime, efficiency: efficiency?.length }).toEqual({
+    growthTime: 'number',
+    efficiency: 2,
+  });
 });
 
 describe('a bundle that does not match its manifest is refused, naming the file', () => {
@@ -67,7 +84,11 @@ describe('a bundle that does not match its manifest is refused, naming the file'
       return { name, bytes };
     });
 
-  async function expectRefused(change: (entries: NamedBytes[]) => NamedBytes[], file: string, words: RegExp): Promise<void> {
+  async function expectRefused(
+    change: (entries: NamedBytes[]) => NamedBytes[],
+    file: string,
+    words: RegExp,
+  ): Promise<void> {
     for (const archive of await repacked(change)) {
       const refusal = await openBundle(archive).then(
         () => undefined,
@@ -84,7 +105,8 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   }
 
   test('an unchanged repack opens (the control for the cases below)', async () => {
-    for (const archive of await repacked((entries) => entries)) expect((await openBundle(archive)).version).toBe(content.version);
+    for (const archive of await repacked((entries) => entries))
+      expect((await openBundle(archive)).version).toBe(content.version);
   });
 
   test('one byte changed in an api file', async () => {
@@ -96,7 +118,11 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   });
 
   test('a file the manifest lists is missing', async () => {
-    await expectRefused((entries) => entries.filter((entry) => entry.name !== 'api/gifts/level/1.json'), 'api/gifts/level/1.json', /lacks/);
+    await expectRefused(
+      (entries) => entries.filter((entry) => entry.name !== 'api/gifts/level/1.json'),
+      'api/gifts/level/1.json',
+      /lacks/,
+    );
   });
 
   test('a file the manifest does not list', async () => {
@@ -105,7 +131,11 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   });
 
   test('no manifest', async () => {
-    await expectRefused((entries) => entries.filter((entry) => entry.name !== 'manifest.json'), 'manifest.json', /missing/);
+    await expectRefused(
+      (entries) => entries.filter((entry) => entry.name !== 'manifest.json'),
+      'manifest.json',
+      /missing/,
+    );
   });
 
   test('counts in the manifest that differ from the data', async () => {

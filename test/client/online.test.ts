@@ -26,9 +26,17 @@ test.each(['tar.gz', 'zip'] as const)(
   async (format) => {
     const queries = querySet(content);
     const online = await outcomesOf(createClient({ baseUrl: runtime.url, token: TOKEN }), queries);
-    const offline = await outcomesOf(await openBundle(join(distDir, 'downloads', bundleFileName(content.version, format))), queries);
+    const offline = await outcomesOf(
+      await openBundle(join(distDir, 'downloads', bundleFileName(content.version, format))),
+      queries,
+    );
     queries.forEach(({ kind, search, expected }, index) => {
-      expect({ kind, search, online: online[index], offline: offline[index] }).toEqual({ kind, search, online: expected, offline: expected });
+      expect({ kind, search, online: online[index], offline: offline[index] }).toEqual({
+        kind,
+        search,
+        online: expected,
+        offline: expected,
+      });
     });
   },
 );
@@ -84,10 +92,14 @@ describe('requests', () => {
 
   test('another status is an ApiError with the status, and the message of the body when there is one', async () => {
     const withBody = recordingFetch(405, JSON.stringify({ error: true, message: 'Method not allowed. Use GET.' }));
-    await expect(createClient({ baseUrl: 'https://x.example', token: 't', fetch: withBody.fetch }).gifts()).rejects.toThrow(
-      new ApiError('Method not allowed. Use GET.', 405),
-    );
-    const error = await createClient({ baseUrl: 'https://x.example', token: 't', fetch: recordingFetch(503, 'busy').fetch })
+    await expect(
+      createClient({ baseUrl: 'https://x.example', token: 't', fetch: withBody.fetch }).gifts(),
+    ).rejects.toThrow(new ApiError('Method not allowed. Use GET.', 405));
+    const error = await createClient({
+      baseUrl: 'https://x.example',
+      token: 't',
+      fetch: recordingFetch(503, 'busy').fetch,
+    })
       .gifts()
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
@@ -97,7 +109,11 @@ describe('requests', () => {
   test('not found, auth and other errors share the base class TreefarmError, and are told apart by class', () => {
     const errors = [new NotFoundError('n', 'trees', 'x'), new AuthError('a'), new ApiError('e', 500)];
     expect(errors.every((error) => error instanceof TreefarmError)).toBe(true);
-    expect(errors.map((error) => [error.name, error.status])).toEqual([['NotFoundError', 404], ['AuthError', 401], ['ApiError', 500]]);
+    expect(errors.map((error) => [error.name, error.status])).toEqual([
+      ['NotFoundError', 404],
+      ['AuthError', 401],
+      ['ApiError', 500],
+    ]);
     expect(errors[0]).not.toBeInstanceOf(ApiError);
   });
 });

@@ -16,24 +16,70 @@ export interface Query {
 export type Outcome = { records: unknown[] } | { error: string; status: number | undefined; message: string };
 
 function spellings(name: string): string[] {
-  return [name, name.toUpperCase(), name.toLowerCase(), name.replaceAll(' ', '-'), name.replaceAll(' ', '_'), `  ${name}\t`, `${name}!`];
+  return [
+    name,
+    name.toUpperCase(),
+    name.toLowerCase(),
+    name.replaceAll(' ', '-'),
+    name.replaceAll(' ', '_'),
+    `  ${name}\t`,
+    `${name}!`,
+  ];
 }
 
 export function querySet(content: Content): Query[] {
   const queries: Query[] = [];
   for (const kind of kinds) {
     const entries = content.entries[kind.id];
-    const add = (expected: Outcome, ...searches: Search[]) => queries.push(...searches.map((search) => ({ kind: kind.id, search, expected })));
-    add({ records: entries.map((entry) => entry.record) }, undefined, null, '', '   ', 'null', 'NULL', 'undefined', 'Undefined');
+    const add = (expected: Outcome, ...searches: Search[]) =>
+      queries.push(...searches.map((search) => ({ kind: kind.id, search, expected })));
+    add(
+      { records: entries.map((entry) => entry.record) },
+      undefined,
+      null,
+      '',
+      '   ',
+      'null',
+      'NULL',
+      'undefined',
+      'Undefined',
+    );
     for (const entry of entries) {
       const { level } = entry.data;
-      add({ records: entries.filter((other) => other.data.level === level).map((other) => other.record) }, level, String(level), `0${level}`, ` ${level} `);
-      const names = [...('name' in entry.data ? [entry.data.name] : []), ...('aliases' in entry.data ? (entry.data.aliases ?? []) : [])];
+      add(
+        { records: entries.filter((other) => other.data.level === level).map((other) => other.record) },
+        level,
+        String(level),
+        `0${level}`,
+        ` ${level} `,
+      );
+      const names = [
+        ...('name' in entry.data ? [entry.data.name] : []),
+        ...('aliases' in entry.data ? (entry.data.aliases ?? []) : []),
+      ];
       for (const name of names) add({ records: [entry.record] }, ...spellings(name));
     }
     // No such level, no such name, no letters or digits, too long, a level past 2^53.
-    const notFound = { error: 'NotFoundError', status: 404, message: (JSON.parse(notFoundBody(kind.noun)) as { message: string }).message };
-    add(notFound, 0, 999, '999', 'unicorn', 'Oak Treee', '!!!', '-', 'a'.repeat(101), '9'.repeat(20), '5.0', '-1', '1e2');
+    const notFound = {
+      error: 'NotFoundError',
+      status: 404,
+      message: (JSON.parse(notFoundBody(kind.noun)) as { message: string }).message,
+    };
+    add(
+      notFound,
+      0,
+      999,
+      '999',
+      'unicorn',
+      'Oak Treee',
+      '!!!',
+      '-',
+      'a'.repeat(101),
+      '9'.repeat(20),
+      '5.0',
+      '-1',
+      '1e2',
+    );
   }
   return queries;
 }

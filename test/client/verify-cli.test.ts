@@ -12,7 +12,10 @@ import { bundleFileName } from '../../src/client/bundle-format.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const verify = (...args: string[]) =>
-  spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], { encoding: 'utf8', cwd: projectDir });
+  spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {
+    encoding: 'utf8',
+    cwd: projectDir,
+  });
 
 let content: Content;
 let scratch: string;
@@ -26,7 +29,8 @@ test.each(['tar.gz', 'zip'] as const)('a good %s bundle: exit 0, its version and
   const result = verify(join(distDir, DOWNLOADS_DIR, bundleFileName(content.version, format)));
   expect(result.status).toBe(0);
   expect(result.stdout).toContain(`OK, data version ${content.version}`);
-  for (const [kind, entries] of Object.entries(content.entries)) expect(result.stdout).toMatch(new RegExp(`${kind}\\s+${entries.length}\\n`));
+  for (const [kind, entries] of Object.entries(content.entries))
+    expect(result.stdout).toMatch(new RegExp(`${kind}\\s+${entries.length}\\n`));
 });
 
 test('a tampered bundle: exit 1, naming the file', () => {
@@ -42,6 +46,12 @@ test('a tampered bundle: exit 1, naming the file', () => {
 });
 
 test('a missing file or no argument: exit 1 with a message', () => {
-  expect(verify(join(scratch, 'absent.tar.gz'))).toMatchObject({ status: 1, stderr: expect.stringContaining('cannot read it') as unknown });
-  expect(verify()).toMatchObject({ status: 1, stderr: expect.stringContaining('Usage: npm run bundle:verify') as unknown });
+  expect(verify(join(scratch, 'absent.tar.gz'))).toMatchObject({
+    status: 1,
+    stderr: expect.stringContaining('cannot read it') as unknown,
+  });
+  expect(verify()).toMatchObject({
+    status: 1,
+    stderr: expect.stringContaining('Usage: npm run bundle:verify') as unknown,
+  });
 });

@@ -62,7 +62,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   let manifest: Manifest;
   beforeAll(async () => {
     manifest = await readManifest(distDir);
-    runtime = await startRuntime(runtimeName, { tokens: [TOKEN, SECOND_TOKEN], tokenSha256: [sha256Hex(DIGEST_TOKEN)] });
+    runtime = await startRuntime(runtimeName, {
+      tokens: [TOKEN, SECOND_TOKEN],
+      tokenSha256: [sha256Hex(DIGEST_TOKEN)],
+    });
   });
   afterAll(() => runtime?.close());
 
@@ -82,7 +85,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     return responses;
   }
 
-  async function envelope(path: string, headers?: Record<string, string>): Promise<{ status: number; text: string; body: Envelope }> {
+  async function envelope(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string; body: Envelope }> {
     const response = await get(path, headers);
     const text = await response.text();
     return { status: response.status, text, body: JSON.parse(text) as Envelope };
@@ -90,11 +96,14 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   const names = async (path: string) => (await envelope(path)).body.data?.map((record) => record.name ?? record.level);
 
   describe('endpoints', () => {
-    test.each(kinds.map((kind) => [kind.id, kind] as const))('/api/%s serves the whole list, byte for byte the build', async (id) => {
-      const { status, text } = await envelope(`/api/${id}`);
-      expect(status).toBe(200);
-      expect(text).toBe(distText(listPath(id)));
-    });
+    test.each(kinds.map((kind) => [kind.id, kind] as const))(
+      '/api/%s serves the whole list, byte for byte the build',
+      async (id) => {
+        const { status, text } = await envelope(`/api/${id}`);
+        expect(status).toBe(200);
+        expect(text).toBe(distText(listPath(id)));
+      },
+    );
 
     test('a trailing slash is the same endpoint', async () => {
       for (const kind of kinds) {
@@ -117,7 +126,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
         const got = await raw(request);
         // No body: nothing at all follows the headers on the wire.
         const [head] = await exchangeWithNothingExtra([{ ...request, method: 'HEAD' }]);
-        expect({ target: request.target, status: head?.status }).toEqual({ target: request.target, status: got.status });
+        expect({ target: request.target, status: head?.status }).toEqual({
+          target: request.target,
+          status: got.status,
+        });
         expect(head && comparableHeaders(head)).toEqual(comparableHeaders(got));
       }
     });
@@ -129,7 +141,11 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       async (id, kind) => {
         const { text, body } = await envelope(`/api/${id}?search=1`);
         expect(Object.keys(body)).toEqual(['error', 'message', 'data']);
-        expect(text.startsWith(`{"error":false,"message":"The requested ${kind.noun} data was successfully found.","data":[`)).toBe(true);
+        expect(
+          text.startsWith(
+            `{"error":false,"message":"The requested ${kind.noun} data was successfully found.","data":[`,
+          ),
+        ).toBe(true);
         expect(text.endsWith(']}')).toBe(true);
       },
     );
@@ -141,11 +157,14 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     // The schema's field order is pinned to the contract's list by test/build/envelopes.test.ts.
-    test.each(kinds.map((kind) => [kind.id, kind] as const))('%s records carry exactly the API fields, in the contract order', async (id, kind) => {
-      const { body } = await envelope(`/api/${id}`);
-      expect(body.data?.length).toBe(manifest.counts[id]);
-      for (const record of body.data ?? []) expect(Object.keys(record)).toEqual(apiFields(kind));
-    });
+    test.each(kinds.map((kind) => [kind.id, kind] as const))(
+      '%s records carry exactly the API fields, in the contract order',
+      async (id, kind) => {
+        const { body } = await envelope(`/api/${id}`);
+        expect(body.data?.length).toBe(manifest.counts[id]);
+        for (const record of body.data ?? []) expect(Object.keys(record)).toEqual(apiFields(kind));
+      },
+    );
 
     test('lists are ordered by level ascending', async () => {
       for (const kind of kinds) {
@@ -167,19 +186,28 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('an empty or white-space search returns the whole list', async () => {
       for (const query of ['?search', '?search=', '?search=%20%20', '?search=+', '?search=%09%0A']) {
-        expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({ query, text: distText(listPath('trees')) });
+        expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({
+          query,
+          text: distText(listPath('trees')),
+        });
       }
     });
 
     test('search=null in any letter case returns the whole list', async () => {
       for (const value of ['null', 'NULL', 'Null', 'nUlL', ' null ']) {
-        expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({ value, text: distText(listPath('cutters')) });
+        expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({
+          value,
+          text: distText(listPath('cutters')),
+        });
       }
     });
 
     test('search=undefined in any letter case returns the whole list', async () => {
       for (const value of ['undefined', 'UNDEFINED', 'Undefined', ' undefined ']) {
-        expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({ value, text: distText(listPath('cutters')) });
+        expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({
+          value,
+          text: distText(listPath('cutters')),
+        });
       }
     });
 
@@ -191,7 +219,9 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('other query parameters are ignored', async () => {
       expect(await names('/api/trees?limit=1&search=Oak%20Tree&page=2')).toEqual(['Oak Tree']);
-      expect((await envelope('/api/trees?limit=1&q=Oak%20Tree&Search=Oak%20Tree')).text).toBe(distText(listPath('trees')));
+      expect((await envelope('/api/trees?limit=1&q=Oak%20Tree&Search=Oak%20Tree')).text).toBe(
+        distText(listPath('trees')),
+      );
     });
 
     test('the query is decoded as URLSearchParams does: + is a space, %XX is decoded', async () => {
@@ -233,9 +263,13 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     test('ASCII digits only are a level search: every record of that level, in list order', async () => {
-      expect((await envelope('/api/trees?search=5')).body.data).toEqual(listOf('trees').filter((tree) => tree.level === 5));
+      expect((await envelope('/api/trees?search=5')).body.data).toEqual(
+        listOf('trees').filter((tree) => tree.level === 5),
+      );
       expect(await names('/api/gifts?search=1')).toEqual(['small', 'medium']);
-      expect((await envelope('/api/plots?search=3')).body.data).toEqual(listOf('plots').filter((plot) => plot.level === 3));
+      expect((await envelope('/api/plots?search=3')).body.data).toEqual(
+        listOf('plots').filter((plot) => plot.level === 3),
+      );
     });
 
     test('leading zeros name the same level: 05 is 5', async () => {
@@ -244,7 +278,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('a level with no record is not found', async () => {
       for (const query of ['?search=0', '?search=107', '?search=99999999999999999999999']) {
-        expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({ query, text: notFoundText('tree') });
+        expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({
+          query,
+          text: notFoundText('tree'),
+        });
       }
     });
 
@@ -255,13 +292,19 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('Oak Tree, oak tree, OAKTREE, oak-tree and oak_tree all find Oak Tree', async () => {
       for (const spelling of ['Oak Tree', 'oak tree', 'OAKTREE', 'oak-tree', 'oak_tree']) {
-        expect({ spelling, data: (await envelope(`/api/trees${encodeSearch(spelling)}`)).body.data }).toEqual({ spelling, data: [treeNamed('Oak Tree')] });
+        expect({ spelling, data: (await envelope(`/api/trees${encodeSearch(spelling)}`)).body.data }).toEqual({
+          spelling,
+          data: [treeNamed('Oak Tree')],
+        });
       }
     });
 
     test('the key is NFKD with combining marks removed: accents and compatibility forms find the name', async () => {
       for (const spelling of ['Óak Trëe', 'Ｏａｋ Ｔｒｅｅ', 'OA\u0301K TREE']) {
-        expect({ spelling, names: await names(`/api/trees${encodeSearch(spelling)}`) }).toEqual({ spelling, names: ['Oak Tree'] });
+        expect({ spelling, names: await names(`/api/trees${encodeSearch(spelling)}`) }).toEqual({
+          spelling,
+          names: ['Oak Tree'],
+        });
       }
     });
 
@@ -278,7 +321,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('an empty key is not found', async () => {
       for (const value of ['-_-', '!!!', '🌳', '\u0301']) {
-        expect({ value, status: (await envelope(`/api/trees${encodeSearch(value)}`)).status }).toEqual({ value, status: 404 });
+        expect({ value, status: (await envelope(`/api/trees${encodeSearch(value)}`)).status }).toEqual({
+          value,
+          status: 404,
+        });
       }
     });
 
@@ -288,7 +334,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('plots have no name: a name search for a plot is not found', async () => {
       for (const value of ['level 1', 'plot', 'level-1']) {
-        expect({ value, text: (await envelope(`/api/plots${encodeSearch(value)}`)).text }).toEqual({ value, text: notFoundText('plot') });
+        expect({ value, text: (await envelope(`/api/plots${encodeSearch(value)}`)).text }).toEqual({
+          value,
+          text: notFoundText('plot'),
+        });
       }
     });
 
@@ -300,7 +349,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     test('the 100 characters are counted after trimming, in characters rather than UTF-16 units', async () => {
-      expect((await envelope(`/api/trees${encodeSearch(`${' '.repeat(60)}Oak Tree${'-'.repeat(92)}${' '.repeat(60)}`)}`)).status).toBe(200);
+      expect(
+        (await envelope(`/api/trees${encodeSearch(`${' '.repeat(60)}Oak Tree${'-'.repeat(92)}${' '.repeat(60)}`)}`))
+          .status,
+      ).toBe(200);
       // 8 + 92 astral characters: 100 characters, 184 UTF-16 units.
       expect((await envelope(`/api/trees${encodeSearch(`Oak Tree${'🌳'.repeat(92)}`)}`)).status).toBe(200);
       expect((await envelope(`/api/trees${encodeSearch(`Oak Tree${'🌳'.repeat(93)}`)}`)).status).toBe(404);
@@ -308,13 +360,16 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   });
 
   describe('not found', () => {
-    test.each(kinds.map((kind) => [kind.id, kind] as const))('%s: 404 with the message naming its noun and no data member', async (id, kind) => {
-      const { status, text, body } = await envelope(`/api/${id}?search=999`);
-      expect(status).toBe(404);
-      expect(text).toBe(notFoundText(kind.noun));
-      expect(text).toBe(distText(notFoundPath(id)));
-      expect('data' in body).toBe(false);
-    });
+    test.each(kinds.map((kind) => [kind.id, kind] as const))(
+      '%s: 404 with the message naming its noun and no data member',
+      async (id, kind) => {
+        const { status, text, body } = await envelope(`/api/${id}?search=999`);
+        expect(status).toBe(404);
+        expect(text).toBe(notFoundText(kind.noun));
+        expect(text).toBe(distText(notFoundPath(id)));
+        expect('data' in body).toBe(false);
+      },
+    );
   });
 
   describe('authentication', () => {
@@ -327,14 +382,22 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('an empty token: 401, a token is required', async () => {
       for (const value of ['', ' ', 'Bearer', 'Bearer   ', 'bearer']) {
         const response = await raw({ target: '/api/trees', headers: [['Authorization', value]] });
-        expect({ value, status: response.status, body: response.body.toString() }).toEqual({ value, status: 401, body: TOKEN_REQUIRED });
+        expect({ value, status: response.status, body: response.body.toString() }).toEqual({
+          value,
+          status: 401,
+          body: TOKEN_REQUIRED,
+        });
       }
     });
 
     test('a token that is not configured: 401, the token is not valid', async () => {
       for (const value of ['wrong', 'Bearer wrong', `Bearer ${TOKEN}x`, `Basic ${TOKEN}`, TOKEN.toUpperCase()]) {
         const response = await get('/api/trees', { Authorization: value });
-        expect({ value, status: response.status, body: await response.text() }).toEqual({ value, status: 401, body: TOKEN_INVALID });
+        expect({ value, status: response.status, body: await response.text() }).toEqual({
+          value,
+          status: 401,
+          body: TOKEN_INVALID,
+        });
       }
     });
 
@@ -349,7 +412,10 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('the scheme Bearer is accepted in any letter case', async () => {
       for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-        expect({ scheme, status: (await get('/api/trees', { Authorization: `${scheme} ${TOKEN}` })).status }).toEqual({ scheme, status: 200 });
+        expect({ scheme, status: (await get('/api/trees', { Authorization: `${scheme} ${TOKEN}` })).status }).toEqual({
+          scheme,
+          status: 200,
+        });
       }
     });
 
@@ -368,8 +434,16 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     test('two Authorization headers are never read as one valid token: 401', async () => {
-      for (const pair of [[`Bearer ${TOKEN}`, 'Bearer wrong'], ['Bearer wrong', `Bearer ${TOKEN}`], [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`], [TOKEN, '']]) {
-        const response = await raw({ target: '/api/trees', headers: pair.map((value): [string, string] => ['Authorization', value]) });
+      for (const pair of [
+        [`Bearer ${TOKEN}`, 'Bearer wrong'],
+        ['Bearer wrong', `Bearer ${TOKEN}`],
+        [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`],
+        [TOKEN, ''],
+      ]) {
+        const response = await raw({
+          target: '/api/trees',
+          headers: pair.map((value): [string, string] => ['Authorization', value]),
+        });
         expect({ pair, status: response.status }).toEqual({ pair, status: 401 });
       }
     });
@@ -377,16 +451,28 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('an unknown endpoint without a token tells nothing: 401', async () => {
       for (const path of ['/api/unicorns', '/api/trees/extra', '/api', '/api/']) {
         const response = await anonymous(path);
-        expect({ path, status: response.status, body: await response.text() }).toEqual({ path, status: 401, body: TOKEN_REQUIRED });
+        expect({ path, status: response.status, body: await response.text() }).toEqual({
+          path,
+          status: 401,
+          body: TOKEN_REQUIRED,
+        });
         const invalid = await get(path, bearer('wrong'));
-        expect({ path, status: invalid.status, body: await invalid.text() }).toEqual({ path, status: 401, body: TOKEN_INVALID });
+        expect({ path, status: invalid.status, body: await invalid.text() }).toEqual({
+          path,
+          status: 401,
+          body: TOKEN_INVALID,
+        });
       }
     });
 
     test('a bad method without a token tells nothing: 401', async () => {
       for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
         const response = await raw({ method, target: '/api/unicorns' });
-        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({ method, status: 401, allow: undefined });
+        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+          method,
+          status: 401,
+          allow: undefined,
+        });
         expect(response.body.toString()).toBe(TOKEN_REQUIRED);
       }
     });
@@ -396,34 +482,64 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     test('no configured token or digest is written to dist/', () => {
-      const secrets = [TOKEN, SECOND_TOKEN, DIGEST_TOKEN, sha256Hex(TOKEN), sha256Hex(SECOND_TOKEN), sha256Hex(DIGEST_TOKEN)];
+      const secrets = [
+        TOKEN,
+        SECOND_TOKEN,
+        DIGEST_TOKEN,
+        sha256Hex(TOKEN),
+        sha256Hex(SECOND_TOKEN),
+        sha256Hex(DIGEST_TOKEN),
+      ];
       for (const entry of readdirSync(distDir, { recursive: true, withFileTypes: true })) {
         if (!entry.isFile()) continue;
         const text = readFileSync(join(entry.parentPath, entry.name), 'latin1');
-        for (const secret of secrets) expect(text.includes(secret), `${entry.name} holds a configured secret`).toBe(false);
+        for (const secret of secrets)
+          expect(text.includes(secret), `${entry.name} holds a configured secret`).toBe(false);
       }
     });
   });
 
   describe('other responses under /api/', () => {
     test('an unknown path is 404 Unknown endpoint', async () => {
-      for (const path of ['/api/unicorns', '/api/trees/extra', '/api/trees/index.json', '/api', '/api/', '/api//trees']) {
+      for (const path of [
+        '/api/unicorns',
+        '/api/trees/extra',
+        '/api/trees/index.json',
+        '/api',
+        '/api/',
+        '/api//trees',
+      ]) {
         const { status, body } = await envelope(path);
-        expect({ path, status, body }).toEqual({ path, status: 404, body: { error: true, message: UNKNOWN_ENDPOINT_MESSAGE } });
+        expect({ path, status, body }).toEqual({
+          path,
+          status: 404,
+          body: { error: true, message: UNKNOWN_ENDPOINT_MESSAGE },
+        });
       }
     });
 
     test('a method other than GET, HEAD, OPTIONS is 405 with Allow: GET, HEAD, OPTIONS', async () => {
       for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
         const response = await raw({ method, target: '/api/trees', headers: authorized() });
-        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({ method, status: 405, allow: 'GET, HEAD, OPTIONS' });
+        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+          method,
+          status: 405,
+          allow: 'GET, HEAD, OPTIONS',
+        });
         expect(response.body.toString()).toBe('{"error":true,"message":"Method not allowed. Use GET."}');
       }
     });
 
     test('OPTIONS is 204 with the four CORS headers and no body', async () => {
       const [response] = await exchangeWithNothingExtra([
-        { method: 'OPTIONS', target: '/api/trees', headers: [['Origin', 'https://game.example'], ['Access-Control-Request-Method', 'GET']] },
+        {
+          method: 'OPTIONS',
+          target: '/api/trees',
+          headers: [
+            ['Origin', 'https://game.example'],
+            ['Access-Control-Request-Method', 'GET'],
+          ],
+        },
       ]);
       expect(response?.status).toBe(204);
       expect(response?.headers).toMatchObject({
@@ -439,7 +555,11 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       const json: [string, string] = ['Content-Type', 'application/json'];
       const withBodies: RawRequest[] = [
         { target: '/api/trees?search=Oak%20Tree', headers: [...authorized(), json], body: '{"search":"Pine Tree"}' },
-        { target: '/api/trees?search=Oak%20Tree', headers: [...authorized(), json, ['Transfer-Encoding', 'chunked']], body: '5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n' },
+        {
+          target: '/api/trees?search=Oak%20Tree',
+          headers: [...authorized(), json, ['Transfer-Encoding', 'chunked']],
+          body: '5\r\n{"a":\r\n2\r\n1}\r\n0\r\n\r\n',
+        },
       ];
       for (const request of withBodies) {
         const response = await raw(request);
@@ -460,17 +580,28 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       ['a 405', { method: 'DELETE', target: '/api/trees', headers: authorized() }],
       ['a 204 preflight', { method: 'OPTIONS', target: '/api/trees' }],
     ];
-    test.each(cases)('%s carries Access-Control-Allow-Origin, X-Content-Type-Options, X-Data-Version and its Content-Type', async (_label, request) => {
-      const response = await raw(request);
-      expect(response.headers).toMatchObject({ 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff', 'x-data-version': manifest.version });
-      expect(response.headers['content-type']).toBe(response.status === 204 ? undefined : JSON_TYPE);
-    });
+    test.each(cases)(
+      '%s carries Access-Control-Allow-Origin, X-Content-Type-Options, X-Data-Version and its Content-Type',
+      async (_label, request) => {
+        const response = await raw(request);
+        expect(response.headers).toMatchObject({
+          'access-control-allow-origin': '*',
+          'x-content-type-options': 'nosniff',
+          'x-data-version': manifest.version,
+        });
+        expect(response.headers['content-type']).toBe(response.status === 204 ? undefined : JSON_TYPE);
+      },
+    );
 
     test('a 304 carries the same headers, without Content-Type', async () => {
       const etag = (await get('/api/trees', { ...bearer(), 'Accept-Encoding': 'identity' })).headers.get('etag') ?? '';
       const response = await raw({ target: '/api/trees', headers: [...authorized(), ['If-None-Match', etag]] });
       expect(response.status).toBe(304);
-      expect(response.headers).toMatchObject({ 'access-control-allow-origin': '*', 'x-content-type-options': 'nosniff', 'x-data-version': manifest.version });
+      expect(response.headers).toMatchObject({
+        'access-control-allow-origin': '*',
+        'x-content-type-options': 'nosniff',
+        'x-data-version': manifest.version,
+      });
       expect(response.headers['content-type']).toBeUndefined();
     });
 
@@ -482,7 +613,11 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('a 200 has an ETag and Cache-Control: private, max-age=300', async () => {
       for (const path of ['/api/trees', '/api/trees?search=Oak%20Tree', '/api/gifts?search=1']) {
         const response = await get(path);
-        expect({ path, etag: response.headers.get('etag'), cacheControl: response.headers.get('cache-control') }).toEqual({
+        expect({
+          path,
+          etag: response.headers.get('etag'),
+          cacheControl: response.headers.get('cache-control'),
+        }).toEqual({
           path,
           etag: expect.stringMatching(/^(W\/)?"[^"]+"$/),
           cacheControl: 'private, max-age=300',
@@ -492,37 +627,61 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('each encoding of a body has its own ETag', async () => {
       const etags = await Promise.all(
-        ['identity', 'gzip', 'br'].map(async (coding) => (await raw({ target: '/api/trees', headers: [...authorized(), ['Accept-Encoding', coding]] })).headers.etag),
+        ['identity', 'gzip', 'br'].map(
+          async (coding) =>
+            (await raw({ target: '/api/trees', headers: [...authorized(), ['Accept-Encoding', coding]] })).headers.etag,
+        ),
       );
       expect(new Set(etags).size).toBe(3);
     });
 
     test('If-None-Match with the ETag gives 304 with no body', async () => {
       for (const coding of ['identity', 'gzip', 'br']) {
-        const request: RawRequest = { target: '/api/trees?search=Oak%20Tree', headers: [...authorized(), ['Accept-Encoding', coding]] };
+        const request: RawRequest = {
+          target: '/api/trees?search=Oak%20Tree',
+          headers: [...authorized(), ['Accept-Encoding', coding]],
+        };
         const etag = (await raw(request)).headers.etag ?? '';
-        const [response] = await exchangeWithNothingExtra([{ ...request, headers: [...(request.headers ?? []), ['If-None-Match', etag]] }]);
-        expect({ coding, status: response?.status, etag: response?.headers.etag }).toEqual({ coding, status: 304, etag });
+        const [response] = await exchangeWithNothingExtra([
+          { ...request, headers: [...(request.headers ?? []), ['If-None-Match', etag]] },
+        ]);
+        expect({ coding, status: response?.status, etag: response?.headers.etag }).toEqual({
+          coding,
+          status: 304,
+          etag,
+        });
       }
     });
 
     test('If-None-Match naming the ETag among others gives 304', async () => {
       const etag = (await raw({ target: '/api/trees', headers: authorized() })).headers.etag ?? '';
-      const response = await raw({ target: '/api/trees', headers: [...authorized(), ['If-None-Match', `"stale", ${etag}`]] });
+      const response = await raw({
+        target: '/api/trees',
+        headers: [...authorized(), ['If-None-Match', `"stale", ${etag}`]],
+      });
       expect(response.status).toBe(304);
     });
 
     test("If-None-Match with another body's or another encoding's ETag gives 200", async () => {
       const identityEtag = (await raw({ target: '/api/trees', headers: authorized() })).headers.etag ?? '';
-      const otherBody = await raw({ target: '/api/trees?search=5', headers: [...authorized(), ['If-None-Match', identityEtag]] });
+      const otherBody = await raw({
+        target: '/api/trees?search=5',
+        headers: [...authorized(), ['If-None-Match', identityEtag]],
+      });
       expect(otherBody.status).toBe(200);
-      const otherEncoding = await raw({ target: '/api/trees', headers: [...authorized(), ['Accept-Encoding', 'br'], ['If-None-Match', identityEtag]] });
+      const otherEncoding = await raw({
+        target: '/api/trees',
+        headers: [...authorized(), ['Accept-Encoding', 'br'], ['If-None-Match', identityEtag]],
+      });
       expect(otherEncoding.status).toBe(200);
     });
 
     test('br where the client accepts it, gzip where it accepts only gzip, with Vary: Accept-Encoding', async () => {
       const coded = async (acceptEncoding: string) => {
-        const response = await raw({ target: '/api/trees', headers: [...authorized(), ['Accept-Encoding', acceptEncoding]] });
+        const response = await raw({
+          target: '/api/trees',
+          headers: [...authorized(), ['Accept-Encoding', acceptEncoding]],
+        });
         return { acceptEncoding, encoding: response.headers['content-encoding'], vary: response.headers.vary };
       };
       expect(await coded('br')).toEqual({ acceptEncoding: 'br', encoding: 'br', vary: 'Accept-Encoding' });
@@ -532,8 +691,17 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
     test('identity where the client accepts neither br nor gzip', async () => {
       for (const acceptEncoding of [undefined, 'identity', 'deflate', 'br;q=0, gzip;q=0']) {
-        const response = await raw({ target: '/api/trees', headers: [...authorized(), ...(acceptEncoding === undefined ? [] : [['Accept-Encoding', acceptEncoding] as [string, string]])] });
-        expect({ acceptEncoding, encoding: response.headers['content-encoding'] }).toEqual({ acceptEncoding, encoding: undefined });
+        const response = await raw({
+          target: '/api/trees',
+          headers: [
+            ...authorized(),
+            ...(acceptEncoding === undefined ? [] : [['Accept-Encoding', acceptEncoding] as [string, string]]),
+          ],
+        });
+        expect({ acceptEncoding, encoding: response.headers['content-encoding'] }).toEqual({
+          acceptEncoding,
+          encoding: undefined,
+        });
         expect(response.body.toString()).toBe(distText(listPath('trees')));
       }
     });
@@ -600,7 +768,9 @@ test('a local server started with no token configured makes one up, prints a rea
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code} before printing a curl line:\n${output}`)));
+      child.once('exit', (code) =>
+        reject(new Error(`serve exited with ${code} before printing a curl line:\n${output}`)),
+      );
     });
     const [, token = '', url = ''] = curl;
     expect(token.length).toBeGreaterThanOrEqual(16);

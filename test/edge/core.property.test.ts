@@ -20,17 +20,66 @@ const DIGEST_TOKEN = 'property-digest-token';
 const manifest = await readManifest(distDir);
 const decide = createEdge({
   manifest,
-  tokenDigests: tokenDigests({ API_TOKENS: VALID_TOKEN, API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex') }),
+  tokenDigests: tokenDigests({
+    API_TOKENS: VALID_TOKEN,
+    API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
+  }),
 });
 const apiFiles = Object.keys(manifest.files);
 const RUNS = { numRuns: 2_000 };
 
 // Pieces that the rules care about, mixed with anything at all.
 const anyText = fc.string({ unit: 'binary', maxLength: 30 });
-const method = fc.oneof(fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH', 'get', 'Head', 'options', 'TRACE', 'CONNECT'), anyText);
+const method = fc.oneof(
+  fc.constantFrom(
+    'GET',
+    'HEAD',
+    'OPTIONS',
+    'POST',
+    'PUT',
+    'DELETE',
+    'PATCH',
+    'get',
+    'Head',
+    'options',
+    'TRACE',
+    'CONNECT',
+  ),
+  anyText,
+);
 const segment = fc.oneof(
-  fc.constantFrom(API_DIR, 'API', 'Api', ...kindIds, 'Trees', '', '.', '..', '%2e', '%2E%2e', '%2f', '%2F', '%5c', '%252f', '%00', '%', '%zz', '%E0%A4%A'),
-  fc.constantFrom('index.json', 'not-found.json', 'level', 'name', '1.json', 'oaktree.json', 'manifest.json', 'ünïcödé', '🌳', '\\api'),
+  fc.constantFrom(
+    API_DIR,
+    'API',
+    'Api',
+    ...kindIds,
+    'Trees',
+    '',
+    '.',
+    '..',
+    '%2e',
+    '%2E%2e',
+    '%2f',
+    '%2F',
+    '%5c',
+    '%252f',
+    '%00',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+  ),
+  fc.constantFrom(
+    'index.json',
+    'not-found.json',
+    'level',
+    'name',
+    '1.json',
+    'oaktree.json',
+    'manifest.json',
+    'ünïcödé',
+    '🌳',
+    '\\api',
+  ),
   fc.webSegment(),
   anyText,
 );
@@ -40,7 +89,23 @@ const path = fc.oneof(
   fc.array(segment, { maxLength: 4 }).map((segments) => `/api/${segments.join('/')}`),
 );
 const searchValue = fc.oneof(
-  fc.constantFrom('', ' ', 'null', 'NULL', 'undefined', '5', '05', '1', '0', '107', '99999999999999999999', 'Oak Tree', 'oak_tree', 'breadknife', 'small'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'null',
+    'NULL',
+    'undefined',
+    '5',
+    '05',
+    '1',
+    '0',
+    '107',
+    '99999999999999999999',
+    'Oak Tree',
+    'oak_tree',
+    'breadknife',
+    'small',
+  ),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '+', '%20', 'Oak%Tree', '５', '\u0301', 'a'.repeat(101)),
   anyText,
 );
@@ -57,30 +122,63 @@ interface Presented {
   valid: boolean;
 }
 const validAuthorization = fc
-  .tuple(fc.constantFrom(VALID_TOKEN, DIGEST_TOKEN), fc.constantFrom('', 'Bearer ', 'bearer ', 'BEARER  ', ' Bearer\t'), fc.constantFrom('', ' '))
+  .tuple(
+    fc.constantFrom(VALID_TOKEN, DIGEST_TOKEN),
+    fc.constantFrom('', 'Bearer ', 'bearer ', 'BEARER  ', ' Bearer\t'),
+    fc.constantFrom('', ' '),
+  )
   .map(([token, scheme, trailing]): Presented => ({ authorization: `${scheme}${token}${trailing}`, valid: true }));
 const invalidAuthorization = fc
   .oneof(
     fc.constant(undefined),
-    fc.constantFrom('', 'Bearer', 'Bearer ', `${VALID_TOKEN}x`, `Basic ${VALID_TOKEN}`, VALID_TOKEN.toUpperCase(), createHash('sha256').update(DIGEST_TOKEN).digest('hex')),
+    fc.constantFrom(
+      '',
+      'Bearer',
+      'Bearer ',
+      `${VALID_TOKEN}x`,
+      `Basic ${VALID_TOKEN}`,
+      VALID_TOKEN.toUpperCase(),
+      createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
+    ),
     anyText.filter((text) => !text.includes(VALID_TOKEN) && !text.includes(DIGEST_TOKEN)),
-    anyText.map((text) => `Bearer ${text}`).filter((text) => !text.includes(VALID_TOKEN) && !text.includes(DIGEST_TOKEN)),
+    anyText
+      .map((text) => `Bearer ${text}`)
+      .filter((text) => !text.includes(VALID_TOKEN) && !text.includes(DIGEST_TOKEN)),
   )
   .map((authorization): Presented => ({ authorization, valid: false }));
 
 const acceptEncoding = fc.option(
   fc.oneof(
     fc.constantFrom('br', 'gzip', 'gzip, deflate, br', 'br;q=0', 'identity', '*', 'br;q=abc', 'gzip;q=1.5', 'zstd'),
-    fc.array(fc.tuple(fc.constantFrom('br', 'gzip', 'identity', 'deflate', '*', 'BR'), fc.option(fc.constantFrom('0', '0.5', '1', '1.000', 'x', '-1', ''))), { maxLength: 4 })
+    fc
+      .array(
+        fc.tuple(
+          fc.constantFrom('br', 'gzip', 'identity', 'deflate', '*', 'BR'),
+          fc.option(fc.constantFrom('0', '0.5', '1', '1.000', 'x', '-1', '')),
+        ),
+        { maxLength: 4 },
+      )
       .map((elements) => elements.map(([coding, q]) => (q === null ? coding : `${coding};q=${q}`)).join(', ')),
     anyText,
   ),
   { nil: undefined },
 );
-const someEtag = fc.constantFrom(...apiFiles).chain((file) =>
-  fc.constantFrom('identity', 'br', 'gzip').map((encoding) => etagFor(manifest.files[file]?.sha256 ?? '', encoding as 'identity' | 'br' | 'gzip')),
+const someEtag = fc
+  .constantFrom(...apiFiles)
+  .chain((file) =>
+    fc
+      .constantFrom('identity', 'br', 'gzip')
+      .map((encoding) => etagFor(manifest.files[file]?.sha256 ?? '', encoding as 'identity' | 'br' | 'gzip')),
+  );
+const ifNoneMatch = fc.option(
+  fc.oneof(
+    someEtag,
+    someEtag.map((etag) => `W/${etag}`),
+    fc.constant('*'),
+    anyText,
+  ),
+  { nil: undefined },
 );
-const ifNoneMatch = fc.option(fc.oneof(someEtag, someEtag.map((etag) => `W/${etag}`), fc.constant('*'), anyText), { nil: undefined });
 
 interface Case {
   method: string;
@@ -89,14 +187,26 @@ interface Case {
   headers: Record<string, string | undefined>;
 }
 const anyCase = (authorization: fc.Arbitrary<Presented>) =>
-  fc.record({ method, target: fc.tuple(path, query).map(([p, q]) => p + q), presented: authorization, acceptEncoding, ifNoneMatch }).map(
-    ({ method, target, presented, acceptEncoding, ifNoneMatch }): Case => ({
+  fc
+    .record({
       method,
-      target,
-      presented,
-      headers: { authorization: presented.authorization, 'accept-encoding': acceptEncoding, 'if-none-match': ifNoneMatch },
-    }),
-  );
+      target: fc.tuple(path, query).map(([p, q]) => p + q),
+      presented: authorization,
+      acceptEncoding,
+      ifNoneMatch,
+    })
+    .map(
+      ({ method, target, presented, acceptEncoding, ifNoneMatch }): Case => ({
+        method,
+        target,
+        presented,
+        headers: {
+          authorization: presented.authorization,
+          'accept-encoding': acceptEncoding,
+          'if-none-match': ifNoneMatch,
+        },
+      }),
+    );
 
 /** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
 function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: EdgeDecision } | undefined {
@@ -107,7 +217,8 @@ function decideCase({ method, target, headers }: Case): { request: EdgeRequest; 
 }
 
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const fileOf = (decision: EdgeDecision) => (decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined);
+const fileOf = (decision: EdgeDecision) =>
+  decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
 
 describe('the edge core, for any method, path, query and headers', () => {
   test('never throws and never answers 5xx', () => {
@@ -129,7 +240,8 @@ describe('the edge core, for any method, path, query and headers', () => {
         expect(decision.status).not.toBe(200);
         expect(decision.status).not.toBe(304);
         expect(fileOf(decision)).toBeUndefined();
-        if (isApiPath(edgeRequest.url.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS') expect(decision.status).toBe(401);
+        if (isApiPath(edgeRequest.url.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS')
+          expect(decision.status).toBe(401);
       }),
       RUNS,
     );
@@ -160,12 +272,18 @@ describe('the edge core, for any method, path, query and headers', () => {
         acceptEncoding,
         ifNoneMatch,
       })
-      .map(({ method, kind, slash, query, presented, acceptEncoding, ifNoneMatch }): Case => ({
-        method,
-        target: `/api/${kind}${slash}${query}`,
-        presented,
-        headers: { authorization: presented.authorization, 'accept-encoding': acceptEncoding, 'if-none-match': ifNoneMatch },
-      }));
+      .map(
+        ({ method, kind, slash, query, presented, acceptEncoding, ifNoneMatch }): Case => ({
+          method,
+          target: `/api/${kind}${slash}${query}`,
+          presented,
+          headers: {
+            authorization: presented.authorization,
+            'accept-encoding': acceptEncoding,
+            'if-none-match': ifNoneMatch,
+          },
+        }),
+      );
     fc.assert(
       fc.property(endpointCase, (request) => {
         const decided = decideCase(request);
@@ -189,9 +307,13 @@ describe('the edge core, for any method, path, query and headers', () => {
     fc.assert(
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
-        if (!decided || decided.decision.type !== 'respond' || !isApiPath(decided.request.url.pathname)) return;
+        if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.url.pathname)) return;
         const { headers, body, status } = decided.decision;
-        expect(headers).toMatchObject({ 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff', 'X-Data-Version': manifest.version });
+        expect(headers).toMatchObject({
+          'Access-Control-Allow-Origin': '*',
+          'X-Content-Type-Options': 'nosniff',
+          'X-Data-Version': manifest.version,
+        });
         expect(headers['Content-Type']).toBe(body ? 'application/json; charset=utf-8' : undefined);
         expect(body === undefined).toBe(status === 204 || status === 304);
       }),

@@ -5,39 +5,73 @@ import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from '../../s
 describe('chooseEncoding', () => {
   /** Each Accept-Encoding value with the encoding it must give. */
   const chooses = (cases: [acceptEncoding: string | null, expected: Encoding][]) => {
-    for (const [acceptEncoding, expected] of cases) expect({ acceptEncoding, chosen: chooseEncoding(acceptEncoding) }).toEqual({ acceptEncoding, chosen: expected });
+    for (const [acceptEncoding, expected] of cases)
+      expect({ acceptEncoding, chosen: chooseEncoding(acceptEncoding) }).toEqual({ acceptEncoding, chosen: expected });
   };
 
   test('no Accept-Encoding, or an empty one: identity', () => {
-    chooses([[null, 'identity'], ['', 'identity']]);
+    chooses([
+      [null, 'identity'],
+      ['', 'identity'],
+    ]);
   });
 
   test('br or gzip when the client accepts it', () => {
-    chooses([['br', 'br'], ['gzip', 'gzip']]);
+    chooses([
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+    ]);
   });
 
   test('the highest q wins', () => {
-    chooses([['gzip;q=0.8, br;q=0.9', 'br'], ['br;q=0.5, gzip', 'gzip'], ['identity;q=0.1, gzip;q=0.2', 'gzip']]);
+    chooses([
+      ['gzip;q=0.8, br;q=0.9', 'br'],
+      ['br;q=0.5, gzip', 'gzip'],
+      ['identity;q=0.1, gzip;q=0.2', 'gzip'],
+    ]);
   });
 
   test('equal q: the order the client listed', () => {
-    chooses([['gzip, br', 'gzip'], ['br, gzip', 'br'], ['identity, br', 'identity'], ['br;q=0.5, gzip;q=0.5', 'br']]);
+    chooses([
+      ['gzip, br', 'gzip'],
+      ['br, gzip', 'br'],
+      ['identity, br', 'identity'],
+      ['br;q=0.5, gzip;q=0.5', 'br'],
+    ]);
   });
 
   test('q=0 refuses a coding', () => {
-    chooses([['br;q=0, gzip', 'gzip'], ['br;q=0.000', 'identity'], ['br;q=0, gzip;q=0', 'identity']]);
+    chooses([
+      ['br;q=0, gzip', 'gzip'],
+      ['br;q=0.000', 'identity'],
+      ['br;q=0, gzip;q=0', 'identity'],
+    ]);
   });
 
   test('* and codings the edge does not make are passed over', () => {
-    chooses([['*', 'identity'], ['*, gzip;q=0.5', 'gzip'], ['deflate, zstd, gzip;q=0.1', 'gzip'], ['zstd', 'identity']]);
+    chooses([
+      ['*', 'identity'],
+      ['*, gzip;q=0.5', 'gzip'],
+      ['deflate, zstd, gzip;q=0.1', 'gzip'],
+      ['zstd', 'identity'],
+    ]);
   });
 
   test('an element with a malformed q is ignored', () => {
-    chooses([['br;q=abc, gzip;q=0.1', 'gzip'], ['br;q=1.5, gzip;q=0.1', 'gzip'], ['br;q=-1', 'identity'], ['br;q=0.0001', 'identity'], ['br;q=', 'identity']]);
+    chooses([
+      ['br;q=abc, gzip;q=0.1', 'gzip'],
+      ['br;q=1.5, gzip;q=0.1', 'gzip'],
+      ['br;q=-1', 'identity'],
+      ['br;q=0.0001', 'identity'],
+      ['br;q=', 'identity'],
+    ]);
   });
 
   test('codings and parameters are read in any letter case, with any white space', () => {
-    chooses([['BR', 'br'], ['  gzip ;  Q=0.5 , br ; q=0.4 ', 'gzip']]);
+    chooses([
+      ['BR', 'br'],
+      ['  gzip ;  Q=0.5 , br ; q=0.4 ', 'gzip'],
+    ]);
   });
 
   test('parameters other than q do not change the weight', () => {
@@ -67,15 +101,23 @@ describe('ifNoneMatchHits', () => {
   const etag = etagFor('ef'.repeat(32), 'br');
   /** Each If-None-Match value with whether it names `etag`. */
   const hits = (cases: [ifNoneMatch: string | null, hit: boolean][]) => {
-    for (const [ifNoneMatch, hit] of cases) expect({ ifNoneMatch, hit: ifNoneMatchHits(ifNoneMatch, etag) }).toEqual({ ifNoneMatch, hit });
+    for (const [ifNoneMatch, hit] of cases)
+      expect({ ifNoneMatch, hit: ifNoneMatchHits(ifNoneMatch, etag) }).toEqual({ ifNoneMatch, hit });
   };
 
   test('absent or empty: no hit', () => {
-    hits([[null, false], ['', false]]);
+    hits([
+      [null, false],
+      ['', false],
+    ]);
   });
 
   test('the ETag itself, alone or in a list: a hit', () => {
-    hits([[etag, true], [`"other", ${etag}`, true], [`"other",${etag} , "more"`, true]]);
+    hits([
+      [etag, true],
+      [`"other", ${etag}`, true],
+      [`"other",${etag} , "more"`, true],
+    ]);
   });
 
   test('the weak form of the ETag is a hit (weak comparison, as for GET)', () => {
@@ -87,6 +129,10 @@ describe('ifNoneMatchHits', () => {
   });
 
   test('other ETags, or the ETag unquoted or of another encoding: no hit', () => {
-    hits([['"other"', false], [etag.slice(1, -1), false], [etagFor('ef'.repeat(32), 'gzip'), false]]);
+    hits([
+      ['"other"', false],
+      [etag.slice(1, -1), false],
+      [etagFor('ef'.repeat(32), 'gzip'), false],
+    ]);
   });
 });

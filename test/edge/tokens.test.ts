@@ -1,30 +1,53 @@
 // API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { digestsEqual, isConfiguredToken, localTokens, presentedToken, sha256, TokenConfigError, tokenDigests } from '../../src/edge/tokens.ts';
+import {
+  digestsEqual,
+  isConfiguredToken,
+  localTokens,
+  presentedToken,
+  sha256,
+  TokenConfigError,
+  tokenDigests,
+} from '../../src/edge/tokens.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 describe('presentedToken', () => {
   /** Each Authorization value with the token it presents. */
   const presents = (cases: [authorization: string | null, token: string][]) => {
-    for (const [authorization, token] of cases) expect({ authorization, token: presentedToken(authorization) }).toEqual({ authorization, token });
+    for (const [authorization, token] of cases)
+      expect({ authorization, token: presentedToken(authorization) }).toEqual({ authorization, token });
   };
 
   test('no header or an empty one: the empty token', () => {
-    presents([[null, ''], ['', ''], ['   ', '']]);
+    presents([
+      [null, ''],
+      ['', ''],
+      ['   ', ''],
+    ]);
   });
 
   test('a bare token is the token, without surrounding white space', () => {
-    presents([['abc', 'abc'], ['  abc\t', 'abc']]);
+    presents([
+      ['abc', 'abc'],
+      ['  abc\t', 'abc'],
+    ]);
   });
 
   test('Bearer <token>, the scheme in any letter case and followed by any white space', () => {
-    presents(['Bearer abc', 'bearer abc', 'BEARER abc', 'bEaReR abc', 'Bearer    abc  ', 'Bearer\tabc', ' Bearer abc'].map((value) => [value, 'abc']));
+    presents(
+      ['Bearer abc', 'bearer abc', 'BEARER abc', 'bEaReR abc', 'Bearer    abc  ', 'Bearer\tabc', ' Bearer abc'].map(
+        (value) => [value, 'abc'],
+      ),
+    );
   });
 
   test('Bearer with no token is the empty token', () => {
-    presents([['Bearer', ''], ['bearer   ', '']]);
+    presents([
+      ['Bearer', ''],
+      ['bearer   ', ''],
+    ]);
   });
 
   test('a word that only starts with Bearer is a bare token', () => {
@@ -43,11 +66,18 @@ describe('tokenDigests', () => {
   });
 
   test('API_TOKENS: the digest of each comma-separated token, trimmed, empty entries skipped', () => {
-    expect(tokenDigests({ API_TOKENS: ' one, two ,,' }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([hex('one'), hex('two')]);
+    expect(tokenDigests({ API_TOKENS: ' one, two ,,' }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([
+      hex('one'),
+      hex('two'),
+    ]);
   });
 
   test('API_TOKEN_SHA256: each comma-separated digest as it is', () => {
-    expect(tokenDigests({ API_TOKEN_SHA256: `${hex('a')}, ${hex('b')}` }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([hex('a'), hex('b')]);
+    expect(
+      tokenDigests({ API_TOKEN_SHA256: `${hex('a')}, ${hex('b')}` }).map((digest) =>
+        Buffer.from(digest).toString('hex'),
+      ),
+    ).toEqual([hex('a'), hex('b')]);
   });
 
   test('a malformed digest is an error naming its entry, not skipped', () => {

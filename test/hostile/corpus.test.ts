@@ -57,12 +57,16 @@ function pipelined(name: string, requests: RawRequest[], statuses?: number[]): H
   return {
     name,
     bytes: Buffer.concat(bytes),
-    requests: requests.map(({ method = 'GET', target, headers = [] }) => ({ method, apiData: carriesValidToken(headers) && namesApi(target) })),
+    requests: requests.map(({ method = 'GET', target, headers = [] }) => ({
+      method,
+      apiData: carriesValidToken(headers) && namesApi(target),
+    })),
     statuses,
   };
 }
 
-const one = (name: string, request: RawRequest, status?: number) => pipelined(name, [request], status === undefined ? undefined : [status]);
+const one = (name: string, request: RawRequest, status?: number) =>
+  pipelined(name, [request], status === undefined ? undefined : [status]);
 
 /** Bytes as they are (latin1), for what requestBytes cannot write; `apiData` per expected response. */
 function raw(name: string, text: string, requests: HostileCase['requests'], statuses?: number[]): HostileCase {
@@ -70,7 +74,8 @@ function raw(name: string, text: string, requests: HostileCase['requests'], stat
 }
 
 /** A value short enough for a test name. */
-const shown = (value: string) => JSON.stringify(value.length > 48 ? `${value.slice(0, 40)}… (${value.length} characters)` : value);
+const shown = (value: string) =>
+  JSON.stringify(value.length > 48 ? `${value.slice(0, 40)}… (${value.length} characters)` : value);
 
 /** Each target with a valid token and with none. */
 function withAndWithoutToken(group: string, targets: string[]): HostileCase[] {
@@ -160,27 +165,72 @@ const corpus: HostileCase[] = [
     `/${long('a/', 8_000)}`,
   ]),
   one('OPTIONS *', { method: 'OPTIONS', target: '*' }),
-  one('duplicate Host headers', { target: '/api/trees', headers: [['Host', 'a.example'], ['Host', 'b.example'], bearer(TOKEN)] }),
+  one('duplicate Host headers', {
+    target: '/api/trees',
+    headers: [['Host', 'a.example'], ['Host', 'b.example'], bearer(TOKEN)],
+  }),
   one('a garbage Host header', { target: '/api/trees', headers: [['Host', '\xff\xfe:99999'], bearer(TOKEN)] }),
-  one('conflicting Content-Length headers', { target: '/api/trees', headers: [bearer(TOKEN), ['Content-Length', '1'], ['Content-Length', '2']], body: 'ab' }),
+  one('conflicting Content-Length headers', {
+    target: '/api/trees',
+    headers: [bearer(TOKEN), ['Content-Length', '1'], ['Content-Length', '2']],
+    body: 'ab',
+  }),
   one('Content-Length with Transfer-Encoding', {
     target: '/api/trees',
     headers: [bearer(TOKEN), ['Content-Length', '5'], ['Transfer-Encoding', 'chunked']],
     body: '0\r\n\r\n',
   }),
-  one('an unknown Transfer-Encoding', { target: '/api/trees', headers: [bearer(TOKEN), ['Transfer-Encoding', 'gzip']], body: 'abc' }),
+  one('an unknown Transfer-Encoding', {
+    target: '/api/trees',
+    headers: [bearer(TOKEN), ['Transfer-Encoding', 'gzip']],
+    body: 'abc',
+  }),
   one('an unknown Expect', { target: '/api/trees', headers: [bearer(TOKEN), ['Expect', 'something-else']] }),
-  one('two Authorization headers, the valid one first', { target: '/api/trees', headers: [bearer(TOKEN), bearer(OTHER)] }, 401),
-  one('two Authorization headers, the valid one last', { target: '/api/trees', headers: [bearer(OTHER), bearer(TOKEN)] }, 401),
-  one('two Authorization headers, the valid one and an empty one', { target: '/api/trees', headers: [bearer(TOKEN), ['Authorization', '']] }),
-  one('a valid and an invalid token in one header', { target: '/api/trees', headers: [['Authorization', `Bearer ${TOKEN}, Bearer ${OTHER}`]] }, 401),
-  one('the token under another scheme', { target: '/api/trees', headers: [['Authorization', `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}`]] }, 401),
-  one('the token twice in one header', { target: '/api/trees', headers: [['Authorization', `Bearer ${TOKEN} ${TOKEN}`]] }, 401),
-  one('a token of 8000 characters', { target: '/api/trees', headers: [['Authorization', `Bearer ${long('t', 8_000)}`]] }, 401),
-  one('a token of bytes that are not UTF-8', { target: '/api/trees', headers: [['Authorization', 'Bearer \xff\xfe\xfd']] }, 401),
+  one(
+    'two Authorization headers, the valid one first',
+    { target: '/api/trees', headers: [bearer(TOKEN), bearer(OTHER)] },
+    401,
+  ),
+  one(
+    'two Authorization headers, the valid one last',
+    { target: '/api/trees', headers: [bearer(OTHER), bearer(TOKEN)] },
+    401,
+  ),
+  one('two Authorization headers, the valid one and an empty one', {
+    target: '/api/trees',
+    headers: [bearer(TOKEN), ['Authorization', '']],
+  }),
+  one(
+    'a valid and an invalid token in one header',
+    { target: '/api/trees', headers: [['Authorization', `Bearer ${TOKEN}, Bearer ${OTHER}`]] },
+    401,
+  ),
+  one(
+    'the token under another scheme',
+    { target: '/api/trees', headers: [['Authorization', `Basic ${Buffer.from(`user:${TOKEN}`).toString('base64')}`]] },
+    401,
+  ),
+  one(
+    'the token twice in one header',
+    { target: '/api/trees', headers: [['Authorization', `Bearer ${TOKEN} ${TOKEN}`]] },
+    401,
+  ),
+  one(
+    'a token of 8000 characters',
+    { target: '/api/trees', headers: [['Authorization', `Bearer ${long('t', 8_000)}`]] },
+    401,
+  ),
+  one(
+    'a token of bytes that are not UTF-8',
+    { target: '/api/trees', headers: [['Authorization', 'Bearer \xff\xfe\xfd']] },
+    401,
+  ),
   one('a header name with a space, the valid token', { target: '/api/trees', headers: [['Authorization ', TOKEN]] }),
   one('a header name with a space, another token', { target: '/api/trees', headers: [['Authorization ', OTHER]] }),
-  one('a header name with a space beside a valid Authorization', { target: '/api/trees', headers: [bearer(TOKEN), ['Authorization ', OTHER]] }),
+  one('a header name with a space beside a valid Authorization', {
+    target: '/api/trees',
+    headers: [bearer(TOKEN), ['Authorization ', OTHER]],
+  }),
   ...[
     long('x', 8_000),
     Array.from({ length: 1_000 }, () => 'gzip;q=0.5').join(', '),
@@ -190,11 +240,29 @@ const corpus: HostileCase[] = [
     ',,,,,;;;;;====',
     'BR',
     'x-gzip, compress, deflate, zstd',
-  ].map((value) => one(`Accept-Encoding ${shown(value)}`, { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', value]] }, 200)),
-  one('a control character in Accept-Encoding', { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', 'br\x01']] }),
+  ].map((value) =>
+    one(
+      `Accept-Encoding ${shown(value)}`,
+      { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', value]] },
+      200,
+    ),
+  ),
+  one('a control character in Accept-Encoding', {
+    target: '/api/trees',
+    headers: [bearer(TOKEN), ['Accept-Encoding', 'br\x01']],
+  }),
   // Refusing identity and offering nothing else: the contract sends identity; Cloudflare's front line (and wrangler dev) answers 415.
-  ...['*;q=0', 'identity;q=0, *;q=0'].map((value) => one(`Accept-Encoding ${shown(value)}`, { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', value]] })),
-  one('two Accept-Encoding headers', { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', 'br'], ['Accept-Encoding', 'gzip']] }, 200),
+  ...['*;q=0', 'identity;q=0, *;q=0'].map((value) =>
+    one(`Accept-Encoding ${shown(value)}`, {
+      target: '/api/trees',
+      headers: [bearer(TOKEN), ['Accept-Encoding', value]],
+    }),
+  ),
+  one(
+    'two Accept-Encoding headers',
+    { target: '/api/trees', headers: [bearer(TOKEN), ['Accept-Encoding', 'br'], ['Accept-Encoding', 'gzip']] },
+    200,
+  ),
   ...[
     long('x', 8_000),
     Array.from({ length: 1_000 }, (_, index) => `"${index}"`).join(', '),
@@ -204,44 +272,93 @@ const corpus: HostileCase[] = [
     ', , ,',
     '\xff\xfe',
     'W/W/W/"x"',
-  ].map((value) => one(`If-None-Match ${shown(value)}`, { target: '/api/trees', headers: [bearer(TOKEN), ['If-None-Match', value]] }, 200)),
+  ].map((value) =>
+    one(
+      `If-None-Match ${shown(value)}`,
+      { target: '/api/trees', headers: [bearer(TOKEN), ['If-None-Match', value]] },
+      200,
+    ),
+  ),
   one('If-None-Match * without a token', { target: '/api/trees', headers: [['If-None-Match', '*']] }, 401),
   one('a Range on an API endpoint', { target: '/api/trees', headers: [bearer(TOKEN), ['Range', 'bytes=0-10']] }, 200),
-  raw('HTTP/1.0 without Host', `GET /api/trees HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [{ method: 'GET', apiData: true }]),
-  raw('HTTP/1.0 with Host', `GET /api/trees HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [{ method: 'GET', apiData: true }], [200]),
-  raw('HTTP/1.0 without a token', `GET /api/trees HTTP/1.0\r\nHost: localhost\r\n\r\n`, [{ method: 'GET', apiData: false }], [401]),
-  raw('HTTP/1.0 HEAD', `HEAD /api/trees HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [{ method: 'HEAD', apiData: true }], [200]),
+  raw('HTTP/1.0 without Host', `GET /api/trees HTTP/1.0\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [
+    { method: 'GET', apiData: true },
+  ]),
+  raw(
+    'HTTP/1.0 with Host',
+    `GET /api/trees HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
+    [{ method: 'GET', apiData: true }],
+    [200],
+  ),
+  raw(
+    'HTTP/1.0 without a token',
+    `GET /api/trees HTTP/1.0\r\nHost: localhost\r\n\r\n`,
+    [{ method: 'GET', apiData: false }],
+    [401],
+  ),
+  raw(
+    'HTTP/1.0 HEAD',
+    `HEAD /api/trees HTTP/1.0\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
+    [{ method: 'HEAD', apiData: true }],
+    [200],
+  ),
   raw(
     'HTTP/1.0 keep-alive, pipelined',
     `GET /api/trees HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\nAuthorization: Bearer ${TOKEN}\r\n\r\nGET /api/cutters HTTP/1.0\r\nHost: localhost\r\n\r\n`,
-    [{ method: 'GET', apiData: true }, { method: 'GET', apiData: false }],
+    [
+      { method: 'GET', apiData: true },
+      { method: 'GET', apiData: false },
+    ],
     [200, 401],
   ),
-  raw('a request line without a version', `GET /api/trees\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [{ method: 'GET', apiData: true }]),
-  raw('HTTP/1.2', `GET /api/trees HTTP/1.2\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`, [{ method: 'GET', apiData: true }]),
+  raw('a request line without a version', `GET /api/trees\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`, [
+    { method: 'GET', apiData: true },
+  ]),
+  raw(
+    'HTTP/1.2',
+    `GET /api/trees HTTP/1.2\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    [{ method: 'GET', apiData: true }],
+  ),
   raw('HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', [{ method: 'GET', apiData: false }]),
-  raw('a lower-case method', `get /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`, [{ method: 'GET', apiData: true }]),
-  raw('a method of 200 letters', `${long('X', 200)} /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`, [{ method: 'GET', apiData: false }]),
+  raw(
+    'a lower-case method',
+    `get /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    [{ method: 'GET', apiData: true }],
+  ),
+  raw(
+    'a method of 200 letters',
+    `${long('X', 200)} /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+    [{ method: 'GET', apiData: false }],
+  ),
   ...['TRACE', 'DELETE', 'PROPFIND', 'PATCH'].flatMap((method) => [
     one(`${method} with a valid token`, { method, target: '/api/trees', headers: [bearer(TOKEN)] }, 405),
     one(`${method} without a token`, { method, target: '/api/trees' }, 401),
   ]),
   one('CONNECT', { method: 'CONNECT', target: 'evil.example:443', headers: [bearer(TOKEN)] }),
-  pipelined('pipelined: a valid token, no token, an invalid token', [
-    { target: '/api/trees', headers: [bearer(TOKEN)] },
-    { target: '/api/trees' },
-    { target: '/api/cutters', headers: [bearer(OTHER)] },
-  ], [200, 401, 401]),
-  pipelined('pipelined: HEAD, conditional, OPTIONS and no token', [
-    { method: 'HEAD', target: '/api/trees', headers: [bearer(TOKEN)] },
-    { target: '/api/trees', headers: [bearer(TOKEN), ['If-None-Match', '*']] },
-    { method: 'OPTIONS', target: '/api/trees' },
-    { target: '/api/gifts?search=1' },
-  ], [200, 304, 204, 401]),
-  pipelined('pipelined: a GET with a body, then one without a token', [
-    { target: '/api/trees', headers: [bearer(TOKEN)], body: 'hello' },
-    { target: '/api/trees' },
-  ], [200, 401]),
+  pipelined(
+    'pipelined: a valid token, no token, an invalid token',
+    [
+      { target: '/api/trees', headers: [bearer(TOKEN)] },
+      { target: '/api/trees' },
+      { target: '/api/cutters', headers: [bearer(OTHER)] },
+    ],
+    [200, 401, 401],
+  ),
+  pipelined(
+    'pipelined: HEAD, conditional, OPTIONS and no token',
+    [
+      { method: 'HEAD', target: '/api/trees', headers: [bearer(TOKEN)] },
+      { target: '/api/trees', headers: [bearer(TOKEN), ['If-None-Match', '*']] },
+      { method: 'OPTIONS', target: '/api/trees' },
+      { target: '/api/gifts?search=1' },
+    ],
+    [200, 304, 204, 401],
+  ),
+  pipelined(
+    'pipelined: a GET with a body, then one without a token',
+    [{ target: '/api/trees', headers: [bearer(TOKEN)], body: 'hello' }, { target: '/api/trees' }],
+    [200, 401],
+  ),
   pipelined('pipelined: a static page, then the API folder by a traversal', [
     { target: '/' },
     { target: '/%2e%2e/api/trees/index.json', headers: [bearer(TOKEN)] },
@@ -250,7 +367,10 @@ const corpus: HostileCase[] = [
   raw(
     'pipelined: a valid request, then garbage',
     `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n\r\nGARBAGE \x00\xff\r\n\r\n`,
-    [{ method: 'GET', apiData: true }, { method: 'GET', apiData: false }],
+    [
+      { method: 'GET', apiData: true },
+      { method: 'GET', apiData: false },
+    ],
   ),
   raw(
     'a request without a token whose body is a request with one',
@@ -265,7 +385,9 @@ function siteDigests(): { api: Set<string>; other: Set<string> } {
   const api = new Set<string>();
   const other = new Set<string>();
   for (const path of filesBelow(distDir)) {
-    const digest = createHash('sha256').update(readFileSync(join(distDir, path))).digest('hex');
+    const digest = createHash('sha256')
+      .update(readFileSync(join(distDir, path)))
+      .digest('hex');
     (path.startsWith(`${API_DIR}/`) ? api : other).add(digest);
   }
   return { api, other };
@@ -283,7 +405,8 @@ function refusedByWorkerd(response: RawResponse): boolean {
   return (
     plain &&
     !('x-data-version' in response.headers) &&
-    ((response.status === 500 && body === 'Internal Server Error') || (response.status === 501 && body === 'ERROR: Unrecognized request method.'))
+    ((response.status === 500 && body === 'Internal Server Error') ||
+      (response.status === 501 && body === 'ERROR: Unrecognized request method.'))
   );
 }
 
@@ -301,13 +424,17 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     for (const [index, response] of responses.entries()) {
       const apiData = hostile.requests[index]?.apiData ?? false;
       const where = `response ${index + 1} (${response.status})`;
-      if (response.status >= 500 && !(runtimeName === 'worker' && refusedByWorkerd(response))) found.push(`${where}: a 5xx`);
+      if (response.status >= 500 && !(runtimeName === 'worker' && refusedByWorkerd(response)))
+        found.push(`${where}: a 5xx`);
       const body = decodeBody(response.body, response.headers['content-encoding']);
       const digest = createHash('sha256').update(body).digest('hex');
-      if (digests.api.has(digest) && !apiData) found.push(`${where}: an API file, without a valid token or on a static path`);
+      if (digests.api.has(digest) && !apiData)
+        found.push(`${where}: an API file, without a valid token or on a static path`);
       if (hasData(body) && !apiData) found.push(`${where}: API data, without a valid token or on a static path`);
       if (response.status === 200 && body.length > 0 && !digests.api.has(digest) && !digests.other.has(digest)) {
-        found.push(`${where}: a body that is no file of the built site: ${JSON.stringify(body.toString('latin1').slice(0, 120))}`);
+        found.push(
+          `${where}: a body that is no file of the built site: ${JSON.stringify(body.toString('latin1').slice(0, 120))}`,
+        );
       }
     }
     return found;

@@ -11,8 +11,14 @@ export interface ApiResponse {
 }
 
 export async function getApi(origin: string, target: string, token: string): Promise<ApiResponse> {
-  const response = await fetch(`${origin}${target}`, { headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' } });
-  return { status: response.status, version: response.headers.get('x-data-version'), body: Buffer.from(await response.arrayBuffer()) };
+  const response = await fetch(`${origin}${target}`, {
+    headers: { Authorization: `Bearer ${token}`, 'Accept-Encoding': 'identity' },
+  });
+  return {
+    status: response.status,
+    version: response.headers.get('x-data-version'),
+    body: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 /**

@@ -33,7 +33,10 @@ export async function buildEditedApi(target: string, workDir: string): Promise<M
   const treesDir = join(contentDir, 'trees');
   const treeFile = join(treesDir, readdirSync(treesDir).sort()[0] ?? '');
   const yaml = readFileSync(treeFile, 'utf8');
-  writeFileSync(treeFile, yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${Number(count) + 1}`));
+  writeFileSync(
+    treeFile,
+    yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${Number(count) + 1}`),
+  );
   const content = loadContent(contentDir);
   let manifest: Manifest | undefined;
   await replaceAtomically(target, (staging) => {

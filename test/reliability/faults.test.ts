@@ -42,7 +42,11 @@ async function reload(running: RunningServeChild): Promise<string> {
 
 describe('a damaged build is refused at start-up with a message naming the file', () => {
   const damages: [string, string, (file: string) => void][] = [
-    ['a corrupted API file', treesList, (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('"level":1', '"level":2'))],
+    [
+      'a corrupted API file',
+      treesList,
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('"level":1', '"level":2')),
+    ],
     ['a truncated API file', treesList, (file) => truncateSync(file, 100)],
     ['a missing API file', listPath('cutters'), (file) => rmSync(file)],
     ['a missing manifest', MANIFEST_FILE, (file) => rmSync(file)],
@@ -85,13 +89,16 @@ describe('SIGHUP reload', () => {
     ],
     ['missing (between the two renames of a swap)', () => renameSync(liveDir, `${liveDir}-retired`)],
   ];
-  test.each(incomplete)('a build that is %s is refused and the previous build stays served whole', async (_state, damage) => {
-    const nextDir = join(workDir, 'next');
-    await buildEditedApi(nextDir, workDir);
-    damage(readBuild(nextDir));
-    expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: \/\S+\.json /);
-    expect(await differencesFrom(server!.url, TOKEN, previous)).toEqual([]);
-  });
+  test.each(incomplete)(
+    'a build that is %s is refused and the previous build stays served whole',
+    async (_state, damage) => {
+      const nextDir = join(workDir, 'next');
+      await buildEditedApi(nextDir, workDir);
+      damage(readBuild(nextDir));
+      expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: \/\S+\.json /);
+      expect(await differencesFrom(server!.url, TOKEN, previous)).toEqual([]);
+    },
+  );
 
   test('under load through a refused and an accepted reload, every response is whole and of one version', async () => {
     const nextDir = join(workDir, 'next');
@@ -160,7 +167,10 @@ test('a build killed midway (SIGKILL) leaves the previous build intact, and a re
   server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
 
   // The swap of `npm run build` killed while it copies the next build into its staging folder.
-  await killBuildMidway(liveDir, `fs.cpSync(${JSON.stringify(join(nextDir, 'api'))}, staging + '/api', { recursive: true });`);
+  await killBuildMidway(
+    liveDir,
+    `fs.cpSync(${JSON.stringify(join(nextDir, 'api'))}, staging + '/api', { recursive: true });`,
+  );
 
   expect(readBuild(liveDir).manifest).toEqual(previous.manifest);
   expect(await reload(server)).toMatch(/^Reloaded/);

@@ -19,29 +19,40 @@ const PLAIN_TOKENS = ['secret-plain-token-4c1d8e', 'secret-plain-token-9b27fa'];
 const DIGEST_TOKEN = 'secret-digest-token-e03b55';
 /** Presented but never configured: a server must not write it out either. */
 const WRONG_TOKEN = 'wrong-presented-token-71aa02';
-const settings = { API_TOKENS: PLAIN_TOKENS.join(','), API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex') };
+const settings = {
+  API_TOKENS: PLAIN_TOKENS.join(','),
+  API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
+};
 
 /** Every form a token could leak in: itself and its digest in hex (either case), base64 and base64url. */
 const secretForms = [...PLAIN_TOKENS, DIGEST_TOKEN, WRONG_TOKEN].flatMap((token) => {
   const digest = createHash('sha256').update(token, 'utf8').digest();
-  return [token, digest.toString('hex'), digest.toString('hex').toUpperCase(), digest.toString('base64'), digest.toString('base64url')].map(
-    (form) => ({ token, form }),
-  );
+  return [
+    token,
+    digest.toString('hex'),
+    digest.toString('hex').toUpperCase(),
+    digest.toString('base64'),
+    digest.toString('base64url'),
+  ].map((form) => ({ token, form }));
 });
 
 /** The secret forms found in `bytes`, named by where they were found. */
 function leaks(where: string, bytes: Uint8Array): string[] {
   const haystack = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return secretForms.filter(({ form }) => haystack.includes(form)).map(({ token, form }) => `${where}: ${form === token ? token : `a digest of ${token}`}`);
+  return secretForms
+    .filter(({ form }) => haystack.includes(form))
+    .map(({ token, form }) => `${where}: ${form === token ? token : `a digest of ${token}`}`);
 }
 
 /** The bytes of a file and of every file inside it, when it is a .tar.gz or .zip bundle. */
 function contentsOf(name: string, bytes: Buffer): { where: string; bytes: Uint8Array }[] {
   const contents: { where: string; bytes: Uint8Array }[] = [{ where: name, bytes }];
   // A tar holds its files' bytes as they are, so the unpacked tar is every file's bytes.
-  if (name.endsWith('.tar.gz') || name.endsWith('.tgz')) contents.push({ where: `${name} (unpacked)`, bytes: gunzipSync(bytes) });
+  if (name.endsWith('.tar.gz') || name.endsWith('.tgz'))
+    contents.push({ where: `${name} (unpacked)`, bytes: gunzipSync(bytes) });
   if (name.endsWith('.zip')) {
-    for (const [entry, entryBytes] of Object.entries(unzipSync(bytes))) contents.push({ where: `${name}!${entry}`, bytes: entryBytes });
+    for (const [entry, entryBytes] of Object.entries(unzipSync(bytes)))
+      contents.push({ where: `${name}!${entry}`, bytes: entryBytes });
   }
   return contents;
 }
@@ -64,16 +75,22 @@ describe('a build made with tokens in its environment', () => {
   test('holds no token or digest in any file, nor in any file inside its bundles', () => {
     const files = filesBelow(outDir);
     const bundles = files.filter((file) => /\.(?:tar\.gz|tgz|zip)$/.test(file));
-    const found = files.flatMap((file) => contentsOf(file, readFileSync(join(outDir, file))).flatMap(({ where, bytes }) => leaks(where, bytes)));
+    const found = files.flatMap((file) =>
+      contentsOf(file, readFileSync(join(outDir, file))).flatMap(({ where, bytes }) => leaks(where, bytes)),
+    );
     expect(found).toEqual([]);
-    console.log(`scanned ${files.length} files of a build, ${bundles.length} of them bundles (${bundles.join(', ') || 'none yet'})`);
+    console.log(
+      `scanned ${files.length} files of a build, ${bundles.length} of them bundles (${bundles.join(', ') || 'none yet'})`,
+    );
   });
 });
 
 test('the server writes no token or digest to its output, whatever tokens its clients present', async () => {
   const server = await startServe({ tokens: PLAIN_TOKENS, tokenSha256: [settings.API_TOKEN_SHA256] });
   try {
-    for (const authorization of [...PLAIN_TOKENS, DIGEST_TOKEN, WRONG_TOKEN].flatMap((token) => [token, `Bearer ${token}`]).concat([''])) {
+    for (const authorization of [...PLAIN_TOKENS, DIGEST_TOKEN, WRONG_TOKEN]
+      .flatMap((token) => [token, `Bearer ${token}`])
+      .concat([''])) {
       const response = await fetch(`${server.url}/api/trees?search=1`, { headers: { Authorization: authorization } });
       await response.arrayBuffer();
     }
@@ -108,7 +125,10 @@ test('isConfiguredToken hashes the presented token and compares every byte of ev
   ];
   for (const [token, expected] of presented) {
     bytesRead = 0;
-    expect({ token: token.slice(0, 20), configured: isConfiguredToken(token, configured) }).toEqual({ token: token.slice(0, 20), configured: expected });
+    expect({ token: token.slice(0, 20), configured: isConfiguredToken(token, configured) }).toEqual({
+      token: token.slice(0, 20),
+      configured: expected,
+    });
     expect(bytesRead).toBe(configured.length * sha256('').length);
   }
 });
@@ -125,6 +145,8 @@ function buildWithTokens(outDir: string): Promise<string> {
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`the build exited with ${code}:\n${output}`)))),
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`the build exited with ${code}:\n${output}`)),
+    ),
   );
 }

@@ -33,7 +33,15 @@ export interface RunningServeChild extends ServeChild {
 }
 
 export function spawnServe(options: ServeOptions = {}): ServeChild {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', API_TOKENS: '', API_TOKEN_SHA256: '', DIST_DIR: '', WORKERS: '' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    API_TOKENS: '',
+    API_TOKEN_SHA256: '',
+    DIST_DIR: '',
+    WORKERS: '',
+  };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');
   if (options.tokenSha256) env.API_TOKEN_SHA256 = options.tokenSha256.join(',');
@@ -62,7 +70,9 @@ export function startServe(options: ServeOptions = {}): Promise<RunningServeChil
       resolve({ ...served, url, stop });
     };
     served.child.stdout?.on('data', onData);
-    void served.exited.then((code) => reject(new Error(`serve.ts exited with ${code} before it was ready:\n${served.output()}`)));
+    void served.exited.then((code) =>
+      reject(new Error(`serve.ts exited with ${code} before it was ready:\n${served.output()}`)),
+    );
   });
 }
 

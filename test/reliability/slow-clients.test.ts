@@ -29,16 +29,24 @@ afterAll(() => server.stop('SIGKILL'));
 /** Per-request times (ms) of `count` ordinary requests, one after another on one kept-alive connection. */
 async function latencies(count: number): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const targets = ['/api/trees?search=Oak%20Tree', '/api/cutters', '/api/gifts?search=1', '/api/vehicles?search=nothing'];
+  const targets = [
+    '/api/trees?search=Oak%20Tree',
+    '/api/cutters',
+    '/api/gifts?search=1',
+    '/api/vehicles?search=nothing',
+  ];
   const times: number[] = [];
   try {
     for (let index = 0; index < count; index++) {
       const started = performance.now();
       const status = await new Promise<number>((resolve, reject) => {
-        const request = get({ ...origin, agent, path: targets[index % targets.length], headers: { Authorization: `Bearer ${TOKEN}` } }, (response) => {
-          response.resume();
-          response.once('end', () => resolve(response.statusCode ?? 0));
-        });
+        const request = get(
+          { ...origin, agent, path: targets[index % targets.length], headers: { Authorization: `Bearer ${TOKEN}` } },
+          (response) => {
+            response.resume();
+            response.once('end', () => resolve(response.statusCode ?? 0));
+          },
+        );
         request.once('error', reject);
       });
       times.push(performance.now() - started);
@@ -78,7 +86,14 @@ async function slowloris(everyMs: number): Promise<{ socket: Socket; answer: Pro
   socket.write(`GET /api/trees HTTP/1.1\r\nHost: localhost\r\nX-Slow: `);
   const timer = setInterval(() => socket.writable && socket.write('a'), everyMs);
   void answer.then(() => clearInterval(timer));
-  return { socket, answer, stop: () => (clearInterval(timer), socket.destroy()) };
+  return {
+    socket,
+    answer,
+    stop: () => {
+      clearInterval(timer);
+      socket.destroy();
+    },
+  };
 }
 
 /** A paused connection that has asked for the biggest body `times` times in one write (pipelined; the last asks to close). */
@@ -89,7 +104,11 @@ async function neverReads(times: number): Promise<Socket> {
   const request = (connection: string) =>
     requestBytes('localhost', {
       target: BIGGEST.target,
-      headers: [['Authorization', `Bearer ${TOKEN}`], ['Accept-Encoding', 'identity'], ['Connection', connection]],
+      headers: [
+        ['Authorization', `Bearer ${TOKEN}`],
+        ['Accept-Encoding', 'identity'],
+        ['Connection', connection],
+      ],
     });
   socket.write(Buffer.concat([...Array.from({ length: times - 1 }, () => request('keep-alive')), request('close')]));
   return socket;
@@ -99,7 +118,9 @@ async function neverReads(times: number): Promise<Socket> {
 async function streamBody(limitBytes: number): Promise<number> {
   const socket = await open();
   const closed = received(socket);
-  socket.write(`GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  socket.write(
+    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  );
   const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
   let sent = 0;
   let connected = true;
@@ -114,7 +135,10 @@ async function streamBody(limitBytes: number): Promise<number> {
 }
 
 test('headers larger than maxHeaderBytes get 431', async () => {
-  const response = await rawRequest(server.url, { target: '/api/trees', headers: [['X-Padding', 'a'.repeat(LIMITS.maxHeaderBytes)]] });
+  const response = await rawRequest(server.url, {
+    target: '/api/trees',
+    headers: [['X-Padding', 'a'.repeat(LIMITS.maxHeaderBytes)]],
+  });
   expect(response.status).toBe(431);
 });
 
@@ -126,7 +150,9 @@ test('a URL longer than maxHeaderBytes gets 431', async () => {
 test('a body declared larger than maxBodyBytes gets 413 before it is sent', async () => {
   const socket = await open();
   const answer = received(socket);
-  socket.write(`GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${LIMITS.maxBodyBytes * 1000}\r\n\r\n`);
+  socket.write(
+    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${LIMITS.maxBodyBytes * 1000}\r\n\r\n`,
+  );
   expect(parseResponses(await answer)[0]?.status).toBe(413);
 });
 
@@ -152,15 +178,19 @@ test('a client that pipelines more than maxQueuedResponses requests without read
   expect(bytes.length).toBeLessThan(LIMITS.maxQueuedResponses * 10 * BIGGEST.bytes);
 });
 
-test('a connection that never finishes its headers (slowloris) is answered 408 and closed after headersTimeoutMs', async () => {
-  const started = performance.now();
-  const connections = await Promise.all(Array.from({ length: 20 }, () => slowloris(500)));
-  const answers = await Promise.all(connections.map((connection) => connection.answer));
-  const elapsed = performance.now() - started;
-  for (const answer of answers) expect(parseResponses(answer)[0]?.status).toBe(408);
-  expect(elapsed).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs - 100);
-  expect(elapsed).toBeLessThan(LIMITS.headersTimeoutMs + 5_000);
-}, LIMITS.headersTimeoutMs + 20_000);
+test(
+  'a connection that never finishes its headers (slowloris) is answered 408 and closed after headersTimeoutMs',
+  async () => {
+    const started = performance.now();
+    const connections = await Promise.all(Array.from({ length: 20 }, () => slowloris(500)));
+    const answers = await Promise.all(connections.map((connection) => connection.answer));
+    const elapsed = performance.now() - started;
+    for (const answer of answers) expect(parseResponses(answer)[0]?.status).toBe(408);
+    expect(elapsed).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs - 100);
+    expect(elapsed).toBeLessThan(LIMITS.headersTimeoutMs + 5_000);
+  },
+  LIMITS.headersTimeoutMs + 20_000,
+);
 
 test('while slow, oversized and never-reading clients go on, normal requests keep their usual latency and memory stays bounded', async () => {
   await latencies(50); // warm-up
@@ -171,7 +201,11 @@ test('while slow, oversized and never-reading clients go on, normal requests kee
   const nonReaders = await Promise.all(Array.from({ length: 20 }, () => neverReads(500)));
   let abusing = true;
   const oversized = (async () => {
-    while (abusing) await rawRequest(server.url, { target: '/api/trees', headers: [['X-Padding', 'a'.repeat(LIMITS.maxHeaderBytes)]] });
+    while (abusing)
+      await rawRequest(server.url, {
+        target: '/api/trees',
+        headers: [['X-Padding', 'a'.repeat(LIMITS.maxHeaderBytes)]],
+      });
   })();
   const bodies = Promise.all(Array.from({ length: 4 }, () => streamBody(LIMITS.maxBodyBytes * 16)));
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -14,7 +14,10 @@ afterEach(async () => {
 /** The pids of the supervisor's serving processes. */
 function servingProcesses(supervisor: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -22,7 +25,9 @@ function servingProcesses(supervisor: number): number[] {
 
 async function statuses(url: string, token: string, count: number): Promise<number[]> {
   const answers = await Promise.all(
-    Array.from({ length: count }, () => fetch(`${url}/api/trees?search=Oak%20Tree`, { headers: { Authorization: `Bearer ${token}` } })),
+    Array.from({ length: count }, () =>
+      fetch(`${url}/api/trees?search=Oak%20Tree`, { headers: { Authorization: `Bearer ${token}` } }),
+    ),
   );
   return answers.map((answer) => answer.status);
 }
@@ -73,5 +78,7 @@ test('SIGTERM stops every serving process and the supervisor exits 0', async () 
 });
 
 test('a damaged build is refused by the supervisor before any process starts', async () => {
-  await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(/manifest\.json is missing/);
+  await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(
+    /manifest\.json is missing/,
+  );
 });

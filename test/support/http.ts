@@ -33,7 +33,8 @@ export function requestBytes(host: string, { method = 'GET', target, headers = [
   const fields: [string, string][] = [...headers];
   if (!has('host')) fields.unshift(['Host', host]);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
-  if (body !== undefined && !has('content-length') && !has('transfer-encoding')) fields.push(['Content-Length', String(payload.length)]);
+  if (body !== undefined && !has('content-length') && !has('transfer-encoding'))
+    fields.push(['Content-Length', String(payload.length)]);
   const head = `${method} ${target} HTTP/1.1\r\n${fields.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
 }
@@ -79,7 +80,15 @@ export function openConnection(origin: string): Promise<RawConnection> {
     close: () => void socket.destroy(),
     read(take, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(new Error(`nothing complete from ${origin} within ${timeoutMs} ms; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            finish(
+              new Error(
+                `nothing complete from ${origin} within ${timeoutMs} ms; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
+              ),
+            ),
+          timeoutMs,
+        );
         const finish = (error?: Error) => {
           clearTimeout(timer);
           wake = () => {};
@@ -93,7 +102,12 @@ export function openConnection(origin: string): Promise<RawConnection> {
               finish();
               resolve(taken.value);
             } else if (failure) finish(failure);
-            else if (ended) finish(new Error(`${origin} closed the connection; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`));
+            else if (ended)
+              finish(
+                new Error(
+                  `${origin} closed the connection; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
+                ),
+              );
           } catch (error) {
             finish(error as Error);
           }
@@ -148,7 +162,8 @@ export function takeResponse(bytes: Buffer, method = 'GET', ended = true): Taken
   const head = { status, statusText: statusMatch[2] ?? '', headerList, headers };
   const withBody = (body: Buffer, used: number) => ({ value: { ...head, body }, used });
 
-  if (method.toUpperCase() === 'HEAD' || status < 200 || status === 204 || status === 304) return withBody(Buffer.alloc(0), bodyStart);
+  if (method.toUpperCase() === 'HEAD' || status < 200 || status === 204 || status === 304)
+    return withBody(Buffer.alloc(0), bodyStart);
   if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) {
     const chunks = dechunk(bytes, bodyStart);
     return chunks ? withBody(chunks.body, chunks.end) : incomplete('chunked body');
@@ -157,7 +172,9 @@ export function takeResponse(bytes: Buffer, method = 'GET', ended = true): Taken
   if (length === undefined) return ended ? withBody(bytes.subarray(bodyStart), bytes.length) : undefined;
   if (!/^\d+$/.test(length)) throw new HttpParseError(`bad Content-Length: ${JSON.stringify(length)}`);
   const end = bodyStart + Number(length);
-  return bytes.length >= end ? withBody(bytes.subarray(bodyStart, end), end) : incomplete(`${bytes.length - bodyStart} of ${length} body bytes`);
+  return bytes.length >= end
+    ? withBody(bytes.subarray(bodyStart, end), end)
+    : incomplete(`${bytes.length - bodyStart} of ${length} body bytes`);
 }
 
 /** The de-chunked body starting at `offset` and where it ends, or undefined while incomplete. */
@@ -186,13 +203,19 @@ function dechunk(bytes: Buffer, offset: number): { body: Buffer; end: number } |
  * complete, so a byte a response should not have had (a body after HEAD or 304) breaks the
  * parse of the next one.
  */
-export async function rawExchange(origin: string, requests: readonly RawRequest[], timeoutMs?: number): Promise<RawResponse[]> {
+export async function rawExchange(
+  origin: string,
+  requests: readonly RawRequest[],
+  timeoutMs?: number,
+): Promise<RawResponse[]> {
   const connection = await openConnection(origin);
   try {
     const responses: RawResponse[] = [];
     for (const request of requests) {
       connection.write(requestBytes(new URL(origin).host, request));
-      responses.push(await connection.read((received, ended) => takeResponse(received, request.method, ended), timeoutMs));
+      responses.push(
+        await connection.read((received, ended) => takeResponse(received, request.method, ended), timeoutMs),
+      );
     }
     return responses;
   } finally {
@@ -212,7 +235,10 @@ export async function sendRaw(origin: string, bytes: Buffer | string, timeoutMs?
   const connection = await openConnection(origin);
   try {
     connection.write(bytes);
-    return await connection.read((received, ended) => (ended ? { value: received, used: received.length } : undefined), timeoutMs);
+    return await connection.read(
+      (received, ended) => (ended ? { value: received, used: received.length } : undefined),
+      timeoutMs,
+    );
   } finally {
     connection.close();
   }

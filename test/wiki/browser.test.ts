@@ -95,7 +95,9 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     const page = await open('/trees/');
     const table = page.locator('table[data-sortable]');
     const columnValues = (column: number) =>
-      table.locator(`tbody tr > :nth-child(${column + 1})`).evaluateAll((cells) => cells.map((cell) => Number((cell as HTMLElement).dataset.sort)));
+      table
+        .locator(`tbody tr > :nth-child(${column + 1})`)
+        .evaluateAll((cells) => cells.map((cell) => Number((cell as HTMLElement).dataset.sort)));
     const headers = await table.locator('thead th').allTextContents();
     const column = headers.findIndex((header) => header.startsWith('Log value'));
     const button = table.locator('thead th').nth(column).getByRole('button');
@@ -128,9 +130,12 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
   test('pages fit a 360 px wide screen without sideways scrolling', async () => {
     for (const path of ['/', '/trees/', '/trees/oak-tree/', '/docs/api/']) {
       const page = await open(path, { width: 360, height: 740 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, path).toBeLessThanOrEqual(0);
-      if (path === '/trees/oak-tree/') await page.screenshot({ path: join(screenshotDir, 'mobile-tree-page.png'), fullPage: true });
+      if (path === '/trees/oak-tree/')
+        await page.screenshot({ path: join(screenshotDir, 'mobile-tree-page.png'), fullPage: true });
       await page.close();
     }
   });

@@ -15,7 +15,9 @@ export function skipBrowserTests(): boolean {
   if (process.env.REQUIRE_BROWSER === '1') {
     throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM_PATH} is missing: install it with apt-get install chromium`);
   }
-  console.warn(`Skipping the wiki browser tests: ${CHROMIUM_PATH} is missing (apt-get install chromium). In CI, REQUIRE_BROWSER=1 makes this a failure.`);
+  console.warn(
+    `Skipping the wiki browser tests: ${CHROMIUM_PATH} is missing (apt-get install chromium). In CI, REQUIRE_BROWSER=1 makes this a failure.`,
+  );
   return true;
 }
 
@@ -28,7 +30,16 @@ export async function launchBrowser(): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'wiki-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   return {

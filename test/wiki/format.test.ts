@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { exact, formatCompact, formatDuration, formatExact, formatMoney, formatRange, shown } from '../../src/wiki/format.ts';
+import {
+  exact,
+  formatCompact,
+  formatDuration,
+  formatExact,
+  formatMoney,
+  formatRange,
+  shown,
+} from '../../src/wiki/format.ts';
 
 describe('durations are shown as the game shows them', () => {
   test('61 seconds is "1m 1s"', () => expect(formatDuration(61)).toBe('1m 1s'));
@@ -21,7 +29,8 @@ describe('money is shown as the game shows it', () => {
     expect(formatMoney(999)).toBe('$999');
     expect(formatMoney(0)).toBe('$0');
   });
-  test('a value that rounds up to the next thousand takes the next suffix', () => expect(formatMoney(999_999.6)).toBe('$1M'));
+  test('a value that rounds up to the next thousand takes the next suffix', () =>
+    expect(formatMoney(999_999.6)).toBe('$1M'));
   test('cents below a thousand show at most two decimals', () => expect(formatMoney(12.345)).toBe('$12.35'));
 });
 

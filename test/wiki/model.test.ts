@@ -6,22 +6,38 @@ import { loadContent } from '../../src/build/content.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
 import { lineChart } from '../../src/wiki/chart.ts';
 import { kindCharts, kindTable, recordPage } from '../../src/wiki/model.ts';
-import { harvestValue, logsPerMinute, viewOf, type ContentOf, type FieldFormat, type WikiEntry } from '../../src/wiki/views.ts';
+import {
+  harvestValue,
+  logsPerMinute,
+  viewOf,
+  type ContentOf,
+  type FieldFormat,
+  type WikiEntry,
+} from '../../src/wiki/views.ts';
 
 const content = loadContent(join(projectDir, 'content'));
 /** The content loader's entries are the wiki's entries: a slug and the validated data. */
-const entriesOf = <K extends KindId>(kind: K): WikiEntry<K>[] => content.entries[kind].map((entry) => ({ slug: entry.slug, data: entry.data as ContentOf<K> }));
+const entriesOf = <K extends KindId>(kind: K): WikiEntry<K>[] =>
+  content.entries[kind].map((entry) => ({ slug: entry.slug, data: entry.data as ContentOf<K> }));
 const pageOf = <K extends KindId>(kind: K, slug: string) => {
   const entries = entriesOf(kind);
-  return recordPage(kind, entries, entries.findIndex((entry) => entry.slug === slug));
+  return recordPage(
+    kind,
+    entries,
+    entries.findIndex((entry) => entry.slug === slug),
+  );
 };
 
 describe('record pages', () => {
   test('every API field is shown: figures with both forms, words as text, the fun fact as a call-out', () => {
     for (const kind of kinds) {
       const page = pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '');
-      const labels = new Map(Object.entries<FieldFormat>(viewOf(kind.id).fields).map(([field, format]) => [field, format.label]));
-      const expected = apiFields(kind).filter((field) => field !== 'funfact').map((field) => labels.get(field));
+      const labels = new Map(
+        Object.entries<FieldFormat>(viewOf(kind.id).fields).map(([field, format]) => [field, format.label]),
+      );
+      const expected = apiFields(kind)
+        .filter((field) => field !== 'funfact')
+        .map((field) => labels.get(field));
       const shown = [...page.texts, ...page.figures].map((row) => row.label);
       expect(shown.sort(), kind.id).toEqual(expected.sort());
       expect(page.funfact !== undefined, kind.id).toBe(apiFields(kind).includes('funfact'));
@@ -42,19 +58,23 @@ describe('record pages', () => {
 
   test('aliases are shown', () => expect(pageOf('cutters', 'knife').aliases).toEqual(['Bread Knife']));
 
-  test('a tree\'s harvest value is derived as log count × log value', () => {
+  test("a tree's harvest value is derived as log count × log value", () => {
     const oak = entriesOf('trees').find((entry) => entry.slug === 'oak-tree');
     expect(oak && harvestValue(oak.data)).toBe(3_284 * 93_741);
-    expect(pageOf('trees', 'oak-tree').derived).toContainEqual(expect.objectContaining({ label: 'Harvest value', exact: '$307,845,444' }));
+    expect(pageOf('trees', 'oak-tree').derived).toContainEqual(
+      expect.objectContaining({ label: 'Harvest value', exact: '$307,845,444' }),
+    );
   });
 
-  test('a vehicle\'s logs per minute are derived from capacity and cooldown', () => {
+  test("a vehicle's logs per minute are derived from capacity and cooldown", () => {
     const wagon = entriesOf('vehicles')[0];
     expect(wagon && logsPerMinute(wagon.data)).toBe(16);
   });
 
   test('every derived figure says how it is worked out', () => {
-    for (const kind of kinds) for (const figure of pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '').derived) expect(figure.how, figure.label).not.toBe('');
+    for (const kind of kinds)
+      for (const figure of pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '').derived)
+        expect(figure.how, figure.label).not.toBe('');
   });
 
   test('previous and next link the neighbours in list order', () => {
@@ -67,14 +87,17 @@ describe('record pages', () => {
     expect(first?.slug).toBe('small');
   });
 
-  test('plots, which have no names, are titled by level', () => expect(pageOf('plots', 'level-3').title).toBe('Level 3 plot'));
+  test('plots, which have no names, are titled by level', () =>
+    expect(pageOf('plots', 'level-3').title).toBe('Level 3 plot'));
 });
 
 describe('kind tables', () => {
   test('one row per record, in list order, each linking to its page', () => {
     for (const kind of kinds) {
       const table = kindTable(kind.id, entriesOf(kind.id));
-      expect(table.rows.map((row) => row.href)).toEqual(entriesOf(kind.id).map((entry) => `/${kind.id}/${entry.slug}/`));
+      expect(table.rows.map((row) => row.href)).toEqual(
+        entriesOf(kind.id).map((entry) => `/${kind.id}/${entry.slug}/`),
+      );
       for (const row of table.rows) expect(row.cells).toHaveLength(table.columns.length);
     }
   });
@@ -82,7 +105,11 @@ describe('kind tables', () => {
   test('numeric cells sort by their exact number', () => {
     const table = kindTable('trees', entriesOf('trees'));
     const column = table.columns.findIndex((header) => header.label === 'Upgrade cost');
-    expect(table.rows.at(-1)?.cells[column]).toEqual({ text: '$23.62B', exact: '$23,619,637,994', sort: '23619637994' });
+    expect(table.rows.at(-1)?.cells[column]).toEqual({
+      text: '$23.62B',
+      exact: '$23,619,637,994',
+      sort: '23619637994',
+    });
   });
 
   test('derived columns are marked as derived', () => {
@@ -111,7 +138,15 @@ describe('charts', () => {
   });
 
   test('a log scale leaves out zero instead of drawing it', () => {
-    const chart = lineChart({ id: 'c', title: 'T', unit: 'money', scale: 'log', xTitle: 'Level', points: [1, 2, 3].map((n) => ({ tick: `${n}`, name: `level ${n}` })), series: [{ label: 'Cost', values: [0, 10, 100] }] });
+    const chart = lineChart({
+      id: 'c',
+      title: 'T',
+      unit: 'money',
+      scale: 'log',
+      xTitle: 'Level',
+      points: [1, 2, 3].map((n) => ({ tick: `${n}`, name: `level ${n}` })),
+      series: [{ label: 'Cost', values: [0, 10, 100] }],
+    });
     expect(chart.series[0]?.path.match(/[ML]/g)).toEqual(['M', 'L']);
   });
 

@@ -23,7 +23,9 @@ const pages = new Map(
   }),
 );
 const content = loadContent(join(projectDir, 'content'));
-const recordPaths = new Set(kinds.flatMap((kind) => content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`)));
+const recordPaths = new Set(
+  kinds.flatMap((kind) => content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`)),
+);
 
 /** The file in dist/ that a site path names, if any. */
 function resolvesToFile(path: string): boolean {
@@ -93,7 +95,8 @@ describe('markup', () => {
   test('no script but Pagefind and the table sort', () => {
     for (const [path, html] of pages) {
       for (const [script = ''] of html.matchAll(/<script\b[^>]*>[\s\S]*?<\/script>/g)) {
-        const allowed = /src="\/pagefind\//.test(script) || script.includes('PagefindUI') || script.includes('data-sortable');
+        const allowed =
+          /src="\/pagefind\//.test(script) || script.includes('PagefindUI') || script.includes('data-sortable');
         expect(allowed, `${path}: ${script.slice(0, 120)}`).toBe(true);
       }
     }

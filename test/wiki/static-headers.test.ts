@@ -10,7 +10,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 test('a _headers rule is a path line followed by indented headers; * matches anything', () => {
   const text = '# comment\n/_astro/*\n  Cache-Control: public, max-age=1\n  X-Test: a: b\n\n/other\n  X-Other: 1\n';
   expect(parseHeaderRules(text)).toEqual([
-    { source: '/_astro/**', headers: [{ key: 'Cache-Control', value: 'public, max-age=1' }, { key: 'X-Test', value: 'a: b' }] },
+    {
+      source: '/_astro/**',
+      headers: [
+        { key: 'Cache-Control', value: 'public, max-age=1' },
+        { key: 'X-Test', value: 'a: b' },
+      ],
+    },
     { source: '/other', headers: [{ key: 'X-Other', value: '1' }] },
   ]);
 });
