@@ -25,7 +25,7 @@ const FACTS = [
   'has the plainest wood of any tree, and the benchmark likes it that way.',
 ];
 
-/** A synthetic tree as YAML, with figures from the curves of shared/reference-data/README.md. */
+/** A synthetic tree as YAML, with figures from the curves of test/fixtures/published/README.md. */
 export function syntheticTreeYaml(level: number): string {
   const curve = ((level - 1) % CURVE_LEVELS) + 1;
   const name = `Synthetic Tree ${level}`;

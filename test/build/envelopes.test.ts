@@ -1,5 +1,5 @@
 // The API built from the real content/ (loadContent + emitApi, without Astro) against the
-// game's published figures in shared/reference-data and the envelopes of the API contract.
+// game's published figures in test/fixtures/published and the envelopes of the API contract.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,8 +23,8 @@ import { kinds, type Kind } from '../../src/schema/kinds.ts';
 import { manifestSchema, type Manifest } from '../../src/schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
-// CI clones the project with shared/ beside it, as it is here.
-const referenceDir = join(projectDir, '..', 'shared', 'reference-data');
+/** The game's published figures, copied into the repository (see its README for provenance). */
+const referenceDir = join(projectDir, 'test', 'fixtures', 'published');
 
 /** The API fields of each kind, in the order the contract lists them. */
 const contractKeyOrder: Record<Kind['id'], string[]> = {

@@ -1,4 +1,4 @@
-// The API contract (shared/api-contract.md), one test per rule, against every runtime: the
+// The API contract (docs/api-contract.md), one test per rule, against every runtime: the
 // Node server in-process and the Worker in workerd. Expected bytes come from the built
 // dist/ the runtimes serve; expected texts are the contract's own words.
 import { spawn } from 'node:child_process';
