@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/cli.ts';
+import { projectDir } from '../src/build/site.ts';
 import { namePath, listPath } from '../src/contract/paths.ts';
 import { searchKey } from '../src/contract/search-key.ts';
 import { freePort } from '../test/support/runtimes.ts';

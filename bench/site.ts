@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { buildSite, projectDir } from '../src/build/cli.ts';
+import { buildSite, projectDir } from '../src/build/site.ts';
 import { loadContent } from '../src/build/content.ts';
 import { kinds } from '../src/schema/kinds.ts';
 import { recordPath } from '../src/wiki/site.ts';

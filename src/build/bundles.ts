@@ -14,7 +14,7 @@ import {
   bundleFileName,
   dataPath,
   type BundleFormat,
-} from '../client/bundle-format.ts';
+} from '../contract/bundle-layout.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { apiFiles } from './api.ts';

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { byListOrder, orderOf } from '../contract/list-order.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { apiFields, kinds, type ApiRecord, type Kind, type KindId } from '../schema/kinds.ts';
 import type { Manifest } from '../schema/manifest.ts';
@@ -155,17 +156,6 @@ function namesOf(data: ContentData): string[] {
   const names: string[] = 'name' in data ? [data.name] : [];
   if ('aliases' in data && data.aliases) names.push(...data.aliases);
   return names;
-}
-
-/** What list order looks at: the wiki sorts its collection entries with it too. */
-export type ListOrdered = Pick<ContentEntry, 'slug' | 'data'>;
-
-/** A record's declared position within its level (gifts); 0 for kinds with one record per level. */
-const orderOf = (entry: ListOrdered): number => ('order' in entry.data ? entry.data.order : 0);
-
-/** Level ascending; records sharing a level keep the order their content declares. */
-export function byListOrder(a: ListOrdered, b: ListOrdered): number {
-  return a.data.level - b.data.level || orderOf(a) - orderOf(b) || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 }
 
 function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIssue[]): void {

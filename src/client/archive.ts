@@ -2,7 +2,7 @@
 // tar-stream, both of which run in browsers as well as in Node.
 import { gunzipSync, unzipSync } from 'fflate';
 import tar from 'tar-stream';
-import { archiveFormat } from './bundle-format.ts';
+import { archiveFormat } from '../contract/bundle-layout.ts';
 import { BundleError } from './errors.ts';
 
 export type ArchiveFiles = Map<string, Uint8Array>;

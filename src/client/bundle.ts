@@ -6,7 +6,7 @@ import { parseSearch } from '../contract/search-query.ts';
 import { kindIds, type KindId } from '../schema/kinds.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
-import { BUNDLE_MANIFEST, dataPath } from './bundle-format.ts';
+import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import { dataClient, type Envelope, type TreefarmData } from './types.ts';
 

@@ -1,5 +1,5 @@
 // The edge core: a pure function from a request (method, URL, headers) to a decision, the
-// same in every runtime. Adapters (src/server, src/edge/worker.ts) only translate it: they
+// same in every runtime. Adapters (src/server, src/worker/worker.ts) only translate it: they
 // fetch the bytes of the chosen body in the chosen encoding and send them.
 import {
   METHOD_NOT_ALLOWED_BODY,

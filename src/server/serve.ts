@@ -37,7 +37,7 @@ export async function serve(settings = settingsFromEnvironment()): Promise<void>
   else await serveInThisProcess(settings);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   serve().catch((error: unknown) => {
     console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

@@ -1,7 +1,7 @@
 // What a serving run is told by its environment, and what it says when it starts.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localTokens, madeUpTokenNotice, type LocalTokens } from '../edge/tokens.ts';
+import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));

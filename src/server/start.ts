@@ -1,5 +1,5 @@
 // `npm start`: build dist/ when it is missing or older than its sources, then serve it.
-import { buildSite, projectDir } from '../build/cli.ts';
+import { buildSite, projectDir } from '../build/site.ts';
 import { ContentError } from '../build/content.ts';
 import { staleReason } from '../build/freshness.ts';
 import { serve } from './serve.ts';

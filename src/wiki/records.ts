@@ -1,6 +1,6 @@
 // The wiki's records: each kind's Astro collection, in list order.
 import { getCollection } from 'astro:content';
-import { byListOrder } from '../build/content.ts';
+import { byListOrder } from '../contract/list-order.ts';
 import type { KindId } from '../schema/kinds.ts';
 import type { ContentOf, WikiEntry } from './views.ts';
 

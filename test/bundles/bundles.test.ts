@@ -16,11 +16,11 @@ import {
   type Latest,
   type NamedBytes,
 } from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
-import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/client/bundle-format.ts';
+import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { listPath } from '../../src/contract/paths.ts';
 import { kinds } from '../../src/schema/kinds.ts';

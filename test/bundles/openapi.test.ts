@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from '../../src/build/openapi.ts';

@@ -11,9 +11,9 @@ import {
   packZip,
   type NamedBytes,
 } from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { bundleFileName, type BundleFormat } from '../../src/client/bundle-format.ts';
+import { bundleFileName, type BundleFormat } from '../../src/contract/bundle-layout.ts';
 import { BundleError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import { outcomesOf, querySet } from './query-set.ts';
 

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bundleEntries, DOWNLOADS_DIR, packZip } from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { bundleFileName } from '../../src/client/bundle-format.ts';
+import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const verify = (...args: string[]) =>

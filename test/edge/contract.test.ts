@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { levelPath, listPath, notFoundPath } from '../../src/contract/paths.ts';
 import { apiFields, kinds, type KindId } from '../../src/schema/kinds.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';

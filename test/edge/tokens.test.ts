@@ -4,12 +4,12 @@ import { describe, expect, test } from 'vitest';
 import {
   digestsEqual,
   isConfiguredToken,
-  localTokens,
   presentedToken,
   sha256,
   TokenConfigError,
   tokenDigests,
 } from '../../src/edge/tokens.ts';
+import { localTokens } from '../../src/server/local-tokens.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

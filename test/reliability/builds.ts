@@ -11,7 +11,7 @@ import { loadContent } from '../../src/build/content.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
 import { manifestSchema, type Manifest } from '../../src/schema/manifest.ts';
 import { distDir } from '../support/runtimes.ts';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 
 export function tempDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `treefarm-${label}-`));

@@ -135,7 +135,7 @@ test('isConfiguredToken hashes the presented token and compares every byte of ev
 
 /** Runs `npm run build`'s buildSite into `outDir` in a child process whose environment holds the tokens; resolves with its output. */
 function buildWithTokens(outDir: string): Promise<string> {
-  const cli = fileURLToPath(new URL('../../src/build/cli.ts', import.meta.url));
+  const cli = fileURLToPath(new URL('../../src/build/site.ts', import.meta.url));
   const script = `import { buildSite } from ${JSON.stringify(cli)}; await buildSite(${JSON.stringify(outDir)});`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, ...settings, CI: '1' },

@@ -1,4 +1,4 @@
-import { buildSite, projectDir } from '../../src/build/cli.ts';
+import { buildSite, projectDir } from '../../src/build/site.ts';
 import { staleReason } from '../../src/build/freshness.ts';
 
 export default async function buildOnce(): Promise<void> {

@@ -2,8 +2,8 @@
 // contract of both: the Node server in-process and the Worker in workerd (wrangler dev).
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { projectDir } from '../../src/build/cli.ts';
-import { startWorker } from '../../src/edge/worker-dev.ts';
+import { projectDir } from '../../src/build/site.ts';
+import { startWorker } from '../../src/server/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
 
 export const distDir = join(projectDir, 'dist');

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/cli.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { distDir } from '../support/runtimes.ts';
 

@@ -1,9 +1,9 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
 // the core; everything the core calls static goes to the assets binding.
-import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from './core.ts';
-import type { Encoding } from './negotiation.ts';
-import { tokenDigests } from './tokens.ts';
+import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
+import type { Encoding } from '../edge/negotiation.ts';
+import { tokenDigests } from '../edge/tokens.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

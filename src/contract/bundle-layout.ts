@@ -1,6 +1,6 @@
 // The layout of an offline bundle, shared by the build that writes bundles and the client
 // that reads them. API envelopes keep the paths of src/contract/paths.ts.
-import { MANIFEST_FILE } from '../contract/paths.ts';
+import { MANIFEST_FILE } from './paths.ts';
 import type { KindId } from '../schema/kinds.ts';
 
 export const BUNDLE_NAME = 'treefarm-data';

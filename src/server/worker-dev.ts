@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { localTokens, madeUpTokenNotice } from './tokens.ts';
+import { localTokens, madeUpTokenNotice } from './local-tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -79,7 +79,7 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.main) {
   const port = Number(process.env.PORT ?? 8787);
   const { tokens, tokenSha256, madeUpToken } = localTokens(process.env);
   const worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
