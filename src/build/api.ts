@@ -1,19 +1,16 @@
 // Emits the prebuilt API: one envelope per list, name key, alias key and level of every
-// kind, one not-found envelope per kind, and the manifest that lists them all.
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { notFoundBody, successBody } from '../contract/messages.ts';
-import { levelPath, listPath, MANIFEST_FILE, namePath, notFoundPath } from '../contract/paths.ts';
-import type { Manifest } from '../schema/manifest.ts';
+// kind, one not-found envelope per kind, the edge's fixed error bodies, each with its br and
+// gzip variants (emit.ts), and the manifest that lists them all.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXED_BODIES, notFoundBody, successBody } from '../contract/messages.ts';
+import { fixedBodyPath, levelPath, listPath, MANIFEST_FILE, namePath, notFoundPath } from '../contract/paths.ts';
+import type { BuildManifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import { countsOf, type Content, type ContentEntry } from './content.ts';
+import { emitFiles, type ApiFile } from './emit.ts';
 
-export interface ApiFile {
-  /** Path below dist/, forward slashes. */
-  path: string;
-  body: string;
-}
+export type { ApiFile } from './emit.ts';
 
 /** Every API file of the content, in a fixed order. */
 export function* apiFiles(content: Content): Generator<ApiFile> {
@@ -47,26 +44,19 @@ export function* apiFiles(content: Content): Generator<ApiFile> {
   }
 }
 
-/** Writes every API file and the manifest below `outDir`; returns the manifest. */
-export function emitApi(content: Content, outDir: string): Manifest {
-  const files: Manifest['files'] = {};
-  const madeDirs = new Set<string>();
-  for (const file of apiFiles(content)) {
-    const bytes = Buffer.from(file.body, 'utf8');
-    const target = join(outDir, file.path);
-    const dir = dirname(target);
-    if (!madeDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      madeDirs.add(dir);
-    }
-    writeFileSync(target, bytes);
-    files[file.path] = { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+/** The bodies the edge answers errors with, which belong to no query. */
+export function* fixedBodyFiles(): Generator<ApiFile> {
+  for (const { name, body } of FIXED_BODIES) yield { path: fixedBodyPath(name), body };
+}
+
+/** Writes every API file, its variants and the manifest below `outDir`; returns the manifest. */
+export async function emitApi(content: Content, outDir: string): Promise<BuildManifest> {
+  function* everyFile() {
+    yield* fixedBodyFiles();
+    yield* apiFiles(content);
   }
-  const manifest: Manifest = {
-    version: content.version,
-    counts: countsOf(content),
-    files,
-  };
-  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 1)}\n`);
+  const files = await emitFiles(everyFile(), outDir);
+  const manifest: BuildManifest = { version: content.version, counts: countsOf(content), files };
+  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);
   return manifest;
 }

@@ -20,8 +20,10 @@ export default function treefarmData(): AstroIntegration {
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);
         const content = loadContent(join(projectDir, 'content'));
-        const manifest = emitApi(content, outDir);
-        logger.info(`API: ${Object.keys(manifest.files).length} envelopes, data version ${manifest.version}`);
+        const manifest = await emitApi(content, outDir);
+        logger.info(
+          `API: ${Object.keys(manifest.files).length} files, each with br and gzip variants, data version ${manifest.version}`,
+        );
         logger.info(await emitSchemasAndDownloads(content, outDir));
         logger.info(await writeSearchIndex(outDir));
       },

@@ -1,13 +1,9 @@
 // The edge core: a pure function from a request (method, URL, headers) to a decision, the
 // same in every runtime. Adapters (src/server, src/worker/worker.ts) only translate it: they
-// fetch the bytes of the chosen body in the chosen encoding and send them.
-import {
-  METHOD_NOT_ALLOWED_BODY,
-  NOT_FOUND_BODY,
-  TOKEN_INVALID_BODY,
-  TOKEN_REQUIRED_BODY,
-  UNKNOWN_ENDPOINT_BODY,
-} from '../contract/messages.ts';
+// fetch the bytes of the chosen file in the chosen encoding and send them. Each answer is
+// made once and shared (frozen), and the work a request repeats (negotiation, the query, a
+// token already verified) is remembered in bounded memos, so the common request allocates
+// almost nothing.
 import {
   ALLOWED_METHODS,
   CACHE_ERROR,
@@ -17,109 +13,158 @@ import {
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
-import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
+import { API_DIR, fixedBodyPath, notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindById } from '../schema/kinds.ts';
-import type { Manifest } from '../schema/manifest.ts';
+import { kindById, type KindId } from '../schema/kinds.ts';
+import type { BuildManifest } from '../schema/manifest.ts';
+import { boundedMemo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
 import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
 
 export interface EdgeRequest {
   method: string;
-  url: URL;
+  /** The URL's path as WHATWG URL parsing gives it (dot segments resolved, still percent-encoded). */
+  pathname: string;
+  /** The URL's query without its "?" ('' when there is none), as WHATWG URL parsing gives it. */
+  query: string;
   /** A header's value, several values of one header joined by ", "; null when absent. */
   header(name: string): string | null;
 }
 
-/** What to send: a prebuilt API file (a path of the manifest) or a fixed text. */
-export type BodySource = { file: string } | { text: string };
+/** What to send: a file of the build (a path of its manifest), in the decision's encoding. */
+export interface BodySource {
+  readonly file: string;
+}
 
-/** An answer the edge gives itself: every /api/ request, and static paths it refuses. */
+/** An answer the edge gives itself: every /api/ request, and static paths it refuses. Shared, frozen. */
 export interface EdgeResponse {
-  type: 'respond';
-  status: number;
-  headers: Record<string, string>;
+  readonly type: 'respond';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
   /** Absent for 204 and 304. */
-  body?: BodySource;
-  encoding: Encoding;
+  readonly body?: BodySource;
+  readonly encoding: Encoding;
   /** HEAD: send the headers of the GET, no body. */
-  omitBody: boolean;
+  readonly omitBody: boolean;
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { type: 'static' } | EdgeResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse;
 
 export interface EdgeOptions {
-  manifest: Manifest;
+  manifest: BuildManifest;
   tokenDigests: readonly Digest[];
 }
 
+type Headers = Readonly<Record<string, string>>;
+
 const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+const STATIC: EdgeDecision = Object.freeze({ type: 'static' });
+const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
+const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
+const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
+const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
+/** Distinct values each memo keeps: far above what real clients send, small in memory. */
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
+/** Longer header values and queries are worked out every time rather than remembered. */
+const MEMO_KEY_LENGTH = 256;
 
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
   const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
+  const encodings = boundedMemo<string, Encoding>(MEMO_LIMITS.encodings);
+  const queries = boundedMemo<string, string | undefined>(MEMO_LIMITS.queries);
+  const answers = boundedMemo<string, EdgeResponse>(MEMO_LIMITS.answers);
+  // Only Authorization values that passed are remembered, so the set holds at most the
+  // spellings of configured tokens; any other value is hashed and compared in constant time
+  // every time. A reload makes a new core, so a removed token stops working there.
+  const verified = new Set<string>();
 
-  function respond(
-    status: number,
-    body: BodySource | undefined,
-    request: EdgeRequest,
-    extra: Record<string, string> = {},
-  ): EdgeResponse {
-    const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
-    const headers: Record<string, string> = { ...baseHeaders, ...extra };
-    if (body) {
-      headers['Content-Type'] = JSON_CONTENT_TYPE;
-      headers['Vary'] = 'Accept-Encoding';
-      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-    }
-    return { type: 'respond', status, headers, body, encoding, omitBody: request.method.toUpperCase() === 'HEAD' };
+  /** The answer with this status, body and extra headers, made once per encoding and method. */
+  function respond(status: number, file: string | undefined, request: EdgeRequest, extra: Headers = {}): EdgeResponse {
+    const accept = file === undefined ? null : request.header('accept-encoding');
+    const encoding =
+      accept === null
+        ? 'identity'
+        : accept.length > MEMO_KEY_LENGTH
+          ? chooseEncoding(accept)
+          : encodings.get(accept, chooseEncoding);
+    const method = request.method;
+    const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
+    return answers.get(`${status} ${encoding} ${head ? 'HEAD' : 'GET'} ${file ?? ''}`, () => {
+      const headers: Record<string, string> = { ...baseHeaders, ...extra };
+      if (file !== undefined) {
+        headers['Content-Type'] = JSON_CONTENT_TYPE;
+        headers['Vary'] = 'Accept-Encoding';
+        if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+        // Each encoding of a body has its own ETag.
+        if (status === 200) headers['ETag'] = etagFor(manifest.files[file]?.sha256 ?? '', encoding);
+      }
+      const body = file === undefined ? undefined : Object.freeze({ file });
+      return Object.freeze({
+        type: 'respond',
+        status,
+        headers: Object.freeze(headers),
+        body,
+        encoding,
+        omitBody: head,
+      });
+    });
   }
 
   /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeResponse {
-    const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
-    const etag = etagFor(sha256, decision.encoding);
-    decision.headers['ETag'] = etag;
-    if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;
-    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = decision.headers;
-    return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
+  function serveFile(path: string, request: EdgeRequest): EdgeResponse {
+    const found = respond(200, path, request, FOUND_HEADERS);
+    const ifNoneMatch = request.header('if-none-match');
+    if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
+    return answers.get(`304 ${found.encoding} ${path}`, () => {
+      const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
+      return Object.freeze({
+        type: 'respond',
+        status: 304,
+        headers: Object.freeze(headers),
+        encoding: 'identity',
+        omitBody: true,
+      });
+    });
+  }
+
+  /** The file that answers `query` on the endpoint of `kind`, if the build has one. */
+  function fileFor(kind: KindId, query: string): string | undefined {
+    const resolve = () => {
+      const path = queryPath(kind, parseSearch(new URLSearchParams(query).get('search')));
+      return path !== undefined && path in manifest.files ? path : undefined;
+    };
+    return query.length > MEMO_KEY_LENGTH ? resolve() : queries.get(`${kind}?${query}`, resolve);
+  }
+
+  function authorized(authorization: string | null): 'yes' | 'missing' | 'invalid' {
+    if (authorization !== null && verified.has(authorization)) return 'yes';
+    const token = presentedToken(authorization);
+    if (token === '') return 'missing';
+    if (!isConfiguredToken(token, tokenDigests)) return 'invalid';
+    if (authorization !== null && verified.size < MEMO_LIMITS.verified) verified.add(authorization);
+    return 'yes';
   }
 
   return function decide(request: EdgeRequest): EdgeDecision {
-    const pathname = request.url.pathname;
+    const pathname = request.pathname;
     if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-      return reachesApiFolder(pathname) ? respond(404, { text: NOT_FOUND_BODY }, request) : { type: 'static' };
+      return reachesApiFolder(pathname) ? respond(404, fixedBodyPath('not-found'), request) : STATIC;
     }
-    const method = request.method.toUpperCase();
-    if (method === 'OPTIONS') {
-      return respond(204, undefined, request, PREFLIGHT_HEADERS);
-    }
+    const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (method === 'OPTIONS') return respond(204, undefined, request, PREFLIGHT_HEADERS);
     // The token is checked before anything else, so nothing about the API leaks without one.
-    const token = presentedToken(request.header('authorization'));
-    if (token === '')
-      return respond(401, { text: TOKEN_REQUIRED_BODY }, request, {
-        ...CHALLENGE_HEADERS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    if (!isConfiguredToken(token, tokenDigests)) {
-      return respond(401, { text: TOKEN_INVALID_BODY }, request, {
-        ...CHALLENGE_HEADERS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    }
+    const authorization = authorized(request.header('authorization'));
+    if (authorization === 'missing')
+      return respond(401, fixedBodyPath('token-required'), request, UNAUTHORIZED_HEADERS);
+    if (authorization === 'invalid') return respond(401, fixedBodyPath('token-invalid'), request, UNAUTHORIZED_HEADERS);
     const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
-    if (method !== 'GET' && method !== 'HEAD') {
-      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, {
-        Allow: ALLOWED_METHODS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    }
-    const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
-    const file = path === undefined ? undefined : manifest.files[path];
-    if (path === undefined || !file)
-      return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
-    return serveFile(path, file.sha256, request);
+    if (!kind) return respond(404, fixedBodyPath('unknown-endpoint'), request, ERROR_HEADERS);
+    if (method !== 'GET' && method !== 'HEAD')
+      return respond(405, fixedBodyPath('method-not-allowed'), request, NOT_ALLOWED_HEADERS);
+    const path = fileFor(kind.id, request.query);
+    if (path === undefined) return respond(404, notFoundPath(kind.id), request, ERROR_HEADERS);
+    return serveFile(path, request);
   };
 }
 

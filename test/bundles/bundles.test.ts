@@ -24,7 +24,7 @@ import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/contract/bu
 import { readArchive } from '../../src/client/archive.ts';
 import { listPath } from '../../src/contract/paths.ts';
 import { kinds } from '../../src/schema/kinds.ts';
-import { manifestSchema } from '../../src/schema/manifest.ts';
+import { buildManifestSchema, manifestSchema } from '../../src/schema/manifest.ts';
 
 const contentDir = join(projectDir, 'content');
 const distDir = join(projectDir, 'dist');
@@ -162,7 +162,7 @@ describe('a bundle', () => {
   });
 
   test('the version is the data version of dist/manifest.json and the archive names', () => {
-    const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
+    const built = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
     expect(built.version).toBe(content.version);
     expect([...downloads.keys()]).toEqual([
       `treefarm-data-${content.version}.tar.gz`,

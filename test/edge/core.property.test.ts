@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { API_DIR } from '../../src/contract/paths.ts';
+import { FIXED_BODIES } from '../../src/contract/messages.ts';
+import { API_DIR, fixedBodyPath } from '../../src/contract/paths.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { kindIds } from '../../src/schema/kinds.ts';
 import { readManifest } from '../../src/server/body-store.ts';
-import { requestUrl } from '../../src/server/node-adapter.ts';
+import { requestTarget } from '../../src/server/node-adapter.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const VALID_TOKEN = 'property-valid-token';
@@ -210,15 +211,15 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
 
 /** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
 function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: EdgeDecision } | undefined {
-  const url = requestUrl(target);
-  if (!url) return undefined;
-  const request: EdgeRequest = { method, url, header: (name) => headers[name] ?? null };
+  const parsed = requestTarget(target);
+  if (!parsed) return undefined;
+  const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
   return { request, decision: decide(request) };
 }
 
+const fixedFiles = FIXED_BODIES.map(({ name }) => fixedBodyPath(name));
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const fileOf = (decision: EdgeDecision) =>
-  decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
+const fileOf = (decision: EdgeDecision) => (decision.type === 'respond' ? decision.body?.file : undefined);
 
 describe('the edge core, for any method, path, query and headers', () => {
   test('never throws and never answers 5xx', () => {
@@ -239,8 +240,10 @@ describe('the edge core, for any method, path, query and headers', () => {
         const { decision, request: edgeRequest } = decided;
         expect(decision.status).not.toBe(200);
         expect(decision.status).not.toBe(304);
-        expect(fileOf(decision)).toBeUndefined();
-        if (isApiPath(edgeRequest.url.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS')
+        // Only the edge's fixed error bodies, never an envelope of the API.
+        const file = fileOf(decision);
+        if (file !== undefined) expect(fixedFiles).toContain(file);
+        if (isApiPath(edgeRequest.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS')
           expect(decision.status).toBe(401);
       }),
       RUNS,
@@ -290,7 +293,7 @@ describe('the edge core, for any method, path, query and headers', () => {
         if (!decided) return;
         const { decision } = decided;
         if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
-        const kind = decided.request.url.pathname.split('/')[2];
+        const kind = decided.request.pathname.split('/')[2];
         if (decision.status === 404) expect(fileOf(decision)).toBe(`${API_DIR}/${kind}/not-found.json`);
         else if (decision.status === 304) expect(request.headers['if-none-match']).toBeDefined();
         else {
@@ -307,7 +310,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     fc.assert(
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
-        if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.url.pathname)) return;
+        if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.pathname)) return;
         const { headers, body, status } = decided.decision;
         expect(headers).toMatchObject({
           'Access-Control-Allow-Origin': '*',
@@ -326,7 +329,7 @@ describe('the edge core, for any method, path, query and headers', () => {
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
         if (decided?.decision.type !== 'static') return;
-        const { pathname } = decided.request.url;
+        const { pathname } = decided.request;
         let decoded = pathname;
         try {
           decoded = decodeURIComponent(pathname);
