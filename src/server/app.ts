@@ -7,7 +7,7 @@ import { tokenDigests, type Digest } from '../edge/tokens.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { decisionSender, rawHeader, requestTarget, toEdgeRequest } from './node-adapter.ts';
+import { decisionSender, rawHeader, requestTarget } from './node-adapter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
 export interface ServerOptions {
@@ -62,7 +62,8 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
-    if (!limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    const header = (name: string) => rawHeader(rawHeaders, name);
+    if (!limitBody(request, header)) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
@@ -72,7 +73,7 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       return;
     }
     const { decide, send, serveStatic } = state.current;
-    const decision = decide(toEdgeRequest(request, target));
+    const decision = decide({ method: request.method ?? 'GET', ...target, header });
     if (decision.type === 'respond') {
       send(response, decision);
       return;

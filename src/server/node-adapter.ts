@@ -3,8 +3,8 @@
 // so it reads the raw header list rather than building header objects, parses the request
 // target with a plain pattern when that gives what a URL parser would, and writes each
 // answer's headers from an array made once per answer.
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
-import type { EdgeRequest, EdgeResponse } from '../edge/core.ts';
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { EdgeResponse } from '../edge/core.ts';
 import type { BodyStore } from './body-store.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
@@ -52,16 +52,6 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
     value = value === null ? next : `${value}, ${next}`;
   }
   return value;
-}
-
-export function toEdgeRequest(request: IncomingMessage, target: RequestTarget): EdgeRequest {
-  const rawHeaders = request.rawHeaders;
-  return {
-    method: request.method ?? 'GET',
-    pathname: target.pathname,
-    query: target.query,
-    header: (name) => rawHeader(rawHeaders, name),
-  };
 }
 
 /**
