@@ -17,7 +17,7 @@ import { API_DIR, fixedBodyPath, notFoundPath, queryPath } from '../contract/pat
 import { parseSearch } from '../contract/search-query.ts';
 import { kindById, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
-import { boundedMemo } from './memo.ts';
+import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
 import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
 
@@ -69,103 +69,122 @@ const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64
 /** Longer header values and queries are worked out every time rather than remembered. */
 const MEMO_KEY_LENGTH = 256;
 
+/** One build's edge: its manifest, the configured tokens, and what it has worked out so far. */
+interface Edge {
+  manifest: BuildManifest;
+  tokenDigests: readonly Digest[];
+  baseHeaders: Headers;
+  encodings: Memo<string, Encoding>;
+  queries: Memo<string, string | undefined>;
+  answers: Memo<string, EdgeResponse>;
+  /**
+   * Only Authorization values that passed are remembered, so the set holds at most the
+   * spellings of configured tokens; any other value is hashed and compared in constant time
+   * every time. A reload makes a new core, so a removed token stops working there.
+   */
+  verified: Set<string>;
+}
+
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
-  const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
-  const encodings = boundedMemo<string, Encoding>(MEMO_LIMITS.encodings);
-  const queries = boundedMemo<string, string | undefined>(MEMO_LIMITS.queries);
-  const answers = boundedMemo<string, EdgeResponse>(MEMO_LIMITS.answers);
-  // Only Authorization values that passed are remembered, so the set holds at most the
-  // spellings of configured tokens; any other value is hashed and compared in constant time
-  // every time. A reload makes a new core, so a removed token stops working there.
-  const verified = new Set<string>();
-
-  /** The answer with this status, body and extra headers, made once per encoding and method. */
-  function respond(status: number, file: string | undefined, request: EdgeRequest, extra: Headers = {}): EdgeResponse {
-    const accept = file === undefined ? null : request.header('accept-encoding');
-    const encoding =
-      accept === null
-        ? 'identity'
-        : accept.length > MEMO_KEY_LENGTH
-          ? chooseEncoding(accept)
-          : encodings.get(accept, chooseEncoding);
-    const method = request.method;
-    const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
-    return answers.get(`${status} ${encoding} ${head ? 'HEAD' : 'GET'} ${file ?? ''}`, () => {
-      const headers: Record<string, string> = { ...baseHeaders, ...extra };
-      if (file !== undefined) {
-        headers['Content-Type'] = JSON_CONTENT_TYPE;
-        headers['Vary'] = 'Accept-Encoding';
-        if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-        // Each encoding of a body has its own ETag.
-        if (status === 200) headers['ETag'] = etagFor(manifest.files[file]?.sha256 ?? '', encoding);
-      }
-      const body = file === undefined ? undefined : Object.freeze({ file });
-      return Object.freeze({
-        type: 'respond',
-        status,
-        headers: Object.freeze(headers),
-        body,
-        encoding,
-        omitBody: head,
-      });
-    });
-  }
-
-  /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, request: EdgeRequest): EdgeResponse {
-    const found = respond(200, path, request, FOUND_HEADERS);
-    const ifNoneMatch = request.header('if-none-match');
-    if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
-    return answers.get(`304 ${found.encoding} ${path}`, () => {
-      const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
-      return Object.freeze({
-        type: 'respond',
-        status: 304,
-        headers: Object.freeze(headers),
-        encoding: 'identity',
-        omitBody: true,
-      });
-    });
-  }
-
-  /** The file that answers `query` on the endpoint of `kind`, if the build has one. */
-  function fileFor(kind: KindId, query: string): string | undefined {
-    const resolve = () => {
-      const path = queryPath(kind, parseSearch(new URLSearchParams(query).get('search')));
-      return path !== undefined && path in manifest.files ? path : undefined;
-    };
-    return query.length > MEMO_KEY_LENGTH ? resolve() : queries.get(`${kind}?${query}`, resolve);
-  }
-
-  function authorized(authorization: string | null): 'yes' | 'missing' | 'invalid' {
-    if (authorization !== null && verified.has(authorization)) return 'yes';
-    const token = presentedToken(authorization);
-    if (token === '') return 'missing';
-    if (!isConfiguredToken(token, tokenDigests)) return 'invalid';
-    if (authorization !== null && verified.size < MEMO_LIMITS.verified) verified.add(authorization);
-    return 'yes';
-  }
-
-  return function decide(request: EdgeRequest): EdgeDecision {
-    const pathname = request.pathname;
-    if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-      return reachesApiFolder(pathname) ? respond(404, fixedBodyPath('not-found'), request) : STATIC;
-    }
-    const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
-    if (method === 'OPTIONS') return respond(204, undefined, request, PREFLIGHT_HEADERS);
-    // The token is checked before anything else, so nothing about the API leaks without one.
-    const authorization = authorized(request.header('authorization'));
-    if (authorization === 'missing')
-      return respond(401, fixedBodyPath('token-required'), request, UNAUTHORIZED_HEADERS);
-    if (authorization === 'invalid') return respond(401, fixedBodyPath('token-invalid'), request, UNAUTHORIZED_HEADERS);
-    const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-    if (!kind) return respond(404, fixedBodyPath('unknown-endpoint'), request, ERROR_HEADERS);
-    if (method !== 'GET' && method !== 'HEAD')
-      return respond(405, fixedBodyPath('method-not-allowed'), request, NOT_ALLOWED_HEADERS);
-    const path = fileFor(kind.id, request.query);
-    if (path === undefined) return respond(404, notFoundPath(kind.id), request, ERROR_HEADERS);
-    return serveFile(path, request);
+  const edge: Edge = {
+    manifest,
+    tokenDigests,
+    baseHeaders: { ...COMMON_HEADERS, 'X-Data-Version': manifest.version },
+    encodings: boundedMemo(MEMO_LIMITS.encodings),
+    queries: boundedMemo(MEMO_LIMITS.queries),
+    answers: boundedMemo(MEMO_LIMITS.answers),
+    verified: new Set(),
   };
+  return (request) => decide(edge, request);
+}
+
+function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
+  const pathname = request.pathname;
+  if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+    return reachesApiFolder(pathname) ? respond(edge, 404, fixedBodyPath('not-found'), request) : STATIC;
+  }
+  const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+  if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS);
+  // The token is checked before anything else, so nothing about the API leaks without one.
+  const authorization = authorized(edge, request.header('authorization'));
+  if (authorization !== 'yes') {
+    const body = fixedBodyPath(authorization === 'missing' ? 'token-required' : 'token-invalid');
+    return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
+  }
+  const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
+  if (!kind) return respond(edge, 404, fixedBodyPath('unknown-endpoint'), request, ERROR_HEADERS);
+  if (method !== 'GET' && method !== 'HEAD')
+    return respond(edge, 405, fixedBodyPath('method-not-allowed'), request, NOT_ALLOWED_HEADERS);
+  const path = fileFor(edge, kind.id, request.query);
+  if (path === undefined) return respond(edge, 404, notFoundPath(kind.id), request, ERROR_HEADERS);
+  return serveFile(edge, path, request);
+}
+
+function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing' | 'invalid' {
+  if (authorization !== null && edge.verified.has(authorization)) return 'yes';
+  const token = presentedToken(authorization);
+  if (token === '') return 'missing';
+  if (!isConfiguredToken(token, edge.tokenDigests)) return 'invalid';
+  if (authorization !== null && edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
+  return 'yes';
+}
+
+/** The file that answers `query` on the endpoint of `kind`, if the build has one. */
+function fileFor(edge: Edge, kind: KindId, query: string): string | undefined {
+  const resolve = () => {
+    const path = queryPath(kind, parseSearch(new URLSearchParams(query).get('search')));
+    return path !== undefined && path in edge.manifest.files ? path : undefined;
+  };
+  return query.length > MEMO_KEY_LENGTH ? resolve() : edge.queries.get(`${kind}?${query}`, resolve);
+}
+
+/** The encoding the request's Accept-Encoding chooses. */
+function encodingFor(edge: Edge, request: EdgeRequest): Encoding {
+  const accept = request.header('accept-encoding');
+  if (accept === null) return 'identity';
+  return accept.length > MEMO_KEY_LENGTH ? chooseEncoding(accept) : edge.encodings.get(accept, chooseEncoding);
+}
+
+/** The answer with this status, body and extra headers, made once per encoding and method. */
+function respond(
+  edge: Edge,
+  status: number,
+  file: string | undefined,
+  request: EdgeRequest,
+  extra: Headers = {},
+): EdgeResponse {
+  const encoding = file === undefined ? 'identity' : encodingFor(edge, request);
+  const method = request.method;
+  const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
+  return edge.answers.get(`${status} ${encoding} ${head ? 'HEAD' : 'GET'} ${file ?? ''}`, () => {
+    const headers: Record<string, string> = { ...edge.baseHeaders, ...extra };
+    if (file !== undefined) {
+      headers['Content-Type'] = JSON_CONTENT_TYPE;
+      headers['Vary'] = 'Accept-Encoding';
+      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+      // Each encoding of a body has its own ETag.
+      if (status === 200) headers['ETag'] = etagFor(edge.manifest.files[file]?.sha256 ?? '', encoding);
+    }
+    const body = file === undefined ? undefined : Object.freeze({ file });
+    return Object.freeze({ type: 'respond', status, headers: Object.freeze(headers), body, encoding, omitBody: head });
+  });
+}
+
+/** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
+function serveFile(edge: Edge, path: string, request: EdgeRequest): EdgeResponse {
+  const found = respond(edge, 200, path, request, FOUND_HEADERS);
+  const ifNoneMatch = request.header('if-none-match');
+  if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
+  return edge.answers.get(`304 ${found.encoding} ${path}`, () => {
+    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
+    return Object.freeze({
+      type: 'respond',
+      status: 304,
+      headers: Object.freeze(headers),
+      encoding: 'identity',
+      omitBody: true,
+    });
+  });
 }
 
 /**
