@@ -1,22 +1,13 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
-// the core; everything the core calls static goes to the assets binding.
+// the core; everything the core calls static goes to the assets binding. Env and the runtime's
+// types come from `npm run worker:types` (worker-configuration.d.ts, from wrangler.toml).
 import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
 import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../schema/manifest.ts';
 import { createHash } from 'node:crypto';
-
-interface Fetcher {
-  fetch(request: Request | string): Promise<Response>;
-}
-
-export interface Env {
-  ASSETS: Fetcher;
-  API_TOKENS?: string;
-  API_TOKEN_SHA256?: string;
-}
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -25,15 +16,18 @@ interface Isolate {
   manifest: BuildManifest;
   decide: (request: EdgeRequest) => EdgeDecision;
   /** Verified bodies by file and encoding, as the build wrote them. */
-  bodies: Map<string, Promise<Uint8Array>>;
+  bodies: Map<string, Promise<Bytes>>;
   /** The sizes of the bodies verified so far, and their total. */
   sizes: Map<string, number>;
   cachedBytes: number;
 }
 
+/** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
+type Bytes = Uint8Array<ArrayBuffer>;
+
 let isolate: Promise<Isolate> | undefined;
 
-async function assetBytes(env: Env, origin: string, path: string): Promise<Uint8Array> {
+async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes> {
   const response = await env.ASSETS.fetch(`${origin}/${path}`);
   if (!response.ok) throw new Error(`${path} is missing from the deployed assets (${response.status})`);
   return new Uint8Array(await response.arrayBuffer());
@@ -60,7 +54,7 @@ async function verifiedBody(env: Env, origin: string, state: Isolate, source: Bo
 }
 
 /** Remembers a verified body, then lets the oldest others go while the cache is over its budget. */
-function remember(state: Isolate, key: string, bytes: Promise<Uint8Array>, size: number): void {
+function remember(state: Isolate, key: string, bytes: Promise<Bytes>, size: number): void {
   if (state.bodies.get(key) !== bytes) return;
   state.sizes.set(key, size);
   state.cachedBytes += size;
@@ -73,13 +67,7 @@ function remember(state: Isolate, key: string, bytes: Promise<Uint8Array>, size:
   }
 }
 
-function bodyBytes(
-  env: Env,
-  origin: string,
-  state: Isolate,
-  source: BodySource,
-  encoding: Encoding,
-): Promise<Uint8Array> {
+function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Bytes> {
   const key = `${encoding}:${source.file}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
@@ -97,7 +85,7 @@ function bodyBytes(
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request, env): Promise<Response> {
     const url = new URL(request.url);
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
@@ -106,8 +94,7 @@ export default {
     const state = await isolate;
     // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
     // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
-    const clientAcceptEncoding = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf
-      ?.clientAcceptEncoding;
+    const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
     const header = (name: string) =>
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
@@ -120,13 +107,13 @@ export default {
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
     const headers = new Headers(decision.headers);
-    let body: Uint8Array<ArrayBuffer> | null = null;
+    let body: Bytes | null = null;
     if (decision.body) {
       const bytes = await bodyBytes(env, url.origin, state, decision.body, decision.encoding);
       headers.set('Content-Length', String(bytes.length));
-      if (!decision.omitBody) body = bytes as Uint8Array<ArrayBuffer>;
+      if (!decision.omitBody) body = bytes;
     }
     // The bytes are already encoded as Content-Encoding says: the runtime must not encode again.
-    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' } as ResponseInit);
+    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' });
   },
-};
+} satisfies ExportedHandler<Env>;
