@@ -15,7 +15,7 @@ import {
 } from '../contract/headers.ts';
 import { API_DIR, fixedBodyPath, notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindById, type KindId } from '../schema/kinds.ts';
+import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
@@ -66,6 +66,23 @@ const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS 
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
+/** The edge's fixed error bodies, and each kind's not-found envelope: one string each, made once. */
+const FIXED = {
+  notFound: fixedBodyPath('not-found'),
+  tokenRequired: fixedBodyPath('token-required'),
+  tokenInvalid: fixedBodyPath('token-invalid'),
+  unknownEndpoint: fixedBodyPath('unknown-endpoint'),
+  methodNotAllowed: fixedBodyPath('method-not-allowed'),
+};
+const NOT_FOUND_PATHS = new Map(kindIds.map((id) => [id, notFoundPath(id)]));
+const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
+/**
+ * The answers of one file, by where they sit: 0-5 the GET and HEAD answers of each encoding,
+ * 6-8 the 304 of each encoding. A file is always answered with the same status.
+ */
+type FileAnswers = (EdgeResponse | undefined)[];
+const answerSlot = (encoding: Encoding, head: boolean) => ENCODINGS.indexOf(encoding) * 2 + (head ? 1 : 0);
+const notModifiedSlot = (encoding: Encoding) => 6 + ENCODINGS.indexOf(encoding);
 /** Longer header values and queries are worked out every time rather than remembered. */
 const MEMO_KEY_LENGTH = 256;
 
@@ -75,8 +92,10 @@ interface Edge {
   tokenDigests: readonly Digest[];
   baseHeaders: Headers;
   encodings: Memo<string, Encoding>;
-  queries: Memo<string, string | undefined>;
-  answers: Memo<string, EdgeResponse>;
+  /** By kind, then by query: the file that answers it. */
+  queries: ReadonlyMap<KindId, Memo<string, string | undefined>>;
+  /** By file ('' for answers without a body). */
+  answers: Memo<string, FileAnswers>;
   /**
    * Only Authorization values that passed are remembered, so the set holds at most the
    * spellings of configured tokens; any other value is hashed and compared in constant time
@@ -91,7 +110,7 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     tokenDigests,
     baseHeaders: { ...COMMON_HEADERS, 'X-Data-Version': manifest.version },
     encodings: boundedMemo(MEMO_LIMITS.encodings),
-    queries: boundedMemo(MEMO_LIMITS.queries),
+    queries: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
     answers: boundedMemo(MEMO_LIMITS.answers),
     verified: new Set(),
   };
@@ -101,22 +120,22 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
 function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    return reachesApiFolder(pathname) ? respond(edge, 404, fixedBodyPath('not-found'), request) : STATIC;
+    return reachesApiFolder(pathname) ? respond(edge, 404, FIXED.notFound, request) : STATIC;
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS);
   // The token is checked before anything else, so nothing about the API leaks without one.
   const authorization = authorized(edge, request.header('authorization'));
   if (authorization !== 'yes') {
-    const body = fixedBodyPath(authorization === 'missing' ? 'token-required' : 'token-invalid');
+    const body = authorization === 'missing' ? FIXED.tokenRequired : FIXED.tokenInvalid;
     return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
   }
   const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-  if (!kind) return respond(edge, 404, fixedBodyPath('unknown-endpoint'), request, ERROR_HEADERS);
+  if (!kind) return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
   if (method !== 'GET' && method !== 'HEAD')
-    return respond(edge, 405, fixedBodyPath('method-not-allowed'), request, NOT_ALLOWED_HEADERS);
+    return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
   const path = fileFor(edge, kind.id, request.query);
-  if (path === undefined) return respond(edge, 404, notFoundPath(kind.id), request, ERROR_HEADERS);
+  if (path === undefined) return respond(edge, 404, NOT_FOUND_PATHS.get(kind.id) ?? '', request, ERROR_HEADERS);
   return serveFile(edge, path, request);
 }
 
@@ -135,7 +154,8 @@ function fileFor(edge: Edge, kind: KindId, query: string): string | undefined {
     const path = queryPath(kind, parseSearch(new URLSearchParams(query).get('search')));
     return path !== undefined && path in edge.manifest.files ? path : undefined;
   };
-  return query.length > MEMO_KEY_LENGTH ? resolve() : edge.queries.get(`${kind}?${query}`, resolve);
+  const memo = edge.queries.get(kind);
+  return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
 }
 
 /** The encoding the request's Accept-Encoding chooses. */
@@ -144,6 +164,8 @@ function encodingFor(edge: Edge, request: EdgeRequest): Encoding {
   if (accept === null) return 'identity';
   return accept.length > MEMO_KEY_LENGTH ? chooseEncoding(accept) : edge.encodings.get(accept, chooseEncoding);
 }
+
+const newFileAnswers = (): FileAnswers => [];
 
 /** The answer with this status, body and extra headers, made once per encoding and method. */
 function respond(
@@ -156,18 +178,29 @@ function respond(
   const encoding = file === undefined ? 'identity' : encodingFor(edge, request);
   const method = request.method;
   const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
-  return edge.answers.get(`${status} ${encoding} ${head ? 'HEAD' : 'GET'} ${file ?? ''}`, () => {
-    const headers: Record<string, string> = { ...edge.baseHeaders, ...extra };
-    if (file !== undefined) {
-      headers['Content-Type'] = JSON_CONTENT_TYPE;
-      headers['Vary'] = 'Accept-Encoding';
-      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-      // Each encoding of a body has its own ETag.
-      if (status === 200) headers['ETag'] = etagFor(edge.manifest.files[file]?.sha256 ?? '', encoding);
-    }
-    const body = file === undefined ? undefined : Object.freeze({ file });
-    return Object.freeze({ type: 'respond', status, headers: Object.freeze(headers), body, encoding, omitBody: head });
+  const answers = edge.answers.get(file ?? '', newFileAnswers);
+  const slot = answerSlot(encoding, head);
+  const known = answers[slot];
+  if (known) return known;
+  const headers: Record<string, string> = { ...edge.baseHeaders, ...extra };
+  if (file !== undefined) {
+    headers['Content-Type'] = JSON_CONTENT_TYPE;
+    headers['Vary'] = 'Accept-Encoding';
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    // Each encoding of a body has its own ETag.
+    if (status === 200) headers['ETag'] = etagFor(edge.manifest.files[file]?.sha256 ?? '', encoding);
+  }
+  const body = file === undefined ? undefined : Object.freeze({ file });
+  const answer = Object.freeze({
+    type: 'respond',
+    status,
+    headers: Object.freeze(headers),
+    body,
+    encoding,
+    omitBody: head,
   });
+  answers[slot] = answer;
+  return answer;
 }
 
 /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
@@ -175,15 +208,21 @@ function serveFile(edge: Edge, path: string, request: EdgeRequest): EdgeResponse
   const found = respond(edge, 200, path, request, FOUND_HEADERS);
   const ifNoneMatch = request.header('if-none-match');
   if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
-  return edge.answers.get(`304 ${found.encoding} ${path}`, () => {
-    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
-    return Object.freeze({
-      type: 'respond',
-      status: 304,
-      headers: Object.freeze(headers),
-      encoding: 'identity',
-      omitBody: true,
-    });
+  const answers = edge.answers.get(path, newFileAnswers);
+  const slot = notModifiedSlot(found.encoding);
+  answers[slot] ??= notModified(found);
+  return answers[slot];
+}
+
+/** The 304 of an answer: its headers but the body's type and encoding, no body. */
+function notModified(found: EdgeResponse): EdgeResponse {
+  const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
+  return Object.freeze({
+    type: 'respond',
+    status: 304,
+    headers: Object.freeze(headers),
+    encoding: 'identity',
+    omitBody: true,
   });
 }
 
