@@ -7,6 +7,9 @@ export { kindTitle };
 export const SITE_NAME = 'Tree Farm Wiki';
 
 export const kindPath = (kind: KindId) => `/${kind}/`;
+/** Page `number` of a kind's listing: the first is the kind's page itself. */
+export const kindPagePath = (kind: KindId, number: number) =>
+  number <= 1 ? kindPath(kind) : `${kindPath(kind)}page/${number}/`;
 export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
