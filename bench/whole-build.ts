@@ -44,18 +44,23 @@ async function main(): Promise<void> {
       `load average ${loadAverage()}\n`,
   );
   const results: Measurement[] = [];
+  // Each row is printed as soon as it is measured: a long run that fails later keeps what it had.
+  printHeader();
   for (const trees of sizes) {
     const workDir = mkdtempSync(join(values.dir, `treefarm-bench-site-${trees}-`));
     try {
       const projectDir = writeSyntheticProject(workDir, trees);
-      results.push(await measureBuild(projectDir, trees));
-      console.error(`built ${trees} trees (load average now ${loadAverage()})`);
+      const result = await measureBuild(projectDir, trees);
+      results.push(result);
+      printRow(result);
+    } catch (error) {
+      console.log(`| ${trees.toLocaleString('en-US')} | failed: ${(error as Error).message.split('\n')[0]} |`);
     } finally {
+      console.error(`${trees} trees done (load average now ${loadAverage()})`);
       if (values.keep) console.error(`kept ${workDir}`);
       else rmSync(workDir, { recursive: true, force: true });
     }
   }
-  printTable(results);
   printGoals(results);
 }
 
@@ -66,7 +71,8 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
   const started = performance.now();
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, 'npm', 'run', 'build'], {
     cwd: projectDir,
-    env: { ...process.env, CI: '1' },
+    // Not CI: the build logs at info level then, and the page count and timings are read from its log.
+    env: withoutCi(process.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -83,6 +89,8 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearInterval(poll);
   const wallMs = performance.now() - started;
+  // The build's warnings (such as the Workers limits) are part of what it says at this size.
+  for (const line of log.split('\n')) if (/\bwarn|WARN/.test(line) && !/npm warn/.test(line)) console.error(line);
   writeFileSync(logFile, log);
   if (status !== 0) throw new Error(`the build of ${trees} trees failed (exit ${status}):\n${log.slice(-4000)}`);
   const [, user = 0, system = 0, maxRssKib = 0] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
@@ -95,6 +103,11 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
     treePeakRss,
     processPeakRss: maxRssKib * 1024,
   };
+}
+
+function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CI: _ci, ...rest } = env;
+  return rest;
 }
 
 /** The RSS of a process and all its descendants now, in bytes (0 for those already gone). */
@@ -130,18 +143,19 @@ const loadAverage = () => readProc('/proc/loadavg').split(' ').slice(0, 3).join(
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 ** 2).toLocaleString('en-US')} MiB`;
 
-function printTable(results: Measurement[]): void {
+function printHeader(): void {
   console.log(
     '| trees | pages | build (wall) | CPU time | rendering pages | pages/s | peak RSS, all processes | peak RSS, Node |',
   );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    console.log(
-      `| ${r.trees.toLocaleString('en-US')} | ${r.pages.toLocaleString('en-US')} | ${seconds(r.wallMs)} | ` +
-        `${seconds(r.cpuMs)} | ${seconds(r.pagesMs)} | ${Math.round(r.pages / (r.pagesMs / 1000))} | ` +
-        `${mebibytes(r.treePeakRss)} | ${mebibytes(r.processPeakRss)} |`,
-    );
-  }
+}
+
+function printRow(r: Measurement): void {
+  console.log(
+    `| ${r.trees.toLocaleString('en-US')} | ${r.pages.toLocaleString('en-US')} | ${seconds(r.wallMs)} | ` +
+      `${seconds(r.cpuMs)} | ${seconds(r.pagesMs)} | ${Math.round(r.pages / (r.pagesMs / 1000))} | ` +
+      `${mebibytes(r.treePeakRss)} | ${mebibytes(r.processPeakRss)} |`,
+  );
 }
 
 function printGoals(results: Measurement[]): void {
