@@ -76,7 +76,8 @@ The reference data of the tree-farming game, for use without a network (${descri
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
-With the project's client: \`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
+With the project's client:
+\`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
 It checks every file against manifest.json first. To check an archive: \`npm run bundle:verify -- <archive>\`.
 `;
 }

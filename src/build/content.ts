@@ -175,12 +175,16 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
           ? {
               file: entry.file,
               field: 'level',
-              message: `level ${entry.data.level} is also the level of ${levelOwner.file}; each level of ${kind.id} holds one record`,
+              message:
+                `level ${entry.data.level} is also the level of ${levelOwner.file}; ` +
+                `each level of ${kind.id} holds one record`,
             }
           : {
               file: entry.file,
               field: 'order',
-              message: `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; records of one level need distinct orders`,
+              message:
+                `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; ` +
+                'records of one level need distinct orders',
             },
       );
     } else {
@@ -204,7 +208,9 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
         issues.push({
           file: entry.file,
           field,
-          message: `${JSON.stringify(name)} has the search key "${key}", as ${JSON.stringify(owner.name)} of ${owner.entry.file} does; names and aliases of one kind need distinct search keys`,
+          message:
+            `${JSON.stringify(name)} has the search key "${key}", as ${JSON.stringify(owner.name)} of ` +
+            `${owner.entry.file} does; names and aliases of one kind need distinct search keys`,
         });
       } else {
         keyOwners.set(key, { entry, name });

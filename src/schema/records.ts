@@ -15,7 +15,9 @@ function strictRecord<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the fields are ${Object.keys(shape).join(', ')}`
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ` +
+          `${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; ` +
+          `the fields are ${Object.keys(shape).join(', ')}`
         : expected('a mapping of fields')(issue),
   });
 }
