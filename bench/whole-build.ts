@@ -145,7 +145,8 @@ const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 ** 2).toLocaleSt
 
 function printHeader(): void {
   console.log(
-    '| trees | pages | build (wall) | CPU time | rendering pages | pages/s | peak RSS, all processes | peak RSS, Node |',
+    '| trees | pages | build (wall) | CPU time | rendering pages | pages/s | ' +
+      'peak RSS, all processes | peak RSS, Node |',
   );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
 }

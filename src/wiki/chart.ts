@@ -90,7 +90,10 @@ export function prepareChart(input: Omit<LineChartInput, 'highlight'>): Prepared
   return {
     id: input.id,
     title: input.title,
-    description: `Line chart of ${input.series.map((line) => line.label.toLowerCase()).join(', ')} for ${count} ${input.xTitle === 'Level' ? 'levels' : 'records'}${input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : ''}. ${caption}`,
+    description:
+      `Line chart of ${input.series.map((line) => line.label.toLowerCase()).join(', ')} for ${count} ` +
+      `${input.xTitle === 'Level' ? 'levels' : 'records'}` +
+      `${input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : ''}. ${caption}`,
     caption,
     xTitle: input.xTitle,
     count,
