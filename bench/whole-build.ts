@@ -99,7 +99,7 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
     pages: Number(/(\d+) page\(s\) built/.exec(log)?.[1] ?? Number.NaN),
     wallMs,
     cpuMs: (user + system) * 1000,
-    pagesMs: Number(/generating static routes[\s\S]*?Completed in ([\d.]+)s/.exec(log)?.[1] ?? Number.NaN) * 1000,
+    pagesMs: astroDuration(/generating static routes[\s\S]*?Completed in (.+?)\.\s*\n/.exec(log)?.[1]),
     treePeakRss,
     processPeakRss: maxRssKib * 1024,
   };
@@ -108,6 +108,14 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
 function withoutCi(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { CI: _ci, ...rest } = env;
   return rest;
+}
+
+/** Astro's own way of writing a duration ("840ms", "12.74s", "2m 10s"), in ms. */
+function astroDuration(text = ''): number {
+  const match = /^(?:(\d+)m )?([\d.]+)(ms|s)$/.exec(text);
+  if (!match) return Number.NaN;
+  const [, minutes = '0', amount = '0', unit] = match;
+  return Number(minutes) * 60_000 + Number(amount) * (unit === 'ms' ? 1 : 1000);
 }
 
 /** The RSS of a process and all its descendants now, in bytes (0 for those already gone). */
