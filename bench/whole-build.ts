@@ -26,7 +26,7 @@ interface Measurement {
 }
 
 const GOALS = { seconds10k: 180, rss10k: 2 * 1024 ** 3, scaling10kTo100k: 12 };
-const POLL_MS = 100;
+const POLL_MS = 250;
 
 const { values } = parseArgs({
   options: {
