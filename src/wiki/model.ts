@@ -223,8 +223,6 @@ export interface KindPageLink {
 /** One page of a kind's listing: a run of its records in list order, and the way to the others. */
 export interface KindListing<K extends KindId> extends KindPageLink {
   pageCount: number;
-  /** Position of the page's first record in the whole list (0 for the first page). */
-  offset: number;
   entries: readonly WikiEntry<K>[];
   previous?: KindPageLink;
   next?: KindPageLink;
@@ -240,8 +238,8 @@ export function kindListings<K extends KindId>(
 ): KindListing<K>[] {
   const pageCount = Math.max(1, Math.ceil(entries.length / rowsPerPage));
   const links = Array.from({ length: pageCount }, (_unused, index): KindPageLink => {
-    const rows = entries.slice(index * rowsPerPage, (index + 1) * rowsPerPage);
-    const [low, high] = [rows[0]?.data.level, rows.at(-1)?.data.level];
+    const low = entries[index * rowsPerPage]?.data.level;
+    const high = entries[Math.min(entries.length, (index + 1) * rowsPerPage) - 1]?.data.level;
     return {
       number: index + 1,
       href: kindPagePath(kind, index + 1),
@@ -251,7 +249,6 @@ export function kindListings<K extends KindId>(
   return links.map((link, index) => ({
     ...link,
     pageCount,
-    offset: index * rowsPerPage,
     entries: entries.slice(index * rowsPerPage, (index + 1) * rowsPerPage),
     previous: links[index - 1],
     next: links[index + 1],
