@@ -79,11 +79,11 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
     await server?.close();
   });
 
-  async function visit(scheme: 'light' | 'dark', audited: AuditedPage): Promise<Page> {
+  async function visit(scheme: 'light' | 'dark', path: string, ready?: string): Promise<Page> {
     const page = tabs.get(scheme);
     if (!page) throw new Error(`no ${scheme} tab`);
-    await page.goto(`${server.url}${audited.path}`);
-    if (audited.ready) await page.locator(audited.ready).first().waitFor();
+    await page.goto(`${server.url}${path}`);
+    if (ready) await page.locator(ready).first().waitFor();
     return page;
   }
 
@@ -108,7 +108,7 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
 
   describe.each(['light', 'dark'] as const)('%s colour scheme', (scheme) => {
     test.for(PAGES)('$name: no axe violation, and every focus ring is visible', async (audited) => {
-      const page = await visit(scheme, audited);
+      const page = await visit(scheme, audited.path, audited.ready);
       expect(await axeViolations(page)).toEqual([]);
       expect(await invisibleFocusRings(page)).toEqual([]);
     });
@@ -129,7 +129,7 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
   }
 
   test('the first Tab shows the skip link, and it moves focus to the main content', async () => {
-    const page = await visit('light', { name: 'a record', path: '/trees/oak-tree/', source: '' });
+    const page = await visit('light', '/trees/oak-tree/');
     await expect(tabTo(page, 'a', 'Skip to content')).resolves.toBe(1);
     const box = await page.getByRole('link', { name: 'Skip to content' }).boundingBox();
     expect(box?.y).toBeGreaterThanOrEqual(0);
@@ -140,7 +140,7 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
   });
 
   test('Tab reaches the sort buttons; Enter and Space sort, and aria-sort says how', async () => {
-    const page = await visit('light', { name: 'trees', path: '/trees/', source: '' });
+    const page = await visit('light', '/trees/');
     const table = page.locator('table[data-sortable]');
     const sortedHeaders = () =>
       table
@@ -164,8 +164,17 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
     expect(descending).toEqual([...ascending].sort(byName).reverse());
   });
 
+  test('a chart is named by the figures it draws, and links to the table of every value', async () => {
+    const page = await visit('light', '/cutters/knife/');
+    const name =
+      /^Cost by level Line chart of cost for 8 levels.* Cost goes from \$249 \(level 1\) to \$9\.304M \(level 8\)/;
+    await expect(page.getByRole('img', { name }).count()).resolves.toBe(1);
+    await page.getByRole('figure').first().getByRole('link', { name: 'the table of all cutters' }).click();
+    await page.waitForURL(/\/cutters\/#cutters-table$/);
+  });
+
   test('with reduced motion nothing moves; without it the home cards do', async () => {
-    const page = await visit('light', PAGES[0] as AuditedPage);
+    const page = await visit('light', '/');
     // Every element and pseudo-element with a transition or animation longer than zero.
     const moving = () =>
       page.evaluate(() =>

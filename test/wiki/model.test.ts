@@ -137,6 +137,32 @@ describe('charts', () => {
     expect(money?.caption).toContain('Upgrade cost goes from $11.5K (level 2) to $23.62B (level 106).');
   });
 
+  test("a record page's chart caption starts with that record's own figures", () => {
+    const [cost] = pageOf('cutters', 'knife').charts;
+    expect(cost?.caption).toMatch(/^Knife \(level 2\): cost \$1\.12K\. Cost goes from/);
+  });
+
+  test('a short series is described value by value; a long one by where it starts and ends', () => {
+    const [cutterCost] = kindCharts('cutters', entriesOf('cutters'));
+    expect(cutterCost?.description).toContain('Cost: $249 (level 1), $1.12K (level 2), $5.042K (level 3),');
+    const [, growthTime] = kindCharts('trees', entriesOf('trees'));
+    expect(growthTime?.description).toContain('Growth time goes from 1m (level 1) to 22m 16s (level 106).');
+    expect(growthTime?.description).not.toContain('Growth time: 1m (level 1),');
+  });
+
+  test('the caption names the highest and lowest values of a line that turns', () => {
+    const chart = lineChart({
+      id: 'c',
+      title: 'T',
+      unit: 'count',
+      scale: 'linear',
+      xTitle: 'Level',
+      points: [1, 2, 3, 4].map((n) => ({ tick: `${n}`, name: `level ${n}` })),
+      series: [{ label: 'Logs', values: [3, 9, 1, 4] }],
+    });
+    expect(chart.caption).toBe('Logs goes from 3 (level 1) to 4 (level 4), highest 9 (level 2), lowest 1 (level 3).');
+  });
+
   test('a log scale leaves out zero instead of drawing it', () => {
     const chart = lineChart({
       id: 'c',
