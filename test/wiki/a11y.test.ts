@@ -1,7 +1,8 @@
 // Accessibility of the built wiki in a real browser: axe-core (WCAG 2.2 AA and best practice)
 // and a visible focus ring on every page kind in both colour schemes; then what axe cannot
-// see: the skip link, sorting from the keyboard, reduced motion. One browser; one tab per
-// colour scheme, reused from page to page.
+// see: the skip link, sorting from the keyboard, charts in words, reduced motion. One
+// browser; one tab per colour scheme (light on a desktop, dark on a phone), reused from page
+// to page.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -48,6 +49,13 @@ const PAGES: AuditedPage[] = [
   { name: 'page not found', path: '/no/such/page/', source: '404.astro' },
 ];
 
+/** Each colour scheme on its own screen, so that both layouts are audited as well. */
+const SCREENS = [
+  { scheme: 'light', screen: 'desktop', viewport: { width: 1280, height: 900 } },
+  { scheme: 'dark', screen: 'phone', viewport: { width: 390, height: 844 } },
+] as const;
+type Scheme = (typeof SCREENS)[number]['scheme'];
+
 /** Enough Tab presses to pass every control above a long kind table. */
 const MAX_FOCUS_STOPS = 40;
 
@@ -63,13 +71,14 @@ test('every page of src/pages is in the audit', () => {
 describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
   let server: Runtime;
   let browser: Browser;
-  const tabs = new Map<'light' | 'dark', Page>();
+  const tabs = new Map<Scheme, Page>();
 
   beforeAll(async () => {
     server = await startRuntime('node', { tokens: ['a11y-test-token'] });
     browser = await launchBrowser();
-    for (const scheme of ['light', 'dark'] as const) {
+    for (const { scheme, viewport } of SCREENS) {
       const page = await browser.context.newPage();
+      await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'no-preference' });
       tabs.set(scheme, page);
     }
@@ -79,7 +88,7 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
     await server?.close();
   });
 
-  async function visit(scheme: 'light' | 'dark', path: string, ready?: string): Promise<Page> {
+  async function visit(scheme: Scheme, path: string, ready?: string): Promise<Page> {
     const page = tabs.get(scheme);
     if (!page) throw new Error(`no ${scheme} tab`);
     await page.goto(`${server.url}${path}`);
@@ -106,7 +115,7 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
     return problems;
   }
 
-  describe.each(['light', 'dark'] as const)('%s colour scheme', (scheme) => {
+  describe.for(SCREENS)('$scheme colour scheme on a $screen', ({ scheme }) => {
     test.for(PAGES)('$name: no axe violation, and every focus ring is visible', async (audited) => {
       const page = await visit(scheme, audited.path, audited.ready);
       expect(await axeViolations(page)).toEqual([]);
@@ -152,6 +161,8 @@ describe.skipIf(skipBrowserTests())('accessibility in a browser', () => {
     await expect(sortedHeaders()).resolves.toEqual(['Level ascending']);
 
     await tabTo(page, 'th > button', 'Region');
+    // Named by its heading alone: the arrows are decoration, aria-sort carries the order.
+    await expect(page.getByRole('button', { name: 'Region', exact: true }).count()).resolves.toBe(1);
     await page.keyboard.press('Enter');
     await expect(sortedHeaders()).resolves.toEqual(['Region ascending']);
     const ascending = await regions();
