@@ -40,65 +40,78 @@ export function ringProblem(ring: FocusRing): string | undefined {
 }
 
 /**
- * The focused element's outline, and its contrast with the colours just outside it: the
- * layers under a point in the middle of the ring, on each side that is on screen.
+ * Focuses every element the keyboard can reach, in document order, and measures its ring:
+ * the outline, and its contrast with the colours just outside it (the layers under a point in
+ * the middle of the ring, on each side that is on screen). One Tab press first, so that the
+ * browser shows rings as it does for the keyboard; then one round trip for the whole page.
  */
-export function focusRing(page: Page): Promise<FocusRing | undefined> {
+export async function focusRings(page: Page): Promise<FocusRing[]> {
+  await page.keyboard.press('Tab');
   return page.evaluate(() => {
-    const element = document.activeElement;
-    if (!element || element === document.body) return undefined;
-    const style = getComputedStyle(element);
-    const width = Number.parseFloat(style.outlineWidth) || 0;
-    const reach = (Number.parseFloat(style.outlineOffset) || 0) + width / 2;
-    const box = element.getBoundingClientRect();
-    const rgba = (color: string) => {
-      const [red = 0, green = 0, blue = 0, alpha = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
-      return { red, green, blue, alpha };
-    };
-    const luminance = (color: ReturnType<typeof rgba>) => {
-      const linear = [color.red, color.green, color.blue].map((channel) => {
-        const value = channel / 255;
-        return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * (linear[0] ?? 0) + 0.7152 * (linear[1] ?? 0) + 0.0722 * (linear[2] ?? 0);
-    };
-    // The colour under a point: background layers from the top down, blended over white.
-    const colourAt = (x: number, y: number) => {
-      const layers = document.elementsFromPoint(x, y).map((layer) => rgba(getComputedStyle(layer).backgroundColor));
-      const opaque = layers.findIndex((layer) => layer.alpha >= 1);
-      const stack = (opaque === -1 ? layers : layers.slice(0, opaque + 1)).reverse();
-      return stack.reduce(
-        (under, layer) => ({
-          red: layer.red * layer.alpha + under.red * (1 - layer.alpha),
-          green: layer.green * layer.alpha + under.green * (1 - layer.alpha),
-          blue: layer.blue * layer.alpha + under.blue * (1 - layer.alpha),
-          alpha: 1,
-        }),
-        { red: 255, green: 255, blue: 255, alpha: 1 },
-      );
-    };
-    // The middle of the part on screen: a long table's region is taller than the window.
-    const middle = {
-      x: (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2,
-      y: (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2,
-    };
-    const sides = [
-      { x: box.left - reach, y: middle.y },
-      { x: box.right + reach, y: middle.y },
-      { x: middle.x, y: box.top - reach },
-      { x: middle.x, y: box.bottom + reach },
-    ].filter((point) => point.x >= 0 && point.y >= 0 && point.x < innerWidth && point.y < innerHeight);
-    const ring = luminance(rgba(style.outlineColor));
-    const contrasts = sides.map((point) => {
-      const around = luminance(colourAt(point.x, point.y));
-      return (Math.max(ring, around) + 0.05) / (Math.min(ring, around) + 0.05);
+    const focusable = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex]';
+    const reachable = [...document.querySelectorAll<HTMLElement>(focusable)].filter(
+      (element) =>
+        element.tabIndex >= 0 && !element.matches(':disabled') && element.checkVisibility({ visibilityProperty: true }),
+    );
+    return reachable.map((element) => {
+      element.focus();
+      return ringOf(element);
     });
-    const name = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
-    return {
-      element: `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''} "${name}"`,
-      style: style.outlineStyle,
-      width,
-      contrast: contrasts.length > 0 ? Math.min(...contrasts) : 0,
-    };
+
+    function ringOf(element: HTMLElement): FocusRing {
+      const style = getComputedStyle(element);
+      const width = Number.parseFloat(style.outlineWidth) || 0;
+      const reach = (Number.parseFloat(style.outlineOffset) || 0) + width / 2;
+      const box = element.getBoundingClientRect();
+      const rgba = (color: string) => {
+        const [red = 0, green = 0, blue = 0, alpha = 1] = (color.match(/[\d.]+/g) ?? []).map(Number);
+        return { red, green, blue, alpha };
+      };
+      const luminance = (color: ReturnType<typeof rgba>) => {
+        const linear = [color.red, color.green, color.blue].map((channel) => {
+          const value = channel / 255;
+          return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * (linear[0] ?? 0) + 0.7152 * (linear[1] ?? 0) + 0.0722 * (linear[2] ?? 0);
+      };
+      // The colour under a point: background layers from the top down, blended over white.
+      const colourAt = (x: number, y: number) => {
+        const layers = document.elementsFromPoint(x, y).map((layer) => rgba(getComputedStyle(layer).backgroundColor));
+        const opaque = layers.findIndex((layer) => layer.alpha >= 1);
+        const stack = (opaque === -1 ? layers : layers.slice(0, opaque + 1)).reverse();
+        return stack.reduce(
+          (under, layer) => ({
+            red: layer.red * layer.alpha + under.red * (1 - layer.alpha),
+            green: layer.green * layer.alpha + under.green * (1 - layer.alpha),
+            blue: layer.blue * layer.alpha + under.blue * (1 - layer.alpha),
+            alpha: 1,
+          }),
+          { red: 255, green: 255, blue: 255, alpha: 1 },
+        );
+      };
+      // The middle of the part on screen: a long table's region is taller than the window.
+      const middle = {
+        x: (Math.max(box.left, 0) + Math.min(box.right, innerWidth)) / 2,
+        y: (Math.max(box.top, 0) + Math.min(box.bottom, innerHeight)) / 2,
+      };
+      const sides = [
+        { x: box.left - reach, y: middle.y },
+        { x: box.right + reach, y: middle.y },
+        { x: middle.x, y: box.top - reach },
+        { x: middle.x, y: box.bottom + reach },
+      ].filter((point) => point.x >= 0 && point.y >= 0 && point.x < innerWidth && point.y < innerHeight);
+      const ring = luminance(rgba(style.outlineColor));
+      const contrasts = sides.map((point) => {
+        const around = luminance(colourAt(point.x, point.y));
+        return (Math.max(ring, around) + 0.05) / (Math.min(ring, around) + 0.05);
+      });
+      const name = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return {
+        element: `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''} "${name}"`,
+        style: element.matches(':focus-visible') ? style.outlineStyle : 'not :focus-visible',
+        width,
+        contrast: contrasts.length > 0 ? Math.min(...contrasts) : 0,
+      };
+    }
   });
 }
