@@ -43,7 +43,12 @@ const PAGES: AuditedPage[] = [
     source: '[kind]/[slug].astro',
   })),
   { name: 'search with results', path: '/search/?q=oak', source: 'search.astro', ready: '.pagefind-ui__result-link' },
-  { name: 'search with no results', path: '/search/?q=qqxzz', source: 'search.astro', ready: '.pagefind-ui__message' },
+  {
+    name: 'search with no results',
+    path: '/search/?q=qqxzz',
+    source: 'search.astro',
+    ready: '.pagefind-ui__message:has-text("No results")',
+  },
   { name: 'API docs', path: '/docs/api/', source: 'docs/api.astro' },
   { name: 'downloads', path: '/downloads/', source: 'downloads.astro' },
   { name: 'page not found', path: '/no/such/page/', source: '404.astro' },
