@@ -112,6 +112,13 @@ describe('kind tables', () => {
     });
   });
 
+  test('a table says it comes sorted by level, the list order', () => {
+    for (const kind of kinds) {
+      const table = kindTable(kind.id, entriesOf(kind.id));
+      expect(table.columns[table.sortedColumn]?.label, kind.id).toBe('Level');
+    }
+  });
+
   test('derived columns are marked as derived', () => {
     const table = kindTable('trees', entriesOf('trees'));
     expect(table.columns.find((column) => column.label === 'Harvest value')?.derived).toBe(true);
