@@ -486,23 +486,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('an OPTIONS preflight needs no token', async () => {
       expect((await anonymous('/api/trees', { method: 'OPTIONS' })).status).toBe(204);
     });
-
-    test('no configured token or digest is written to dist/', () => {
-      const secrets = [
-        TOKEN,
-        SECOND_TOKEN,
-        DIGEST_TOKEN,
-        sha256Hex(TOKEN),
-        sha256Hex(SECOND_TOKEN),
-        sha256Hex(DIGEST_TOKEN),
-      ];
-      for (const entry of readdirSync(distDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile()) continue;
-        const text = readFileSync(join(entry.parentPath, entry.name), 'latin1');
-        for (const secret of secrets)
-          expect(text.includes(secret), `${entry.name} holds a configured secret`).toBe(false);
-      }
-    });
+    // That no token or digest reaches dist/ is test/reliability/secrets.test.ts's rule, on a build
+    // made with tokens in its environment (these runtimes' tokens never reach a build).
   });
 
   describe('other responses under /api/', () => {
@@ -782,7 +767,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   });
 });
 
-test('with no token configured, a local server makes one up, prints a curl line, serves the API only with it', async () => {
+test('a local server with no token configured makes one up and prints a curl line that works', async () => {
   const { API_TOKENS: _tokens, API_TOKEN_SHA256: _digests, ...environment } = process.env;
   const child = spawn(process.execPath, ['src/server/serve.ts'], {
     cwd: projectDir,
