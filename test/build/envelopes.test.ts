@@ -177,6 +177,12 @@ test('the files are laid out as api/<kind>/index.json, level/<n>.json, name/<key
   expect(apiEnvelopePaths()).toContain('api/trees/not-found.json');
 });
 
+test('a tree is found by the alias its content gives: the species spelling of a misspelled name', () => {
+  const path = queryPath('trees', parseSearch('Croton Megalocarpus'));
+  expect(path).toBe('api/trees/name/crotonmegalocarpus.json');
+  expect(readEnvelope(path ?? '').data?.map((record) => record['name'])).toEqual(['Croton Megabcarpas']);
+});
+
 test('plots have no names: no name envelopes, found by level only', () => {
   expect(apiEnvelopePaths().filter((path) => path.startsWith(`${API_DIR}/plots/name/`))).toEqual([]);
 });

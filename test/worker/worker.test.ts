@@ -6,15 +6,33 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { listPath } from '../../src/contract/paths.ts';
-import type { Env } from '../../src/worker/worker.ts';
 import { distDir } from '../support/runtimes.ts';
+
+/** What these tests give the Worker: the assets binding and the plaintext tokens. */
+interface StandInEnv {
+  ASSETS: { fetch(request: Request | string): Promise<Response> };
+  API_TOKENS: string;
+}
+interface WorkerHandler {
+  fetch(request: Request, env: StandInEnv): Promise<Response>;
+}
+// Loaded by path: the Worker is typed by workerd's runtime (tsconfig.worker.json), this test by Node's.
+const workerModule = '../../src/worker/worker.ts';
+const isWorkerModule = (loaded: unknown): loaded is { default: WorkerHandler } =>
+  typeof loaded === 'object' &&
+  loaded !== null &&
+  'default' in loaded &&
+  typeof loaded.default === 'object' &&
+  loaded.default !== null &&
+  'fetch' in loaded.default &&
+  typeof loaded.default.fetch === 'function';
 
 const TOKEN = 'worker-unit-token';
 const ORIGIN = 'https://treefarm.example';
 const treesList = listPath('trees');
 
 /** The assets binding over dist/, with some files' bytes replaced. */
-function assetsOf(replaced: Record<string, Uint8Array> = {}): Env['ASSETS'] {
+function assetsOf(replaced: Record<string, Uint8Array> = {}): StandInEnv['ASSETS'] {
   return {
     async fetch(request) {
       const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
@@ -32,12 +50,13 @@ function edgeRequest(path: string, clientAcceptEncoding: string | undefined): Re
   return Object.assign(request, { cf: { clientAcceptEncoding } });
 }
 
-type WorkerModule = typeof import('../../src/worker/worker.ts');
-let worker: WorkerModule['default'];
+let worker: WorkerHandler;
 beforeEach(async () => {
   // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
   vi.resetModules();
-  worker = ((await import('../../src/worker/worker.ts')) as WorkerModule).default;
+  const loaded: unknown = await import(workerModule);
+  if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+  worker = loaded.default;
 });
 
 describe('an API file that does not match the manifest', () => {
@@ -45,7 +64,7 @@ describe('an API file that does not match the manifest', () => {
     const original = readFileSync(join(distDir, treesList));
     const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
     expect(tampered.length).toBe(original.length);
-    const env: Env = { ASSETS: assetsOf({ [treesList]: tampered }), API_TOKENS: TOKEN };
+    const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: tampered }), API_TOKENS: TOKEN };
     for (const coding of ['identity', 'gzip', 'br']) {
       await expect(worker.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
         `${treesList} does not match the manifest`,
@@ -68,7 +87,7 @@ describe("the client's Accept-Encoding (cf.clientAcceptEncoding) decides, not th
     [undefined, 'br'],
   ];
   test.each(cases)('client %s: Content-Encoding %s, decoding to the file', async (clientAcceptEncoding, encoding) => {
-    const env: Env = { ASSETS: assetsOf(), API_TOKENS: TOKEN };
+    const env: StandInEnv = { ASSETS: assetsOf(), API_TOKENS: TOKEN };
     const response = await worker.fetch(edgeRequest('/api/trees', clientAcceptEncoding), env);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-encoding')).toBe(encoding);
