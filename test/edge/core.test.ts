@@ -90,7 +90,8 @@ describe('answers to /api/', () => {
   });
 
   test('no token: 401 "An API token is required", WWW-Authenticate: Bearer, no-store', () => {
-    for (const headers of [{}, { Authorization: '' }, { Authorization: 'Bearer ' }]) {
+    const anonymous: Record<string, string>[] = [{}, { Authorization: '' }, { Authorization: 'Bearer ' }];
+    for (const headers of anonymous) {
       expect(decision('GET', '/api/trees', headers)).toEqual({
         type: 'respond',
         status: 401,
