@@ -138,6 +138,12 @@ describe('digestsEqual', () => {
     expect(digestsEqual(sha256('a'), sha256('a').subarray(0, 31))).toBe(false);
   });
 
+  test('a digest is not equal to a longer or shorter one that it begins or ends', () => {
+    expect(digestsEqual(sha256('a').subarray(0, 31), sha256('a'))).toBe(false);
+    expect(digestsEqual(new Uint8Array(31), new Uint8Array(32))).toBe(false);
+    expect(digestsEqual(new Uint8Array(32), new Uint8Array(31))).toBe(false);
+  });
+
   test('every byte counts: digests that differ only at byte 0, 15 or 31 are not equal', () => {
     for (const index of [0, 15, 31]) {
       expect({ index, equal: digestsEqual(sha256('a'), differingAt(sha256('a'), index)) }).toEqual({
