@@ -20,7 +20,8 @@ export default {
   htmlReporter: { fileName: `reports/mutation/${label}.html` },
   jsonReporter: { fileName: `reports/mutation/${label}.json` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
-  ignorePatterns: ['.astro', '.wrangler', 'test-output', 'bench', 'reports'],
+  // Not copied to the sandbox: caches, reports, and the temporary folders of a build in progress.
+  ignorePatterns: ['.astro', '.wrangler', 'test-output', 'bench', 'reports', '.staging-*', '.retired-*'],
   timeoutMS: 60_000,
   thresholds: { high: 90, low: 80, break: null },
 };
