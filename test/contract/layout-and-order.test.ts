@@ -28,6 +28,13 @@ describe('list order', () => {
     expect(sorted([entry('b', 1), entry('c', 1), entry('a', 1)])).toEqual(['a', 'b', 'c']);
     expect(byListOrder(entry('a', 1), entry('a', 1))).toBe(0);
   });
+
+  test('as a comparator: negative when the first comes first, positive when it comes after, 0 when equal', () => {
+    const signs = (a: ListOrdered, b: ListOrdered) => [Math.sign(byListOrder(a, b)), Math.sign(byListOrder(b, a))];
+    expect(signs(entry('a', 1), entry('b', 1))).toEqual([-1, 1]);
+    expect(signs(entry('z', 1, 0), entry('a', 1, 1))).toEqual([-1, 1]);
+    expect(signs(entry('z', 1), entry('a', 2))).toEqual([-1, 1]);
+  });
 });
 
 describe('bundle layout', () => {
