@@ -1,5 +1,7 @@
 // Line charts drawn at build time: this module works out the geometry and the words (title,
 // description, caption); Chart.astro writes the SVG. No chart code reaches the browser.
+// The words carry the figures, for whoever cannot see the lines: where each line starts and
+// ends and its peaks, the highlighted record's values, and every value of a short series.
 import { shown, type Unit } from './format.ts';
 
 export interface ChartPoint {
@@ -40,7 +42,7 @@ export interface ChartModel {
 const WIDTH = 560;
 const HEIGHT = 290;
 const PLOT = { left: 70, top: 40, right: WIDTH - 16, bottom: HEIGHT - 44 };
-/** Series with this many points or fewer get a dot at each point. */
+/** Series with this many points or fewer get a dot at each point, and every value in words. */
 const MAX_DOTTED_POINTS = 12;
 const MAX_X_TICKS = 8;
 /**
@@ -60,9 +62,9 @@ const SECOND_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600];
 export interface PreparedChart {
   id: string;
   title: string;
-  description: string;
-  caption: string;
+  unit: Unit;
   xTitle: string;
+  points: readonly ChartPoint[];
   /** How many points the x axis spans (before downsampling). */
   count: number;
   xTicks: ChartModel['xTicks'];
@@ -70,6 +72,8 @@ export interface PreparedChart {
   series: { label: string; values: readonly number[]; kept: readonly number[] }[];
   scale: 'log' | 'linear';
   fraction: (value: number) => number;
+  /** The words that do not depend on a highlighted record: "Line chart of …", each line's sentence, every value. */
+  words: { opening: string; lines: string[]; everyValue: string[] };
 }
 
 export function lineChart(input: LineChartInput): ChartModel {
@@ -86,16 +90,14 @@ export function prepareChart(input: Omit<LineChartInput, 'highlight'>): Prepared
   const xTicks = input.points.flatMap((point, index) =>
     index === 0 || (index + 1) % tickEvery === 0 ? [{ x: xOf(index, count), label: point.tick }] : [],
   );
-  const caption = input.series.map((line) => describeSeries(line, input)).join(' ');
+  const lines = input.series.map((line) => line.label.toLowerCase()).join(', ');
+  const scaleWords = input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : '';
   return {
     id: input.id,
     title: input.title,
-    description:
-      `Line chart of ${input.series.map((line) => line.label.toLowerCase()).join(', ')} for ${count} ` +
-      `${input.xTitle === 'Level' ? 'levels' : 'records'}` +
-      `${input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : ''}. ${caption}`,
-    caption,
+    unit: input.unit,
     xTitle: input.xTitle,
+    points: input.points,
     count,
     xTicks,
     yTicks: scale.ticks.map((value) => ({ y: yOf(scale.fraction, value), label: shown(input.unit, value) })),
@@ -106,6 +108,11 @@ export function prepareChart(input: Omit<LineChartInput, 'highlight'>): Prepared
     })),
     scale: input.scale,
     fraction: scale.fraction,
+    words: {
+      opening: `Line chart of ${lines} for ${count} ${input.xTitle === 'Level' ? 'levels' : 'records'}${scaleWords}.`,
+      lines: input.series.map((line) => describeSeries(line, input)),
+      everyValue: count <= MAX_DOTTED_POINTS ? input.series.map((line) => listValues(line, input)) : [],
+    },
   };
 }
 
@@ -133,8 +140,7 @@ export function drawChart(chart: PreparedChart, highlight?: { index: number; lab
   return {
     id: chart.id,
     title: chart.title,
-    description: chart.description,
-    caption: chart.caption,
+    ...wordsOf(chart, highlight),
     width: WIDTH,
     height: HEIGHT,
     plot: PLOT,
@@ -244,15 +250,52 @@ function niceStep(raw: number, unit: Unit): number {
   return nice * magnitude;
 }
 
-function describeSeries(line: { label: string; values: number[] }, input: Omit<LineChartInput, 'highlight'>): string {
+type Series = { label: string; values: readonly number[] };
+type Described = Pick<LineChartInput, 'unit' | 'scale'> & { points: readonly ChartPoint[] };
+type Highlight = NonNullable<LineChartInput['highlight']>;
+
+/** The caption under the chart, and the longer description its SVG is named by. */
+function wordsOf(chart: PreparedChart, highlight?: Highlight): { caption: string; description: string } {
+  const caption = [highlight ? highlightSentence(chart, highlight) : '', ...chart.words.lines]
+    .filter((sentence) => sentence !== '')
+    .join(' ');
+  return { caption, description: `${chart.words.opening} ${[caption, ...chart.words.everyValue].join(' ')}` };
+}
+
+/** "Harvest value goes from $714 (level 1) to $329.74B (level 106)", and any peak between. */
+function describeSeries(line: Series, input: Described): string {
   const plotted = line.values.flatMap((value, index) =>
     input.scale === 'log' && value <= 0 ? [] : [{ value, index }],
   );
   const first = plotted[0];
   const last = plotted.at(-1);
   if (!first || !last) return `${line.label}: no values.`;
-  const nameOf = (index: number) => input.points[index]?.name ?? '';
-  return `${line.label} goes from ${shown(input.unit, first.value)} (${nameOf(first.index)}) to ${shown(input.unit, last.value)} (${nameOf(last.index)}).`;
+  const at = (point: { value: number; index: number }) =>
+    `${shown(input.unit, point.value)} (${input.points[point.index]?.name ?? ''})`;
+  const highest = plotted.reduce((top, point) => (point.value > top.value ? point : top));
+  const lowest = plotted.reduce((bottom, point) => (point.value < bottom.value ? point : bottom));
+  const between = (point: { value: number }) => point.value !== first.value && point.value !== last.value;
+  const peaks = [
+    ...(between(highest) ? [`highest ${at(highest)}`] : []),
+    ...(between(lowest) ? [`lowest ${at(lowest)}`] : []),
+  ];
+  return `${line.label} goes from ${at(first)} to ${at(last)}${peaks.map((peak) => `, ${peak}`).join('')}.`;
+}
+
+/** "Oak Tree (level 12): harvest value $1.2M, upgrade cost $3.4M." */
+function highlightSentence(chart: PreparedChart, { index, label }: Highlight): string {
+  const name = chart.points[index]?.name;
+  const values = chart.series.flatMap((line) => {
+    const value = line.values[index];
+    return value === undefined ? [] : [`${line.label.toLowerCase()} ${shown(chart.unit, value)}`];
+  });
+  return `${label}${name && name !== label ? ` (${name})` : ''}: ${values.join(', ')}.`;
+}
+
+/** "Cost: $0 (level 1), $11.5K (level 2), …" */
+function listValues(line: Series, input: Described): string {
+  const values = line.values.map((value, index) => `${shown(input.unit, value)} (${input.points[index]?.name ?? ''})`);
+  return `${line.label}: ${values.join(', ')}.`;
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -25,6 +25,8 @@ export interface Cell {
 export interface KindTable {
   columns: { label: string; numeric: boolean; derived: boolean }[];
   rows: { title: string; href: string; cells: Cell[] }[];
+  /** The column the rows come sorted by, ascending: the level (list order); -1 for none. */
+  sortedColumn: number;
 }
 
 export interface FigureRow {
@@ -114,6 +116,7 @@ export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry
       href: recordPath(kind, entry.slug),
       cells: view.columns.map((key) => cell(view, entry.data, key)),
     })),
+    sortedColumn: view.columns.indexOf('level'),
   };
 }
 
@@ -229,6 +232,10 @@ export interface KindListing<K extends KindId> extends KindPageLink {
   /** The first page, the pages near this one and the last, in order; `gap` where pages are left out. */
   pager: (KindPageLink | 'gap')[];
 }
+
+/** The page of the kind's listing that holds the record at `index` of the list. */
+export const listingPathOf = (kind: KindId, index: number, rowsPerPage = ROWS_PER_PAGE) =>
+  kindPagePath(kind, Math.floor(index / rowsPerPage) + 1);
 
 /** The kind's records split into pages of `rowsPerPage`, so no page grows with the number of records. */
 export function kindListings<K extends KindId>(
