@@ -108,6 +108,11 @@ describe.each(nodes)('in $label', ({ path }) => {
     });
   });
 
+  test.skipIf(path === undefined)('the treefarm bin answers from the local server', async () => {
+    const bin = join(client.packageDir, 'dist', 'cli.js');
+    expect(await runScript(path ?? '', bin, 'cutters', 'bread knife', '--json')).toMatchObject([{ name: 'Knife' }]);
+  });
+
   test.skipIf(path === undefined).each(['tar.gz', 'zip'] as const)(
     'the offline client answers from the %s bundle, its errors the same classes as online',
     async (format) => {
