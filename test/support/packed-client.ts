@@ -75,19 +75,30 @@ function sourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Runs `work` while holding a lock file; another holder is waited for (up to 5 minutes). */
+/** True when the process that wrote the lock file is gone (a test run that was killed). */
+function isStale(path: string): boolean {
+  try {
+    process.kill(Number(readFileSync(path, 'utf8')), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Runs `work` holding a lock file that names this process; a live holder is waited for, up to 5 minutes. */
 async function withLock(path: string, work: () => Promise<void> | undefined): Promise<void> {
   mkdirSync(outputDir, { recursive: true });
   const started = Date.now();
   for (;;) {
     try {
       const handle = await open(path, 'wx');
+      await handle.writeFile(String(process.pid));
       await handle.close();
       break;
     } catch {
-      if (Date.now() - started > 300_000)
-        throw new Error(`${path} is held for more than 5 minutes; remove it if stale`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (isStale(path)) rmSync(path, { force: true });
+      else if (Date.now() - started > 300_000) throw new Error(`${path} is held for more than 5 minutes`);
+      else await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
   try {
