@@ -54,7 +54,7 @@ export async function run({ argv, env, out, err }: Io): Promise<number> {
       err(`treefarm: nothing matches ${argv.filter((word) => !word.startsWith('-')).join(' ')}`);
       return 1;
     }
-    out(json ? formatJson(data) : formatTable(data as Record<string, unknown>[]));
+    out(json ? formatJson(data) : formatTable(data));
     return 0;
   } catch (error) {
     const hint = error instanceof UsageError ? ' (treefarm --help lists the commands)' : '';

@@ -2,7 +2,7 @@
 // as JSON for scripts. Numbers are grouped (93,741), ranges [min, max] read as "min–max",
 // and long cells are cut in a table.
 
-type Row = Record<string, unknown>;
+type Row = ReadonlyMap<string, unknown>;
 
 const MAX_CELL = 48;
 
@@ -23,25 +23,24 @@ const cut = (text: string) => (text.length > MAX_CELL ? `${text.slice(0, MAX_CEL
 
 /** Columns in the order of the first record's keys, then any key a later record adds. */
 function columnsOf(rows: readonly Row[]): string[] {
-  return [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  return [...new Set(rows.flatMap((row) => [...row.keys()]))];
 }
 
 /** One record: "field  value" per line, nothing cut. Several: a table under a header line. */
-export function formatTable(rows: readonly Row[]): string {
+export function formatTable(records: readonly unknown[]): string {
+  const rows: Row[] = records.map((record) => new Map(Object.entries(record ?? {})));
   const [only] = rows;
   if (rows.length === 1 && only) {
-    const width = Math.max(...Object.keys(only).map((key) => key.length));
-    return Object.entries(only)
-      .map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`)
-      .join('\n');
+    const width = Math.max(...[...only.keys()].map((key) => key.length));
+    return [...only].map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join('\n');
   }
   const columns = columnsOf(rows);
-  const cells = rows.map((row) => columns.map((column) => cut(cell(row[column]))));
+  const cells = rows.map((row) => columns.map((column) => cut(cell(row.get(column)))));
   const widths = columns.map((column, index) =>
     Math.max(column.length, ...cells.map((line) => line[index]?.length ?? 0)),
   );
   // Numbers line up on the right, as in a spreadsheet.
-  const numeric = columns.map((column) => rows.every((row) => typeof row[column] === 'number'));
+  const numeric = columns.map((column) => rows.every((row) => typeof row.get(column) === 'number'));
   const pad = (value: string, index: number) =>
     numeric[index] ? value.padStart(widths[index] ?? 0) : value.padEnd(widths[index] ?? 0);
   const line = (values: string[]) => values.map(pad).join('  ').trimEnd();
