@@ -17,7 +17,7 @@ export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
-export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
+export { LOCAL_ORIGIN } from '../contract/paths.ts';
 
 export interface NavItem {
   label: string;
