@@ -1,71 +1,82 @@
-// What a Cloudflare Workers deployment of dist/ can hold (docs/deploy.md), checked against a
-// build before anyone tries to deploy it: the number of static asset files per Worker
-// version, the size of each, and the manifest the Worker parses into its isolate's memory.
-// deployProblems is pure: given the files and their sizes, it returns what would fail, in words.
+// The limits of Workers static assets, checked against a build before anyone tries to deploy
+// it: `wrangler deploy` uploads dist/ as the Worker's assets and refuses a version with too
+// many files or too large a file. The local Node server has no such limits, so the build
+// warns and goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
-/** Cloudflare's limits at the time of writing (developers.cloudflare.com/workers/platform/limits/). */
-export const WORKERS_LIMITS = {
-  /** Static asset files per Worker version, by plan. */
-  assetFiles: { free: 20_000, paid: 100_000 },
-  /** Largest single static asset file. */
-  assetFileBytes: 25 * 1024 * 1024,
-  /** Memory of one isolate, on every plan. */
-  isolateMemoryBytes: 128 * 1024 * 1024,
+export const WORKER_ASSET_LIMITS = {
+  /** Files per Worker version on the Workers Free plan. */
+  freeFiles: 20_000,
+  /** Files per Worker version on the Workers Paid plan. */
+  paidFiles: 100_000,
+  /** Bytes per file, on every plan. */
+  fileBytes: 25 * 1024 * 1024,
+  /**
+   * The largest manifest.json the Worker can parse and still serve in its 128 MB isolate:
+   * while it is parsed, its bytes, its text and the parsed objects (1.6 times its size) are all
+   * held, about 3.6 times its size (measured on the 100k build, docs/deploy.md), beside the
+   * 16 MiB of bodies the Worker caches and the runtime itself.
+   */
+  manifestBytes: 16 * 1024 * 1024,
 } as const;
 
-export type WorkersPlan = keyof typeof WORKERS_LIMITS.assetFiles;
+/** Files at the root of the assets folder that wrangler reads as configuration and does not upload. */
+const NOT_UPLOADED = new Set(['_headers', '_redirects', '.assetsignore']);
+/** Oversized files named one by one in a warning; the rest are counted. */
+const NAMED_FILES = 5;
 
-/**
- * The largest manifest the Worker can parse and still serve: while it is parsed, its bytes, its
- * text and the parsed objects (1.6 times its size) are all held, about 3.6 times its size
- * (measured on the 100k build, docs/deploy.md), and the isolate must keep room for the bodies
- * it caches (16 MiB) and the runtime itself.
- */
-export const MANIFEST_BUDGET_BYTES = 16 * 1024 * 1024;
-
-export interface BuiltFile {
-  /** Path below dist/, forward slashes. */
+export interface AssetFile {
+  /** Relative to the assets folder, with forward slashes. */
   path: string;
   size: number;
 }
 
-const MiB = 1024 * 1024;
-const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
+const count = (value: number) => value.toLocaleString('en-US');
+const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
-/** Why a Workers deployment of these files on `plan` would fail or not serve; empty when it fits. */
-export function deployProblems(files: readonly BuiltFile[], manifestBytes: number, plan: WorkersPlan): string[] {
-  const problems: string[] = [];
-  const maxFiles = WORKERS_LIMITS.assetFiles[plan];
-  if (files.length > maxFiles)
-    problems.push(
-      `${files.length.toLocaleString('en')} files: Workers static assets take at most ` +
-        `${maxFiles.toLocaleString('en')} per version on the ${plan} plan, so wrangler deploy would refuse the upload.`,
+/** What a deploy of these files as Workers static assets would run into: one sentence per problem, none if it fits. */
+export function workerAssetWarnings(files: readonly AssetFile[]): string[] {
+  const uploaded = files.filter((file) => !NOT_UPLOADED.has(file.path));
+  const warnings: string[] = [];
+  const { freeFiles, paidFiles, fileBytes } = WORKER_ASSET_LIMITS;
+  if (uploaded.length > paidFiles) {
+    warnings.push(
+      `${count(uploaded.length)} files, more than the ${count(paidFiles)} static assets a Worker version may have ` +
+        `on any plan: \`wrangler deploy\` would fail.`,
     );
-  const tooLarge = files.filter((file) => file.size > WORKERS_LIMITS.assetFileBytes);
-  for (const file of tooLarge.slice(0, 5))
-    problems.push(
-      `${file.path} is ${mib(file.size)}: a static asset may be at most ${mib(WORKERS_LIMITS.assetFileBytes)}, ` +
-        'so wrangler deploy would refuse it.',
+  } else if (uploaded.length > freeFiles) {
+    warnings.push(
+      `${count(uploaded.length)} files, more than the ${count(freeFiles)} static assets of the Workers Free plan: ` +
+        `deploying needs the Paid plan (up to ${count(paidFiles)}).`,
     );
-  if (tooLarge.length > 5)
-    problems.push(`... and ${tooLarge.length - 5} more files over ${mib(WORKERS_LIMITS.assetFileBytes)}.`);
-  if (manifestBytes > MANIFEST_BUDGET_BYTES)
-    problems.push(
-      `manifest.json is ${mib(manifestBytes)}: parsed, it would not leave the Worker room in its ` +
-        `${mib(WORKERS_LIMITS.isolateMemoryBytes)} isolate (budget ${mib(MANIFEST_BUDGET_BYTES)}); ` +
-        'the deploy would succeed but API requests would fail with exceeded memory.',
+  }
+  const oversized = uploaded.filter((file) => file.size > fileBytes).sort((a, b) => b.size - a.size);
+  if (oversized.length > 0) {
+    const named = oversized.slice(0, NAMED_FILES).map((file) => `${file.path} (${mebibytes(file.size)})`);
+    const more = oversized.length > NAMED_FILES ? ` and ${count(oversized.length - NAMED_FILES)} more` : '';
+    warnings.push(
+      `${named.join(', ')}${more} ${oversized.length === 1 ? 'is' : 'are'} larger than the ` +
+        `${mebibytes(fileBytes)} a static asset may be: \`wrangler deploy\` would fail.`,
     );
-  return problems;
+  }
+  const manifest = uploaded.find((file) => file.path === 'manifest.json');
+  if (manifest && manifest.size > WORKER_ASSET_LIMITS.manifestBytes) {
+    warnings.push(
+      `manifest.json is ${mebibytes(manifest.size)}, more than the ${mebibytes(WORKER_ASSET_LIMITS.manifestBytes)} ` +
+        'the Worker can parse in its 128 MB isolate: the deploy would succeed, but API requests would fail ' +
+        'with exceeded memory.',
+    );
+  }
+  return warnings;
 }
 
-/** Every file below `dir` (what wrangler would upload) with its size. */
-export function filesBelow(dir: string): BuiltFile[] {
+/** Every file below `dir` with its size, as workerAssetWarnings takes them. */
+export function assetFilesBelow(dir: string): AssetFile[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => {
-      const fullPath = join(entry.parentPath, entry.name);
-      return { path: relative(dir, fullPath).split('\\').join('/'), size: statSync(fullPath).size };
+      const path = join(entry.parentPath, entry.name);
+      return { path: relative(dir, path).split(sep).join('/'), size: statSync(path).size };
     });
 }

@@ -17,11 +17,9 @@ import {
   levelPath,
   listPath,
   MANIFEST_FILE,
-  namePath,
   notFoundPath,
   queryPath,
 } from '../../src/contract/paths.ts';
-import { searchKey } from '../../src/contract/search-key.ts';
 import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
@@ -128,7 +126,8 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
 
   test('the not-found envelope is byte for byte the contract message, with no data member', () => {
     expect(readText(notFoundPath(kind.id))).toBe(
-      `{"error":true,"message":"The requested ${kind.noun} could not be found with the provided query. Please check the name or ID and try again."}`,
+      `{"error":true,"message":"The requested ${kind.noun} could not be found with the provided query. ` +
+        'Please check the name or ID and try again."}',
     );
   });
 
@@ -169,18 +168,34 @@ describe.each(namedKinds.map((kind) => [kind.id, kind] as const))('%s', (_id, ki
     for (const record of reference(kind)) {
       for (const name of [record.name ?? '', ...(record.aliases ?? [])]) {
         for (const spelling of [name, name.toUpperCase(), name.toLowerCase().replaceAll(' ', '_')]) {
-          const path = queryPath(kind.id, parseSearch(spelling));
-          expect(path).toBe(namePath(kind.id, searchKey(name)));
-          expect(readEnvelope(path ?? '').data?.map(published)).toEqual([figures(record)]);
+          const path = queryPath(kind.id, parseSearch(spelling)) ?? '';
+          expect(readEnvelope(path).data?.map(published)).toEqual([figures(record)]);
         }
       }
     }
   });
 });
 
+test('the files are laid out as api/<kind>/index.json, level/<n>.json, name/<key>.json and not-found.json', () => {
+  const layout: [kind: Kind['id'], search: string | null, path: string | undefined][] = [
+    ['trees', null, 'api/trees/index.json'],
+    ['trees', ' NULL ', 'api/trees/index.json'],
+    ['trees', 'Oak Tree', 'api/trees/name/oaktree.json'],
+    ['trees', '05', 'api/trees/level/5.json'],
+    ['cutters', 'Bread Knife', 'api/cutters/name/breadknife.json'],
+    ['gifts', '1', 'api/gifts/level/1.json'],
+    ['trees', '!!!', undefined],
+  ];
+  for (const [kind, search, path] of layout) {
+    expect({ kind, search, path: queryPath(kind, parseSearch(search)) }).toEqual({ kind, search, path });
+    if (path) expect(apiEnvelopePaths()).toContain(path);
+  }
+  expect(apiEnvelopePaths()).toContain('api/trees/not-found.json');
+});
+
 test('a tree is found by the alias its content gives: the species spelling of a misspelled name', () => {
   const path = queryPath('trees', parseSearch('Croton Megalocarpus'));
-  expect(path).toBe(namePath('trees', 'crotonmegalocarpus'));
+  expect(path).toBe('api/trees/name/crotonmegalocarpus.json');
   expect(readEnvelope(path ?? '').data?.map((record) => record['name'])).toEqual(['Croton Megabcarpas']);
 });
 
