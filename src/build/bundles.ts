@@ -17,8 +17,9 @@ import {
 } from '../contract/bundle-layout.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
-import { apiFiles } from './api.ts';
+import { manifestReleases, publishedApiFiles } from './api.ts';
 import { countsOf, type Content } from './content.ts';
+import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
 
@@ -71,7 +72,9 @@ The reference data of the tree-farming game, for use without a network (${descri
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
 - \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,
-  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it.
+  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it. Every data
+  release is there too: \`api/releases/index.json\` lists them, \`api/releases/<id>/\` holds each one's answers
+  (\`openBundle(file, { release: '<id>' })\` answers from one).
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
@@ -83,13 +86,13 @@ It checks every file against manifest.json first. To check an archive: \`npm run
 const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
-export function bundleEntries(content: Content): NamedBytes[] {
+export function bundleEntries(content: Content, releases: readonly Release[] = []): NamedBytes[] {
   const files: NamedBytes[] = [
     ...kinds.map((kind) => ({
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...Array.from(apiFiles(content), (file) => ({ name: file.path, bytes: utf8(file.body) })),
+    ...Array.from(publishedApiFiles(content, releases), (file) => ({ name: file.path, bytes: utf8(file.body) })),
     ...schemaFiles(content),
     { name: 'README.md', bytes: utf8(readme(content)) },
   ].sort(byName);
@@ -99,6 +102,7 @@ export function bundleEntries(content: Content): NamedBytes[] {
     files: Object.fromEntries(
       files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }]),
     ),
+    releases: manifestReleases(releases),
   };
   return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort(byName);
 }
@@ -160,8 +164,8 @@ const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Arra
 };
 
 /** The files of dist/downloads/: one archive per format, then latest.json naming them. */
-export async function createDownloads(content: Content): Promise<NamedBytes[]> {
-  const entries = bundleEntries(content);
+export async function createDownloads(content: Content, releases: readonly Release[] = []): Promise<NamedBytes[]> {
+  const entries = bundleEntries(content, releases);
   const archives = await Promise.all(
     BUNDLE_FORMATS.map(async (format) => ({
       format,
@@ -182,26 +186,34 @@ export async function createDownloads(content: Content): Promise<NamedBytes[]> {
   return [...archives.map(({ name, bytes }) => ({ name, bytes })), { name: LATEST_FILE, bytes: utf8(json(latest)) }];
 }
 
-let memo: { version: string; downloads: Promise<NamedBytes[]> } | undefined;
+let memo: { key: string; downloads: Promise<NamedBytes[]> } | undefined;
 
-/** createDownloads, computed once per content version in this process (page and build share it). */
-export function downloadsFor(content: Content): Promise<NamedBytes[]> {
-  if (memo?.version !== content.version) memo = { version: content.version, downloads: createDownloads(content) };
+/** createDownloads, computed once per content version and releases in this process (page and build share it). */
+export function downloadsFor(content: Content, releases: readonly Release[] = []): Promise<NamedBytes[]> {
+  const key = [content.version, ...releases.map((release) => release.sha256)].join(' ');
+  if (memo?.key !== key) memo = { key, downloads: createDownloads(content, releases) };
   return memo.downloads;
 }
 
 /** What latest.json says, for the downloads page. */
-export async function latestFor(content: Content): Promise<Latest> {
-  const latest = (await downloadsFor(content)).find((file) => file.name === LATEST_FILE);
+export async function latestFor(content: Content, releases: readonly Release[] = []): Promise<Latest> {
+  const latest = (await downloadsFor(content, releases)).find((file) => file.name === LATEST_FILE);
   if (!latest) throw new Error(`${LATEST_FILE} is missing from the downloads`);
   return JSON.parse(new TextDecoder().decode(latest.bytes)) as Latest;
 }
 
 /** Writes openapi.json, schemas/ and downloads/ below `outDir`; returns a line for the log. */
-export async function emitSchemasAndDownloads(content: Content, outDir: string): Promise<string> {
+export async function emitSchemasAndDownloads(
+  content: Content,
+  outDir: string,
+  releases: readonly Release[] = [],
+): Promise<string> {
   const files = [
     ...schemaFiles(content),
-    ...(await downloadsFor(content)).map((file) => ({ name: `${DOWNLOADS_DIR}/${file.name}`, bytes: file.bytes })),
+    ...(await downloadsFor(content, releases)).map((file) => ({
+      name: `${DOWNLOADS_DIR}/${file.name}`,
+      bytes: file.bytes,
+    })),
   ];
   for (const file of files) {
     const target = join(outDir, file.name);

@@ -1,9 +1,11 @@
 // An Astro content loader over src/build/content.ts: each collection holds that kind's
 // validated records in API order, keyed by slug.
 import type { Loader } from 'astro/loaders';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kind } from '../schema/kinds.ts';
 import { loadContent, type Content } from './content.ts';
+import { dataDirOf } from './releases.ts';
 
 let loaded: { dir: string; content: Content } | undefined;
 
@@ -16,7 +18,7 @@ export function contentCollectionLoader(kind: Kind): Loader {
   return {
     name: 'treefarm-content',
     load: async ({ store, parseData, config }) => {
-      const content = contentOf(fileURLToPath(new URL('content/', config.root)));
+      const content = contentOf(join(dataDirOf(fileURLToPath(config.root)), 'content'));
       store.clear();
       for (const entry of content.entries[kind.id]) {
         const data = await parseData({ id: entry.slug, data: { ...entry.data } });

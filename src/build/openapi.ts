@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   METHOD_NOT_ALLOWED_BODY,
   notFoundBody,
+  RELEASE_NOT_FOUND_BODY,
+  RELEASE_NOUN,
   successBody,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
@@ -14,6 +16,7 @@ import {
   ALLOWED_METHODS,
   CACHE_ERROR,
   CACHE_FOUND,
+  CACHE_PINNED,
   CHALLENGE_HEADERS,
   COMMON_HEADERS,
   PREFLIGHT_HEADERS,
@@ -21,6 +24,7 @@ import {
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
+import { releaseSummarySchema } from '../schema/releases.ts';
 import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
 
 export const OPENAPI_FILE = 'openapi.json';
@@ -39,6 +43,8 @@ const UNKNOWN_ENDPOINT = 'UnknownEndpoint';
 const METHOD_NOT_ALLOWED = 'MethodNotAllowed';
 const NOT_MODIFIED = 'NotModified';
 const PREFLIGHT = 'Preflight';
+const RELEASES_FOUND = 'ReleasesFound';
+const RELEASES_ENDPOINT = '/api/releases';
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
@@ -55,8 +61,16 @@ function componentSchemas(): Record<string, Json> {
       data: z.array(kind.schema).describe('Always an array, also for a single match; ordered by level.'),
     });
     registry.add(found, { id: foundSchema(kind) });
-    registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun))]), { id: notFoundSchema(kind) });
+    registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun)), messageOf(RELEASE_NOT_FOUND_BODY)]), {
+      id: notFoundSchema(kind),
+    });
   }
+  const releases = z.strictObject({
+    error: z.literal(false),
+    message: z.literal(messageOf(successBody(RELEASE_NOUN, []))),
+    data: z.array(releaseSummarySchema).describe('Every data release, newest first.'),
+  });
+  registry.add(releases, { id: RELEASES_FOUND });
   registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
   registry.add(errorEnvelope([messageOf(UNKNOWN_ENDPOINT_BODY)]), { id: UNKNOWN_ENDPOINT });
   registry.add(errorEnvelope([messageOf(METHOD_NOT_ALLOWED_BODY)]), { id: METHOD_NOT_ALLOWED });
@@ -74,7 +88,7 @@ function componentHeaders(version: string): Record<string, Json> {
   return {
     'X-Data-Version': {
       description:
-        'The version of the content the response was built from: the same value as in the build manifest and the offline bundles.',
+        "The version of the content the response was built from: the same value as in the build manifest and the offline bundles. An answer pinned with `release` carries that release's version.",
       schema: { ...versionSchema, examples: [version] },
     },
     ETag: {
@@ -82,8 +96,8 @@ function componentHeaders(version: string): Record<string, Json> {
       schema: { type: 'string' },
     },
     'Cache-Control': {
-      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_ERROR}\` on errors.`,
-      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_ERROR] },
+      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_PINNED}\` on those pinned to a release, which never changes; \`${CACHE_ERROR}\` on errors.`,
+      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_PINNED, CACHE_ERROR] },
     },
     Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
     'Content-Encoding': {
@@ -158,14 +172,16 @@ function componentResponses(): Record<string, Json> {
       ...BODY_HEADERS,
     ]);
     responses[notFoundSchema(kind)] = jsonResponse(
-      `No ${kind.noun} matches the search.`,
+      `No ${kind.noun} matches the search, or \`release\` names no release.`,
       notFoundSchema(kind),
       BODY_HEADERS,
-      {
-        notFound: exampleOf(notFoundBody(kind.noun)),
-      },
+      { notFound: exampleOf(notFoundBody(kind.noun)), unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY) },
     );
   }
+  responses[RELEASES_FOUND] = jsonResponse('Every data release, newest first.', RELEASES_FOUND, [
+    'ETag',
+    ...BODY_HEADERS,
+  ]);
   return responses;
 }
 
@@ -224,6 +240,20 @@ function searchParameter(kind: Kind): Json {
 }
 
 const IF_NONE_MATCH = 'IfNoneMatch';
+const RELEASE = 'Release';
+
+const releaseParameter = {
+  name: 'release',
+  in: 'query',
+  required: false,
+  description: [
+    "Pins the answer to a data release (listed at /api/releases): exactly what that release's data gives,",
+    `with its own X-Data-Version and \`Cache-Control: ${CACHE_PINNED}\`. Only the first \`release\` counts;`,
+    'absent or empty: the current data. An id that names no release: 404.',
+  ].join(' '),
+  schema: { type: 'string' },
+  examples: { pinned: { value: '2026-12-01' } },
+};
 
 const ifNoneMatch = {
   name: 'If-None-Match',
@@ -235,46 +265,70 @@ const ifNoneMatch = {
 
 function componentParameters(): Record<string, Json> {
   const searches = kinds.map((kind) => [searchParameterName(kind), searchParameter(kind)]);
-  return { ...Object.fromEntries(searches), [IF_NONE_MATCH]: ifNoneMatch };
+  return { ...Object.fromEntries(searches), [RELEASE]: releaseParameter, [IF_NONE_MATCH]: ifNoneMatch };
 }
 
 const REJECTED_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 
-function kindPath(kind: Kind): Json {
+interface ReadOnlyEndpoint {
+  /** Tag and operation id suffix: "trees" / "Trees". */
+  tag: string;
+  title: string;
+  path: string;
+  summary: string;
+  parameters: Json[];
+  responses: Record<string, string>;
+}
+
+/** An endpoint of the contract: GET and HEAD, OPTIONS without a token, 405 for writes. */
+function readOnlyPath({ tag, title, path, summary, parameters, responses }: ReadOnlyEndpoint): Json {
   const operation = (method: string, summary: string, responses: Json) => ({
-    operationId: `${method}${kindTitle(kind.id)}`,
-    tags: [kind.id],
+    operationId: `${method}${title}`,
+    tags: [tag],
     summary,
     responses,
   });
   const rejected = REJECTED_METHODS.map((method) => [
     method,
-    {
-      operationId: `${method}${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'Not allowed: the API is read-only',
-      responses: responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
-    },
+    operation(
+      method,
+      'Not allowed: the API is read-only',
+      responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
+    ),
   ]);
   return {
-    description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
-    parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
-    get: operation(
-      'get',
-      `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
-      responsesOf(getResponses(kind)),
-    ),
-    head: operation('head', 'As GET, without the body', responsesOf(getResponses(kind), 'head')),
-    options: {
-      operationId: `options${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'CORS preflight',
-      security: [],
-      responses: responsesOf({ '204': PREFLIGHT }),
-    },
+    description: `The same endpoint with a trailing slash: \`${path}/\`.`,
+    parameters,
+    get: operation('get', summary, responsesOf(responses)),
+    head: operation('head', 'As GET, without the body', responsesOf(responses, 'head')),
+    options: { ...operation('options', 'CORS preflight', responsesOf({ '204': PREFLIGHT })), security: [] },
     ...Object.fromEntries(rejected),
   };
 }
+
+const kindPath = (kind: Kind): Json =>
+  readOnlyPath({
+    tag: kind.id,
+    title: kindTitle(kind.id),
+    path: endpointOf(kind),
+    summary: `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
+    parameters: [
+      ref('parameters', searchParameterName(kind)),
+      ref('parameters', RELEASE),
+      ref('parameters', IF_NONE_MATCH),
+    ],
+    responses: getResponses(kind),
+  });
+
+const releasesPath = (): Json =>
+  readOnlyPath({
+    tag: 'releases',
+    title: 'Releases',
+    path: RELEASES_ENDPOINT,
+    summary: 'Every data release, newest first, each with its changes against the one before',
+    parameters: [ref('parameters', IF_NONE_MATCH)],
+    responses: { '200': RELEASES_FOUND, '304': NOT_MODIFIED, '401': AUTH_FAILED },
+  });
 
 function unknownPath(): Json {
   const byStatus = { '401': AUTH_FAILED, '404': UNKNOWN_ENDPOINT };
@@ -297,7 +351,9 @@ A trailing slash is the same endpoint (\`/api/trees/\`). Methods: GET, HEAD (no 
 Every request but a preflight sends a token in the Authorization header, bare (\`Authorization: <token>\`) or as \`Authorization: Bearer <token>\` (scheme in any letter case).
 
 Success is \`{"error": false, "message": ..., "data": [...]}\` (keys in that order); errors are \`{"error": true, "message": ...}\`.
-Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.`;
+Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.
+
+The data changes with the game. Each data release is a frozen, dated copy of it: \`/api/releases\` lists them, newest first, with what changed in each; \`release=<id>\` on any list or search answers from that release, for good.`;
 
 /** The OpenAPI document of the API built from content of the given data version. */
 export function openApiDocument(version: string): Json {
@@ -305,10 +361,11 @@ export function openApiDocument(version: string): Json {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: { title: 'Tree farm data API', version, description: DESCRIPTION },
-    tags: [...kinds.map((kind) => ({ name: kind.id })), { name: 'errors' }],
+    tags: [...kinds.map((kind) => ({ name: kind.id })), { name: 'releases' }, { name: 'errors' }],
     security: [{ apiToken: [] }],
     paths: {
       ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+      [RELEASES_ENDPOINT]: releasesPath(),
       '/api/{path}': unknownPath(),
     },
     components: {

@@ -5,4 +5,5 @@ export type { KindId, RecordsByKind } from '../schema/kinds.ts';
 export { openBundle, verifyBundle, type BundleClient, type VerifiedBundle } from './bundle.ts';
 export { ApiError, AuthError, BundleError, NotFoundError, TreefarmError } from './errors.ts';
 export { createClient, type ClientOptions } from './online.ts';
-export type { Search, TreefarmData } from './types.ts';
+export type { ReleaseOption, Search, TreefarmData } from './types.ts';
+export type { ReleaseChanges, ReleaseSummary } from '../schema/releases.ts';

@@ -4,6 +4,7 @@
 import {
   METHOD_NOT_ALLOWED_BODY,
   NOT_FOUND_BODY,
+  RELEASE_NOT_FOUND_BODY,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
@@ -12,12 +13,14 @@ import {
   ALLOWED_METHODS,
   CACHE_ERROR,
   CACHE_FOUND,
+  CACHE_PINNED,
   CHALLENGE_HEADERS,
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
-import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
+import { API_DIR, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
+import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
 import { kindById } from '../schema/kinds.ts';
 import type { Manifest } from '../schema/manifest.ts';
@@ -55,6 +58,11 @@ export interface EdgeOptions {
 }
 
 const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+/** GET /api/releases: the list of data releases. */
+const RELEASES_ENDPOINT = 'releases';
+
+/** Where a request's answer comes from: the current data, or one release (its id and data version). */
+type DataSource = { pinned: false } | { pinned: true; id: string; version: string };
 
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
   const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
@@ -75,14 +83,44 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     return { type: 'respond', status, headers, body, encoding, omitBody: request.method.toUpperCase() === 'HEAD' };
   }
 
+  const releases = new Map(manifest.releases.map((release) => [release.id, release.version]));
+
   /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeResponse {
-    const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
+  function serveFile(
+    path: string,
+    sha256: string,
+    request: EdgeRequest,
+    extra: Record<string, string> = { 'Cache-Control': CACHE_FOUND },
+  ): EdgeResponse {
+    const decision = respond(200, { file: path }, request, extra);
     const etag = etagFor(sha256, decision.encoding);
     decision.headers['ETag'] = etag;
     if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;
     const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = decision.headers;
     return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
+  }
+
+  /** The data a request asks for by its first `release` parameter; undefined for an unknown release. */
+  function dataSource(request: EdgeRequest): DataSource | undefined {
+    const id = parseRelease(request.url.searchParams.get('release'));
+    if (id === undefined) return { pinned: false };
+    const version = releases.get(id);
+    return version === undefined ? undefined : { pinned: true, id, version };
+  }
+
+  /**
+   * The file at `path` (a path of the current API; undefined: no answer can exist) from the
+   * data of `source`, or its not-found file. Pinned answers are that release's files, with its
+   * data version, cached for good: a release never changes.
+   */
+  function answer(path: string | undefined, notFound: string, source: DataSource, request: EdgeRequest): EdgeResponse {
+    const at = (current: string) => (source.pinned ? pinnedPath(current, source.id) : current);
+    const version: Record<string, string> = source.pinned ? { 'X-Data-Version': source.version } : {};
+    const file = path === undefined ? undefined : manifest.files[at(path)];
+    if (path === undefined || !file)
+      return respond(404, { file: at(notFound) }, request, { ...version, 'Cache-Control': CACHE_ERROR });
+    const cache = source.pinned ? CACHE_PINNED : CACHE_FOUND;
+    return serveFile(at(path), file.sha256, request, { ...version, 'Cache-Control': cache });
   }
 
   return function decide(request: EdgeRequest): EdgeDecision {
@@ -107,19 +145,21 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
         'Cache-Control': CACHE_ERROR,
       });
     }
-    const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
+    const endpoint = ENDPOINT.exec(pathname)?.[1] ?? '';
+    const kind = kindById(endpoint);
+    if (!kind && endpoint !== RELEASES_ENDPOINT)
+      return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
     if (method !== 'GET' && method !== 'HEAD') {
       return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, {
         Allow: ALLOWED_METHODS,
         'Cache-Control': CACHE_ERROR,
       });
     }
+    if (!kind) return answer(RELEASES_LIST_PATH, RELEASES_LIST_PATH, { pinned: false }, request);
+    const source = dataSource(request);
+    if (!source) return respond(404, { text: RELEASE_NOT_FOUND_BODY }, request, { 'Cache-Control': CACHE_ERROR });
     const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
-    const file = path === undefined ? undefined : manifest.files[path];
-    if (path === undefined || !file)
-      return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
-    return serveFile(path, file.sha256, request);
+    return answer(path, notFoundPath(kind.id), source, request);
   };
 }
 

@@ -15,6 +15,9 @@ export const manifestSchema = z.strictObject({
     .describe('Hash of the content the build was made from.'),
   counts: z.record(z.enum(kindIds as [KindId, ...KindId[]]), z.int().nonnegative()),
   files: z.record(z.string(), manifestFileSchema).describe('Every API file, by its path below dist/.'),
+  releases: z
+    .array(z.strictObject({ id: z.string(), version: z.string().regex(/^[0-9a-f]{16}$/) }))
+    .describe('The data releases, newest first: each id with its data version.'),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
