@@ -37,11 +37,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startRuntime(name: RuntimeName, tokens: TokenOptions): Promise<Runtime> {
+/** Either runtime in front of the build in `build` (the project's dist/ by default). */
+export async function startRuntime(name: RuntimeName, tokens: TokenOptions, build = distDir): Promise<Runtime> {
   if (name === 'node') {
-    const server = await startServer({ distDir, ...tokens });
+    const server = await startServer({ distDir: build, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
-  const worker = await startWorker({ port: await freePort(), ...tokens });
+  const other = build === distDir ? {} : { distDir: build };
+  const worker = await startWorker({ port: await freePort(), ...tokens, ...other });
   return { name, url: worker.url, close: worker.close };
 }
