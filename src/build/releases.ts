@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { byReleaseOrder, releaseIdParts } from '../contract/releases.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kinds, type KindId } from '../schema/kinds.ts';
@@ -26,6 +27,10 @@ export const RELEASES_FOLDER = 'releases';
 
 /** The folder holding content/ and releases/: the project's, or TREEFARM_DATA_DIR (tests build copies). */
 export const dataDirOf = (projectDir: string): string => process.env.TREEFARM_DATA_DIR || projectDir;
+
+/** The content/ folder a build of the project at `root` (a path, or Astro's root URL) reads. */
+export const contentDirOf = (root: string | URL): string =>
+  join(dataDirOf(root instanceof URL ? fileURLToPath(root) : root), 'content');
 
 export interface Release {
   id: string;

@@ -1,20 +1,24 @@
-// The release history the wiki shows, loaded once per build from the same folder the API
-// build reads (content/ and releases/ of the project, or of TREEFARM_DATA_DIR).
+// The release history the wiki shows: the build session's content and releases (the same
+// load the API build uses), with the changes of each release worked out once per build.
 import { root } from 'astro:config/server';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadContent, type Content } from '../build/content.ts';
-import { dataDirOf, loadReleases, releaseHistory, type ReleaseHistory } from '../build/releases.ts';
+import type { Content } from '../build/content.ts';
+import { contentDirOf, releaseHistory, type ReleaseHistory } from '../build/releases.ts';
+import { buildContent, buildReleases } from '../build/session.ts';
 
-let loaded: Promise<{ content: Content; history: ReleaseHistory }> | undefined;
+export interface SiteHistory {
+  contentDir: string;
+  content: Content;
+  history: ReleaseHistory;
+}
 
-export function siteHistory(): Promise<{ content: Content; history: ReleaseHistory }> {
-  loaded ??= Promise.resolve().then(() => {
-    const dataDir = dataDirOf(fileURLToPath(root));
-    const content = loadContent(join(dataDir, 'content'), dataDir);
-    return { content, history: releaseHistory(loadReleases(dataDir), content) };
-  });
-  return loaded;
+let made: { content: Content; site: SiteHistory } | undefined;
+
+export async function siteHistory(): Promise<SiteHistory> {
+  const contentDir = contentDirOf(root);
+  const content = buildContent(contentDir);
+  if (made?.content !== content)
+    made = { content, site: { contentDir, content, history: releaseHistory(buildReleases(contentDir), content) } };
+  return made.site;
 }
 
 /** "kind/slug" of every record that has a page. */

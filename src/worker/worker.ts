@@ -1,6 +1,7 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
-// the core; everything the core calls static goes to the assets binding.
+// the core; everything the core calls static goes to the assets binding. Env and the runtime's
+// types come from `npm run worker:types` (worker-configuration.d.ts, from wrangler.toml).
 import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
@@ -9,26 +10,19 @@ import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 
-interface Fetcher {
-  fetch(request: Request | string): Promise<Response>;
-}
-
-export interface Env {
-  ASSETS: Fetcher;
-  API_TOKENS?: string;
-  API_TOKEN_SHA256?: string;
-}
-
 interface Isolate {
   manifest: Manifest;
   decide: (request: EdgeRequest) => EdgeDecision;
   /** Bodies by source and encoding, made once per isolate. */
-  bodies: Map<string, Promise<Uint8Array>>;
+  bodies: Map<string, Promise<Bytes>>;
 }
+
+/** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
+type Bytes = Uint8Array<ArrayBuffer>;
 
 let isolate: Promise<Isolate> | undefined;
 
-async function assetBytes(env: Env, origin: string, path: string): Promise<Uint8Array> {
+async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes> {
   const response = await env.ASSETS.fetch(`${origin}/${path}`);
   if (!response.ok) throw new Error(`${path} is missing from the deployed assets (${response.status})`);
   return new Uint8Array(await response.arrayBuffer());
@@ -42,24 +36,18 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
   return { manifest, decide, bodies: new Map() };
 }
 
-function encode(identity: Uint8Array, encoding: Encoding): Uint8Array {
+function encode(identity: Bytes, encoding: Encoding): Bytes {
   if (encoding === 'br') return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
   if (encoding === 'gzip') return gzipSync(identity, { level: 9 });
   return identity;
 }
 
-function bodyBytes(
-  env: Env,
-  origin: string,
-  state: Isolate,
-  source: BodySource,
-  encoding: Encoding,
-): Promise<Uint8Array> {
+function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Bytes> {
   const key = `${'file' in source ? `file:${source.file}` : `text:${source.text}`}:${encoding}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
     bytes = (async () => {
-      if (!('file' in source)) return encode(new TextEncoder().encode(source.text), encoding);
+      if (!('file' in source)) return encode(new Uint8Array(new TextEncoder().encode(source.text)), encoding);
       const identity = await assetBytes(env, origin, source.file);
       const expected = state.manifest.files[source.file];
       // An asset that does not match the manifest it was deployed with is never served.
@@ -74,7 +62,7 @@ function bodyBytes(
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request, env): Promise<Response> {
     const url = new URL(request.url);
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
@@ -83,8 +71,7 @@ export default {
     const state = await isolate;
     // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
     // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
-    const clientAcceptEncoding = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf
-      ?.clientAcceptEncoding;
+    const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
     const header = (name: string) =>
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
@@ -92,13 +79,13 @@ export default {
     const decision = state.decide({ method: request.method, url, header });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
     const headers = new Headers(decision.headers);
-    let body: Uint8Array<ArrayBuffer> | null = null;
+    let body: Bytes | null = null;
     if (decision.body) {
       const bytes = await bodyBytes(env, url.origin, state, decision.body, decision.encoding);
       headers.set('Content-Length', String(bytes.length));
-      if (!decision.omitBody) body = bytes as Uint8Array<ArrayBuffer>;
+      if (!decision.omitBody) body = bytes;
     }
     // The bytes are already encoded as Content-Encoding says: the runtime must not encode again.
-    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' } as ResponseInit);
+    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' });
   },
-};
+} satisfies ExportedHandler<Env>;
