@@ -106,13 +106,17 @@ const searchValue = fc.oneof(
     'breadknife',
     'small',
   ),
+  // Release ids (for release=): the build's, and ones it does not have.
+  fc.constantFrom(...manifest.releases.map((release) => release.id), '1999-01-01', '2026-11-22-2', '..'),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '+', '%20', 'Oak%Tree', '５', '\u0301', 'a'.repeat(101)),
   anyText,
 );
 const query = fc.oneof(
   fc.constant(''),
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'q', ''), anyText), searchValue), { maxLength: 4 })
+    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'release', 'q', ''), anyText), searchValue), {
+      maxLength: 4,
+    })
     .map((pairs) => `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}`),
   anyText.map((text) => `?${text}`),
 );
