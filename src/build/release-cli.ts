@@ -12,8 +12,10 @@ try {
   const made = makeRelease(dataDirOf(projectDir), values.notes ?? '');
   console.log(made.summary);
 } catch (error) {
-  const known = error instanceof ContentError || error instanceof ReleaseRefused || error instanceof TypeError;
+  const badArguments = (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ?? false;
+  const known = error instanceof ContentError || error instanceof ReleaseRefused || badArguments;
   console.error(known ? (error as Error).message : error);
+  if (badArguments) console.error('Usage: npm run release -- --notes "what changed"');
   console.error('No release was made; nothing was written.');
   process.exit(1);
 }
