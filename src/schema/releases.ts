@@ -60,7 +60,7 @@ export type ReleaseSummary = z.infer<typeof releaseSummarySchema>;
 export const releaseFileSchema = z.strictObject({
   id: releaseIdSchema,
   date: utcDate,
-  notes: z.string().trim().min(1, 'expected release notes'),
+  notes: z.string().regex(/\S/, 'expected release notes'),
   version: dataVersion,
   /** The sha256 of the release before, so the releases form a chain; null for the first. */
   previous: sha256.nullable(),
