@@ -30,7 +30,10 @@ try {
   for (let index = 0; index < releaseCount; index++) {
     if (index > 0) {
       const yaml = readFileSync(treeFile, 'utf8');
-      writeFileSync(treeFile, yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${+count + 1}`));
+      writeFileSync(
+        treeFile,
+        yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${+count + 1}`),
+      );
     }
     makeRelease(workDir, `Release ${index + 1}.`, new Date(Date.UTC(2026, 0, 1 + index)));
   }
