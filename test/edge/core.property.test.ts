@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { RELEASE_NOT_FOUND_BODY } from '../../src/contract/messages.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
@@ -295,11 +296,21 @@ describe('the edge core, for any method, path, query and headers', () => {
         const { decision } = decided;
         if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
         const kind = decided.request.url.pathname.split('/')[2];
-        if (decision.status === 404) expect(fileOf(decision)).toBe(`${API_DIR}/${kind}/not-found.json`);
+        // The first release parameter picks the files: a release's own, none for an unknown id.
+        const release = decided.request.url.searchParams.get('release')?.trim() || undefined;
+        const known = release === undefined || manifest.releases.some((candidate) => candidate.id === release);
+        const folder = release === undefined ? `${API_DIR}/${kind}` : `${API_DIR}/releases/${release}/${kind}`;
+        if (!known)
+          expect({ status: decision.status, body: decision.body }).toEqual({
+            status: 404,
+            body: { text: RELEASE_NOT_FOUND_BODY },
+          });
+        else if (decision.status === 404) expect(fileOf(decision)).toBe(`${folder}/not-found.json`);
         else if (decision.status === 304) expect(request.headers['if-none-match']).toBeDefined();
         else {
           expect(decision.status).toBe(200);
-          expect(fileOf(decision)).toMatch(new RegExp(`^${API_DIR}/${kind}/(index|level/\\d+|name/[a-z0-9]+)\\.json$`));
+          expect(fileOf(decision)?.startsWith(`${folder}/`)).toBe(true);
+          expect(fileOf(decision)?.slice(folder.length)).toMatch(/^\/(index|level\/\d+|name\/[a-z0-9]+)\.json$/);
         }
         expect(decision.omitBody).toBe(request.method.toUpperCase() === 'HEAD' || decision.status === 304);
       }),
