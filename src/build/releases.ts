@@ -160,11 +160,12 @@ export function withFormerNames(content: Content, earlier: readonly Content[]): 
   const entries = {} as Record<KindId, ContentEntry[]>;
   for (const kind of kinds) {
     const current = content.entries[kind.id];
+    const slugs = new Set(current.map((entry) => entry.slug));
     const taken = new Set(current.flatMap((entry) => entry.keys));
     const former = new Map<string, string[]>();
     for (const past of [...earlier].reverse()) {
       for (const entry of past.entries[kind.id]) {
-        if (!current.some((now) => now.slug === entry.slug)) continue;
+        if (!slugs.has(entry.slug)) continue;
         for (const name of namesOf(entry.data)) {
           const key = searchKey(name);
           if (key === '' || taken.has(key)) continue;

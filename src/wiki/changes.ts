@@ -112,13 +112,9 @@ export function releaseViews(history: ReleaseHistory, current: ReadonlySet<strin
     .reverse();
 }
 
-/** What one set of changes did to a record, in words; undefined when it did nothing. */
-function changeOf(changes: Changes, kind: KindId, slug: string): string | undefined {
-  const matches = (ref: RecordRef) => ref.kind === kind && ref.slug === slug;
-  if (changes.added.some(matches)) return 'Added';
-  const changed = changes.changed.find(matches);
-  if (!changed) return undefined;
-  return Object.entries(changed.fields)
+/** What a change did to a record's fields, in words. */
+function fieldsChanged(kind: KindId, fields: Changes['changed'][number]['fields']): string {
+  return Object.entries(fields)
     .map(([field, { from, to }]) => {
       const label = fieldFormat(kind, field).label;
       return `${label}: ${formatValue(kind, field, from)} → ${formatValue(kind, field, to)}`;
@@ -126,14 +122,25 @@ function changeOf(changes: Changes, kind: KindId, slug: string): string | undefi
     .join('; ');
 }
 
-/** The releases that changed a record, newest first, after its unreleased change if any. */
-export function recordHistory(history: ReleaseHistory, kind: KindId, slug: string): HistoryRow[] {
-  const rows: HistoryRow[] = [];
-  const unreleased = history.unreleased && changeOf(history.unreleased, kind, slug);
-  if (unreleased) rows.push({ release: 'Not yet released', href: `${CHANGES_PATH}#unreleased`, what: unreleased });
-  for (const release of [...history.releases].reverse()) {
-    const what = changeOf(release.changes, kind, slug);
-    if (what) rows.push({ release: release.id, href: releasePath(release.id), date: release.date, what });
-  }
+/** The rows one set of changes adds to the History of each record it added or changed, by "kind/slug". */
+function addRows(rows: Map<string, HistoryRow[]>, changes: Changes, row: Omit<HistoryRow, 'what'>): void {
+  const add = (ref: RecordRef, what: string) => {
+    const key = `${ref.kind}/${ref.slug}`;
+    rows.set(key, [...(rows.get(key) ?? []), { ...row, what }]);
+  };
+  for (const ref of changes.added) add(ref, 'Added');
+  for (const change of changes.changed) add(change, fieldsChanged(change.kind, change.fields));
+}
+
+/**
+ * Every record's History, by "kind/slug": the releases that changed it, newest first, after
+ * its unreleased change if any. Made once, so each record page only looks its rows up.
+ */
+export function recordHistories(history: ReleaseHistory): Map<string, HistoryRow[]> {
+  const rows = new Map<string, HistoryRow[]>();
+  if (history.unreleased)
+    addRows(rows, history.unreleased, { release: 'Not yet released', href: `${CHANGES_PATH}#unreleased` });
+  for (const release of [...history.releases].reverse())
+    addRows(rows, release.changes, { release: release.id, href: releasePath(release.id), date: release.date });
   return rows;
 }
