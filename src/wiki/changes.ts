@@ -39,6 +39,12 @@ export interface ReleaseView extends ChangeTables {
   href: string;
 }
 
+/** What a History is made from: each release's id, date and changes, and the unreleased ones. */
+export interface ChangeHistory {
+  releases: readonly { id: string; date: string; changes: Changes }[];
+  unreleased: Changes | undefined;
+}
+
 /** One line of a record's History: a release (or the unreleased content) and what it did to the record. */
 export interface HistoryRow {
   /** The release id, or "Not yet released". */
@@ -136,7 +142,7 @@ function addRows(rows: Map<string, HistoryRow[]>, changes: Changes, row: Omit<Hi
  * Every record's History, by "kind/slug": the releases that changed it, newest first, after
  * its unreleased change if any. Made once, so each record page only looks its rows up.
  */
-export function recordHistories(history: ReleaseHistory): Map<string, HistoryRow[]> {
+export function recordHistories(history: ChangeHistory): Map<string, HistoryRow[]> {
   const rows = new Map<string, HistoryRow[]>();
   if (history.unreleased)
     addRows(rows, history.unreleased, { release: 'Not yet released', href: `${CHANGES_PATH}#unreleased` });
