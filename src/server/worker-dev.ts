@@ -2,9 +2,7 @@
 // front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
 // API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localTokens, madeUpTokenNotice } from './local-tokens.ts';
 
@@ -18,29 +16,16 @@ export interface WorkerOptions {
   tokens?: readonly string[];
   /** Lowercase hex SHA-256 digests of tokens (API_TOKEN_SHA256). */
   tokenSha256?: readonly string[];
+  /** The built site to serve instead of wrangler.toml's assets directory (dist/). */
+  assetsDir?: string;
   /** Print wrangler's output (the CLI does; tests don't). */
   echo?: boolean;
-  /** Another build than the project's dist/ (tests serve builds of temp copies). */
-  distDir?: string;
 }
 
 export interface RunningWorker {
   url: string;
   process: ChildProcess;
   close(): Promise<void>;
-}
-
-/**
- * The project's wrangler.toml with the Worker and the assets as absolute paths, the assets
- * being `distDir`, written beside that build: the same settings in front of another build.
- */
-function configFor(distDir: string): string {
-  const config = readFileSync(join(projectDir, 'wrangler.toml'), 'utf8')
-    .replace(/^main = ".*"$/m, `main = ${JSON.stringify(join(projectDir, 'src/worker/worker.ts'))}`)
-    .replace(/^directory = ".*"$/m, `directory = ${JSON.stringify(resolve(distDir))}`);
-  const path = join(resolve(distDir), '..', `wrangler-${basename(distDir)}.toml`);
-  writeFileSync(path, config);
-  return path;
 }
 
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
@@ -56,9 +41,10 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
     'warn',
     '--show-interactive-dev-session=false',
   ];
+  // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
+  if (options.assetsDir) args.push('--assets', options.assetsDir);
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
   if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
-  if (options.distDir) args.push('--config', configFor(options.distDir));
   const child = spawn(process.execPath, args, {
     cwd: projectDir,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },

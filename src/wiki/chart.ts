@@ -1,5 +1,7 @@
 // Line charts drawn at build time: this module works out the geometry and the words (title,
 // description, caption); Chart.astro writes the SVG. No chart code reaches the browser.
+// The words carry the figures, for whoever cannot see the lines: where each line starts and
+// ends and its peaks, the highlighted record's values, and every value of a short series.
 import { shown, type Unit } from './format.ts';
 
 export interface ChartPoint {
@@ -40,7 +42,7 @@ export interface ChartModel {
 const WIDTH = 560;
 const HEIGHT = 290;
 const PLOT = { left: 70, top: 40, right: WIDTH - 16, bottom: HEIGHT - 44 };
-/** Series with this many points or fewer get a dot at each point. */
+/** Series with this many points or fewer get a dot at each point, and every value in words. */
 const MAX_DOTTED_POINTS = 12;
 const MAX_X_TICKS = 8;
 /** Tick every so many points: round levels (1, 20, 40…) read better than 1, 12, 23…. */
@@ -83,7 +85,6 @@ export function lineChart(input: LineChartInput): ChartModel {
   const xTicks = input.points.flatMap((point, index) =>
     index === 0 || (index + 1) % tickEvery === 0 ? [{ x: xOf(index), label: point.tick }] : [],
   );
-  const caption = input.series.map((line) => describeSeries(line, input)).join(' ');
   const highlight = input.highlight && {
     x: xOf(input.highlight.index),
     label: input.highlight.label,
@@ -92,8 +93,7 @@ export function lineChart(input: LineChartInput): ChartModel {
   return {
     id: input.id,
     title: input.title,
-    description: `Line chart of ${input.series.map((line) => line.label.toLowerCase()).join(', ')} for ${count} ${input.xTitle === 'Level' ? 'levels' : 'records'}${input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : ''}. ${caption}`,
-    caption,
+    ...wordsOf(input),
     width: WIDTH,
     height: HEIGHT,
     plot: PLOT,
@@ -141,15 +141,57 @@ function niceStep(raw: number, unit: Unit): number {
   return nice * magnitude;
 }
 
-function describeSeries(line: { label: string; values: number[] }, input: LineChartInput): string {
+type Series = LineChartInput['series'][number];
+
+/** The caption under the chart, and the longer description its SVG is named by. */
+function wordsOf(input: LineChartInput): { caption: string; description: string } {
+  const count = input.points.length;
+  const caption = [highlightSentence(input), ...input.series.map((line) => describeSeries(line, input))]
+    .filter((sentence) => sentence !== '')
+    .join(' ');
+  const everyValue = count <= MAX_DOTTED_POINTS ? input.series.map((line) => listValues(line, input)) : [];
+  const lines = input.series.map((line) => line.label.toLowerCase()).join(', ');
+  const scale = input.scale === 'log' ? ', on a logarithmic scale where each grid line is a power of ten' : '';
+  const over = `${count} ${input.xTitle === 'Level' ? 'levels' : 'records'}`;
+  return { caption, description: `Line chart of ${lines} for ${over}${scale}. ${[caption, ...everyValue].join(' ')}` };
+}
+
+/** "Harvest value goes from $714 (level 1) to $329.74B (level 106)", and any peak between. */
+function describeSeries(line: Series, input: LineChartInput): string {
   const plotted = line.values.flatMap((value, index) =>
     input.scale === 'log' && value <= 0 ? [] : [{ value, index }],
   );
   const first = plotted[0];
   const last = plotted.at(-1);
   if (!first || !last) return `${line.label}: no values.`;
-  const nameOf = (index: number) => input.points[index]?.name ?? '';
-  return `${line.label} goes from ${shown(input.unit, first.value)} (${nameOf(first.index)}) to ${shown(input.unit, last.value)} (${nameOf(last.index)}).`;
+  const at = (point: { value: number; index: number }) =>
+    `${shown(input.unit, point.value)} (${input.points[point.index]?.name ?? ''})`;
+  const highest = plotted.reduce((top, point) => (point.value > top.value ? point : top));
+  const lowest = plotted.reduce((bottom, point) => (point.value < bottom.value ? point : bottom));
+  const between = (point: { value: number }) => point.value !== first.value && point.value !== last.value;
+  const peaks = [
+    ...(between(highest) ? [`highest ${at(highest)}`] : []),
+    ...(between(lowest) ? [`lowest ${at(lowest)}`] : []),
+  ];
+  return `${line.label} goes from ${at(first)} to ${at(last)}${peaks.map((peak) => `, ${peak}`).join('')}.`;
+}
+
+/** "Oak Tree (level 12): harvest value $1.2M, upgrade cost $3.4M." */
+function highlightSentence(input: LineChartInput): string {
+  if (!input.highlight) return '';
+  const { index, label } = input.highlight;
+  const name = input.points[index]?.name;
+  const values = input.series.flatMap((line) => {
+    const value = line.values[index];
+    return value === undefined ? [] : [`${line.label.toLowerCase()} ${shown(input.unit, value)}`];
+  });
+  return `${label}${name && name !== label ? ` (${name})` : ''}: ${values.join(', ')}.`;
+}
+
+/** "Cost: $0 (level 1), $11.5K (level 2), …" */
+function listValues(line: Series, input: LineChartInput): string {
+  const values = line.values.map((value, index) => `${shown(input.unit, value)} (${input.points[index]?.name ?? ''})`);
+  return `${line.label}: ${values.join(', ')}.`;
 }
 
 const round = (value: number) => Math.round(value * 10) / 10;

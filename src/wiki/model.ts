@@ -25,6 +25,8 @@ export interface Cell {
 export interface KindTable {
   columns: { label: string; numeric: boolean; derived: boolean }[];
   rows: { title: string; href: string; cells: Cell[] }[];
+  /** The column the rows come sorted by, ascending: the level (list order); -1 for none. */
+  sortedColumn: number;
 }
 
 export interface FigureRow {
@@ -114,6 +116,7 @@ export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry
       href: recordPath(kind, entry.slug),
       cells: view.columns.map((key) => cell(view, entry.data, key)),
     })),
+    sortedColumn: view.columns.indexOf('level'),
   };
 }
 

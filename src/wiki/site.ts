@@ -8,6 +8,8 @@ export const SITE_NAME = 'Tree Farm Wiki';
 
 export const kindPath = (kind: KindId) => `/${kind}/`;
 export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
+/** The id of a kind's table on its index page: the charts link to it for every value. */
+export const kindTableId = (kind: KindId) => `${kind}-table`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';

@@ -8,19 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitApi } from '../../src/build/api.ts';
 import { loadContent } from '../../src/build/content.ts';
-import {
-  API_DIR,
-  levelPath,
-  listPath,
-  MANIFEST_FILE,
-  namePath,
-  notFoundPath,
-  queryPath,
-} from '../../src/contract/paths.ts';
-import { searchKey } from '../../src/contract/search-key.ts';
+import { API_DIR, levelPath, listPath, MANIFEST_FILE, notFoundPath, queryPath } from '../../src/contract/paths.ts';
 import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
-import { manifestSchema, type Manifest } from '../../src/schema/manifest.ts';
+import { manifestSchema } from '../../src/schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** The game's published figures, copied into the repository (see its README for provenance). */
@@ -60,10 +51,9 @@ interface Envelope {
 }
 
 let outDir: string;
-let manifest: Manifest;
 beforeAll(() => {
   outDir = mkdtempSync(join(tmpdir(), 'treefarm-api-'));
-  manifest = emitApi(loadContent(join(projectDir, 'content')), outDir);
+  emitApi(loadContent(join(projectDir, 'content')), outDir);
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -120,7 +110,8 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
 
   test('the not-found envelope is byte for byte the contract message, with no data member', () => {
     expect(readText(notFoundPath(kind.id))).toBe(
-      `{"error":true,"message":"The requested ${kind.noun} could not be found with the provided query. Please check the name or ID and try again."}`,
+      `{"error":true,"message":"The requested ${kind.noun} could not be found with the provided query. ` +
+        'Please check the name or ID and try again."}',
     );
   });
 
@@ -161,18 +152,34 @@ describe.each(namedKinds.map((kind) => [kind.id, kind] as const))('%s', (_id, ki
     for (const record of reference(kind)) {
       for (const name of [record.name ?? '', ...(record.aliases ?? [])]) {
         for (const spelling of [name, name.toUpperCase(), name.toLowerCase().replaceAll(' ', '_')]) {
-          const path = queryPath(kind.id, parseSearch(spelling));
-          expect(path).toBe(namePath(kind.id, searchKey(name)));
-          expect(readEnvelope(path ?? '').data?.map(published)).toEqual([figures(record)]);
+          const path = queryPath(kind.id, parseSearch(spelling)) ?? '';
+          expect(readEnvelope(path).data?.map(published)).toEqual([figures(record)]);
         }
       }
     }
   });
 });
 
+test('the files are laid out as api/<kind>/index.json, level/<n>.json, name/<key>.json and not-found.json', () => {
+  const layout: [kind: Kind['id'], search: string | null, path: string | undefined][] = [
+    ['trees', null, 'api/trees/index.json'],
+    ['trees', ' NULL ', 'api/trees/index.json'],
+    ['trees', 'Oak Tree', 'api/trees/name/oaktree.json'],
+    ['trees', '05', 'api/trees/level/5.json'],
+    ['cutters', 'Bread Knife', 'api/cutters/name/breadknife.json'],
+    ['gifts', '1', 'api/gifts/level/1.json'],
+    ['trees', '!!!', undefined],
+  ];
+  for (const [kind, search, path] of layout) {
+    expect({ kind, search, path: queryPath(kind, parseSearch(search)) }).toEqual({ kind, search, path });
+    if (path) expect(apiEnvelopePaths()).toContain(path);
+  }
+  expect(apiEnvelopePaths()).toContain('api/trees/not-found.json');
+});
+
 test('a tree is found by the alias its content gives: the species spelling of a misspelled name', () => {
   const path = queryPath('trees', parseSearch('Croton Megalocarpus'));
-  expect(path).toBe(namePath('trees', 'crotonmegalocarpus'));
+  expect(path).toBe('api/trees/name/crotonmegalocarpus.json');
   expect(readEnvelope(path ?? '').data?.map((record) => record['name'])).toEqual(['Croton Megabcarpas']);
 });
 
@@ -190,24 +197,23 @@ test('the largest figure, upgradeCost 23619637994, survives exactly', () => {
   expect(readText(levelPath('trees', 106))).toContain('"upgradeCost":23619637994}');
 });
 
-describe('the manifest', () => {
-  test('is valid and is what emitApi returned', () => {
-    expect(manifestSchema.parse(JSON.parse(readText(MANIFEST_FILE)))).toEqual(manifest);
-  });
+describe('the manifest file', () => {
+  const written = () => manifestSchema.parse(JSON.parse(readText(MANIFEST_FILE)));
 
   test('counts the records of every kind', () => {
-    expect(manifest.counts).toEqual(contractCounts);
+    expect(written().counts).toEqual(contractCounts);
   });
 
   test('lists every API file, and no other', () => {
-    expect(Object.keys(manifest.files).sort()).toEqual(apiEnvelopePaths().sort());
-    expect(tree(outDir).size).toBe(Object.keys(manifest.files).length + 1);
+    expect(Object.keys(written().files).sort()).toEqual(apiEnvelopePaths().sort());
+    expect(tree(outDir).size).toBe(Object.keys(written().files).length + 1);
   });
 
   test('gives every file its sha256 and size', () => {
+    const { files } = written();
     for (const [path, bytes] of tree(outDir)) {
       if (path === MANIFEST_FILE) continue;
-      expect({ path, ...manifest.files[path] }).toEqual({
+      expect({ path, ...files[path] }).toEqual({
         path,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         size: bytes.length,

@@ -1,5 +1,5 @@
-// The offline bundles: what they hold, that the same content gives the same bytes, and
-// that dist/downloads/ holds exactly what the pure function returns.
+// The offline bundles: what they hold, that the same content gives the same bytes, and that
+// dist/downloads/ holds the archives of the built version, with the API files of dist/.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,16 +55,37 @@ describe('reproducible', () => {
       expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
   });
 
-  test('dist/downloads/ holds exactly the bytes of the pure function', () => {
+  test('dist/downloads/ holds the archives of the built version, as its latest.json describes them', () => {
+    const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
+    const names = [`treefarm-data-${built.version}.tar.gz`, `treefarm-data-${built.version}.zip`];
     const written = readdirSync(join(distDir, DOWNLOADS_DIR)).filter((name) => name !== 'index.html');
-    expect(written.sort()).toEqual([...downloads.keys()].sort());
-    for (const [name, bytes] of downloads) {
-      expect({ name, sha256: sha256(readFileSync(join(distDir, DOWNLOADS_DIR, name))) }).toEqual({
-        name,
-        sha256: sha256(bytes),
-      });
-    }
+    expect(written.sort()).toEqual([...names, 'latest.json'].sort());
+    const latest = JSON.parse(readFileSync(join(distDir, DOWNLOADS_DIR, 'latest.json'), 'utf8')) as Latest;
+    expect(latest.version).toBe(built.version);
+    expect(latest.bundles).toEqual(
+      names.map((name) => {
+        const bytes = readFileSync(join(distDir, DOWNLOADS_DIR, name));
+        return { name, format: name.endsWith('.zip') ? 'zip' : 'tar.gz', size: bytes.length, sha256: sha256(bytes) };
+      }),
+    );
   });
+
+  test.each(['tar.gz', 'zip'])(
+    'the %s archive in dist/downloads/ holds the API files of dist/, byte for byte',
+    async (format) => {
+      const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
+      const files = await readArchive(
+        readFileSync(join(distDir, DOWNLOADS_DIR, `treefarm-data-${built.version}.${format}`)),
+      );
+      const apiPaths = Object.keys(built.files);
+      expect([...files.keys()].filter((name) => name.startsWith('api/')).sort()).toEqual([...apiPaths].sort());
+      for (const path of apiPaths)
+        expect({ path, sha256: sha256(files.get(path) ?? new Uint8Array()) }).toEqual({
+          path,
+          sha256: built.files[path]?.sha256,
+        });
+    },
+  );
 
   test('tar entries are sorted, each folder before its files, with a fixed time, owner and modes', async () => {
     const headers: tar.Header[] = [];
@@ -194,30 +215,4 @@ test('latest.json names each archive with its format, size and sha256', () => {
       sha256: sha256(archiveOf(format)),
     })),
   );
-});
-
-test('no token or token digest reaches a bundle, even when tokens are configured', async () => {
-  const token = 'bundle-test-secret-token';
-  const digest = sha256(new TextEncoder().encode(token));
-  const saved = { tokens: process.env['API_TOKENS'], digests: process.env['API_TOKEN_SHA256'] };
-  process.env['API_TOKENS'] = token;
-  process.env['API_TOKEN_SHA256'] = digest;
-  try {
-    const files = [...(await createDownloads(loadContent(contentDir), releases)), ...bundleEntries(content, releases)];
-    for (const file of files) {
-      const contents = Buffer.from(file.bytes).toString('latin1');
-      expect({ file: file.name, leaks: contents.includes(token) || contents.includes(digest) }).toEqual({
-        file: file.name,
-        leaks: false,
-      });
-    }
-  } finally {
-    for (const [name, value] of [
-      ['API_TOKENS', saved.tokens],
-      ['API_TOKEN_SHA256', saved.digests],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
 });

@@ -33,16 +33,33 @@ test.each(['tar.gz', 'zip'] as const)('a good %s bundle: exit 0, its version and
     expect(result.stdout).toMatch(new RegExp(`${kind}\\s+${entries.length}\\n`));
 });
 
-test('a tampered bundle: exit 1, naming the file', () => {
+/** A zip of the bundle's entries with one file's bytes replaced, its manifest left as built. */
+function tamperedZip(name: string, replace: (bytes: Uint8Array) => Uint8Array): string {
   const entries = bundleEntries(content).map((entry) =>
-    entry.name === 'api/vehicles/index.json' ? { name: entry.name, bytes: new TextEncoder().encode(' ') } : entry,
+    entry.name === name ? { name: entry.name, bytes: replace(entry.bytes) } : entry,
   );
-  const path = join(scratch, 'tampered.zip');
+  const path = join(scratch, `tampered-${entries.findIndex((entry) => entry.name === name)}.zip`);
   writeFileSync(path, packZip(entries));
-  const result = verify(path);
+  return path;
+}
+
+test('a tampered bundle: exit 1, naming the file', () => {
+  const result = verify(tamperedZip('api/vehicles/index.json', () => new TextEncoder().encode(' ')));
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('NOT a valid bundle');
   expect(result.stderr).toContain('api/vehicles/index.json does not match the bundle manifest');
+});
+
+test('a file tampered at the same size (sha256 differs, size does not): exit 1, naming the file', () => {
+  const name = 'api/trees/index.json';
+  const path = tamperedZip(name, (bytes) => {
+    const changed = new TextEncoder().encode(new TextDecoder().decode(bytes).replace('"level":1,', '"level":7,'));
+    expect(changed.length).toBe(bytes.length);
+    return changed;
+  });
+  const result = verify(path);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain(`${name} does not match the bundle manifest`);
 });
 
 test('a missing file or no argument: exit 1 with a message', () => {

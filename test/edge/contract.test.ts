@@ -14,6 +14,7 @@ import type { Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { rawExchange, rawRequest, type RawRequest, type RawResponse } from '../support/http.ts';
 import { distDir, runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { decodeBody } from '../reliability/builds.ts';
 
 const TOKEN = 'contract-plain-token';
 const SECOND_TOKEN = 'contract-second-token';
@@ -21,8 +22,10 @@ const SECOND_TOKEN = 'contract-second-token';
 const DIGEST_TOKEN = 'contract-digest-token';
 const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-const UNKNOWN_ENDPOINT_MESSAGE =
-  'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, /api/storages and /api/vehicles.';
+const UNKNOWN_ENDPOINT_MESSAGE = [
+  'Unknown endpoint.',
+  'The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, /api/storages and /api/vehicles.',
+].join(' ');
 const TOKEN_REQUIRED = '{"error":true,"message":"An API token is required. Send it in the Authorization header."}';
 const TOKEN_INVALID = '{"error":true,"message":"The provided API token is not valid."}';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,11 +41,14 @@ const distText = (path: string) => readFileSync(join(distDir, path), 'utf8');
 const listOf = (kind: KindId) => (JSON.parse(distText(listPath(kind))) as Envelope).data ?? [];
 const treeNamed = (name: string) => listOf('trees').find((tree) => tree.name === name);
 const notFoundText = (noun: string) =>
-  `{"error":true,"message":"The requested ${noun} could not be found with the provided query. Please check the name or ID and try again."}`;
+  `{"error":true,"message":"The requested ${noun} could not be found with the provided query. ` +
+  'Please check the name or ID and try again."}';
 const encodeSearch = (value: string) => `?search=${encodeURIComponent(value)}`;
 
-/** Every file of dist/ outside the API folder, as a URL path. */
-/** Every file of the site: dist/ but the API folder and _headers (the static assets' configuration, served by neither runtime). */
+/**
+ * Every file of the site as a URL path: dist/ but the API folder and _headers (the static
+ * assets' configuration, served by neither runtime).
+ */
 function wikiPaths(): string[] {
   return readdirSync(distDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -137,7 +143,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
   describe('success', () => {
     test.each(kinds.map((kind) => [kind.id, kind] as const))(
-      '%s: the body is {"error": false, "message": "The requested <noun> data was successfully found.", "data": [...]}, keys in this order',
+      '%s: the body is {"error": false, "message": "The requested <noun> data was ...", "data": [...]}, in this order',
       async (id, kind) => {
         const { text, body } = await envelope(`/api/${id}?search=1`);
         expect(Object.keys(body)).toEqual(['error', 'message', 'data']);
@@ -173,7 +179,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       }
     });
 
-    test('records that share a level keep the order their content declares: gifts small, then medium, at level 1', async () => {
+    test('records sharing a level keep the order their content declares: gifts small, then medium', async () => {
       const gifts = await names('/api/gifts');
       expect(gifts?.slice(0, 2)).toEqual(['small', 'medium']);
     });
@@ -480,23 +486,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('an OPTIONS preflight needs no token', async () => {
       expect((await anonymous('/api/trees', { method: 'OPTIONS' })).status).toBe(204);
     });
-
-    test('no configured token or digest is written to dist/', () => {
-      const secrets = [
-        TOKEN,
-        SECOND_TOKEN,
-        DIGEST_TOKEN,
-        sha256Hex(TOKEN),
-        sha256Hex(SECOND_TOKEN),
-        sha256Hex(DIGEST_TOKEN),
-      ];
-      for (const entry of readdirSync(distDir, { recursive: true, withFileTypes: true })) {
-        if (!entry.isFile()) continue;
-        const text = readFileSync(join(entry.parentPath, entry.name), 'latin1');
-        for (const secret of secrets)
-          expect(text.includes(secret), `${entry.name} holds a configured secret`).toBe(false);
-      }
-    });
+    // That no token or digest reaches dist/ is test/reliability/secrets.test.ts's rule, on a build
+    // made with tokens in its environment (these runtimes' tokens never reach a build).
   });
 
   describe('other responses under /api/', () => {
@@ -686,7 +677,32 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       };
       expect(await coded('br')).toEqual({ acceptEncoding: 'br', encoding: 'br', vary: 'Accept-Encoding' });
       expect(await coded('gzip')).toEqual({ acceptEncoding: 'gzip', encoding: 'gzip', vary: 'Accept-Encoding' });
-      expect(await coded('gzip, deflate, br')).toMatchObject({ encoding: expect.stringMatching(/^(br|gzip)$/) });
+    });
+
+    // The client's order at equal weight is Cloudflare's rule (wrangler's local edge applies it
+    // too), so the edge never re-encodes what the Worker chose.
+    test('the highest weight wins, and at equal weight the order the client listed', async () => {
+      const pins: [acceptEncoding: string, encoding: string | undefined][] = [
+        ['br, gzip', 'br'],
+        ['br, deflate, gzip', 'br'],
+        ['gzip, deflate, br', 'gzip'],
+        ['br;q=0.9, gzip;q=1', 'gzip'],
+        ['gzip;q=0.5, br;q=0.6', 'br'],
+        ['identity, br', undefined],
+      ];
+      for (const [acceptEncoding, encoding] of pins) {
+        const response = await raw({
+          target: '/api/trees',
+          headers: [...authorized(), ['Accept-Encoding', acceptEncoding]],
+        });
+        expect({ acceptEncoding, encoding: response.headers['content-encoding'] }).toEqual({
+          acceptEncoding,
+          encoding,
+        });
+        expect(decodeBody(response.body, response.headers['content-encoding']).toString()).toBe(
+          distText(listPath('trees')),
+        );
+      }
     });
 
     test('identity where the client accepts neither br nor gzip', async () => {
@@ -806,7 +822,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   });
 });
 
-test('a local server started with no token configured makes one up, prints a ready curl line, and never serves the API without it', async () => {
+test('a local server with no token configured makes one up and prints a curl line that works', async () => {
   const { API_TOKENS: _tokens, API_TOKEN_SHA256: _digests, ...environment } = process.env;
   const child = spawn(process.execPath, ['src/server/serve.ts'], {
     cwd: projectDir,

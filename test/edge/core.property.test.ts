@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { RELEASE_NOT_FOUND_BODY } from '../../src/contract/messages.ts';
+import { NOT_FOUND_BODY, RELEASE_NOT_FOUND_BODY } from '../../src/contract/messages.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
@@ -221,6 +221,57 @@ function decideCase({ method, target, headers }: Case): { request: EdgeRequest; 
   return { request, decision: decide(request) };
 }
 
+/** Whether the request's If-None-Match lists `etag` (or its weak form) or is `*`. */
+function namesEtag(request: Case, etag: string | undefined): boolean {
+  const listed = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
+  return listed.includes('*') || (etag !== undefined && (listed.includes(etag) || listed.includes(`W/${etag}`)));
+}
+
+/**
+ * Static paths that a file server decoding them (once or more) and resolving `..`, `\\` and
+ * letter case would take into the API folder. The static-path property always tries these.
+ */
+const DANGEROUS_STATIC_PATHS = [
+  '/%2F/api/trees/index.json',
+  '/%2f%2fapi%2ftrees%2findex.json',
+  '/api%2ftrees%2findex.json',
+  '/API%2Ftrees%2Findex.json',
+  '/api%252ftrees%252findex.json',
+  '/%252F/api/trees/index.json',
+  '/api%25252ftrees%25252findex.json',
+  '/%61pi/trees/index.json',
+  '/API/trees/index.json',
+  '/Api/manifest.json',
+  '/x/..%2fapi/trees/index.json',
+  '/x/..%252fapi/trees/index.json',
+  '/%5capi%5ctrees%5cindex.json',
+  '/x%5c..%5capi/trees/index.json',
+];
+const dangerousCases = DANGEROUS_STATIC_PATHS.map(
+  (target): Case => ({
+    method: 'GET',
+    target,
+    presented: { authorization: `Bearer ${VALID_TOKEN}`, valid: true },
+    headers: { authorization: `Bearer ${VALID_TOKEN}` },
+  }),
+);
+
+/** A path as a file server may see it: decoded until it no longer changes, `\\` as `/`, `..` resolved, lower case. */
+function resolvedLikeAFileServer(pathname: string): string {
+  let decoded = pathname;
+  for (let round = 0; round < 10; round++) {
+    let next = decoded;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      // A static file server gives up on such a path too.
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  return posix.normalize(decoded.replaceAll('\\', '/')).toLowerCase();
+}
+
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 const fileOf = (decision: EdgeDecision) =>
   decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
@@ -236,7 +287,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('without a valid token: never a 200, a 304 or an API file, and every /api/ request but a preflight is 401', () => {
+  test('without a valid token: never a 200, a 304 or an API file; every /api/ request but a preflight is 401', () => {
     fc.assert(
       fc.property(anyCase(invalidAuthorization), (request) => {
         const decided = decideCase(request);
@@ -266,7 +317,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success file, or 404 with its not-found file', () => {
+  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success file, or 404 not found', () => {
     const endpointCase = fc
       .record({
         method: fc.constantFrom('GET', 'HEAD'),
@@ -306,9 +357,10 @@ describe('the edge core, for any method, path, query and headers', () => {
             body: { text: RELEASE_NOT_FOUND_BODY },
           });
         else if (decision.status === 404) expect(fileOf(decision)).toBe(`${folder}/not-found.json`);
-        else if (decision.status === 304) expect(request.headers['if-none-match']).toBeDefined();
+        else if (decision.status === 304) expect(namesEtag(request, decision.headers['ETag'])).toBe(true);
         else {
           expect(decision.status).toBe(200);
+          expect(namesEtag(request, decision.headers['ETag'])).toBe(false);
           expect(fileOf(decision)?.startsWith(`${folder}/`)).toBe(true);
           expect(fileOf(decision)?.slice(folder.length)).toMatch(/^\/(index|level\/\d+|name\/[a-z0-9]+)\.json$/);
         }
@@ -341,17 +393,58 @@ describe('the edge core, for any method, path, query and headers', () => {
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
         if (decided?.decision.type !== 'static') return;
-        const { pathname } = decided.request.url;
-        let decoded = pathname;
-        try {
-          decoded = decodeURIComponent(pathname);
-        } catch {
-          // A static file server gives up on such a path too.
-        }
-        const resolved = posix.normalize(decoded.replaceAll('\\', '/')).toLowerCase();
+        const resolved = resolvedLikeAFileServer(decided.request.url.pathname);
         expect(resolved === `/${API_DIR}` || resolved.startsWith(`/${API_DIR}/`)).toBe(false);
       }),
-      RUNS,
+      { ...RUNS, examples: dangerousCases.map((request) => [request]) },
     );
+  });
+});
+
+describe('fixed cases beside the properties', () => {
+  test.each(DANGEROUS_STATIC_PATHS)('%s is refused with 404, never left to the static site', (target) => {
+    const decided = decideCase({
+      method: 'GET',
+      target,
+      presented: { authorization: undefined, valid: false },
+      headers: {},
+    });
+    expect(decided?.decision).toMatchObject({ type: 'respond', status: 404, body: { text: NOT_FOUND_BODY } });
+  });
+
+  test.each(['/index.html', '/trees/oak-tree/', '/apiary/', '/docs/api/', '/x/api/trees/index.json'])(
+    '%s, which does not reach the API folder, is left to the static site',
+    (target) => {
+      expect(
+        decideCase({ method: 'GET', target, presented: { authorization: undefined, valid: false }, headers: {} }),
+      ).toMatchObject({ decision: { type: 'static' } });
+    },
+  );
+
+  describe('304 only when If-None-Match names the ETag of the body, or is *', () => {
+    const treesEtag = etagFor(manifest.files[`${API_DIR}/trees/index.json`]?.sha256 ?? '', 'identity');
+    const statusWith = (ifNoneMatch: string) =>
+      decideCase({
+        method: 'GET',
+        target: '/api/trees',
+        presented: { authorization: VALID_TOKEN, valid: true },
+        headers: { authorization: VALID_TOKEN, 'if-none-match': ifNoneMatch },
+      });
+    const cases: [ifNoneMatch: string, status: number][] = [
+      [treesEtag, 304],
+      [`W/${treesEtag}`, 304],
+      [`"stale", ${treesEtag}`, 304],
+      ['*', 304],
+      ['"stale"', 200],
+      [treesEtag.slice(1, -1), 200],
+      [etagFor(manifest.files[`${API_DIR}/cutters/index.json`]?.sha256 ?? '', 'identity'), 200],
+      [etagFor(manifest.files[`${API_DIR}/trees/index.json`]?.sha256 ?? '', 'gzip'), 200],
+      ['', 200],
+      ['garbage', 200],
+    ];
+    test.each(cases)('If-None-Match: %s -> %i', (ifNoneMatch, status) => {
+      const decision = statusWith(ifNoneMatch)?.decision;
+      expect(decision).toMatchObject({ type: 'respond', status, headers: { ETag: treesEtag } });
+    });
   });
 });

@@ -28,6 +28,7 @@ describe('chooseEncoding', () => {
       ['gzip;q=0.8, br;q=0.9', 'br'],
       ['br;q=0.5, gzip', 'gzip'],
       ['identity;q=0.1, gzip;q=0.2', 'gzip'],
+      ['br;q=0.9, gzip;q=1', 'gzip'],
     ]);
   });
 
@@ -37,6 +38,8 @@ describe('chooseEncoding', () => {
       ['br, gzip', 'br'],
       ['identity, br', 'identity'],
       ['br;q=0.5, gzip;q=0.5', 'br'],
+      ['gzip, deflate, br', 'gzip'],
+      ['br, deflate, gzip', 'br'],
     ]);
   });
 

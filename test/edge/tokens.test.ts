@@ -124,11 +124,42 @@ describe('isConfiguredToken', () => {
   });
 });
 
+/** `digest` with the byte at `index` changed: equal to it everywhere else. */
+function differingAt(digest: Uint8Array, index: number): Uint8Array {
+  const changed = Uint8Array.from(digest);
+  changed[index] = (changed[index] ?? 0) ^ 0x01;
+  return changed;
+}
+
 describe('digestsEqual', () => {
   test('equal bytes are equal; a different byte or length is not', () => {
     expect(digestsEqual(sha256('a'), sha256('a'))).toBe(true);
     expect(digestsEqual(sha256('a'), sha256('b'))).toBe(false);
     expect(digestsEqual(sha256('a'), sha256('a').subarray(0, 31))).toBe(false);
+  });
+
+  test('a digest is not equal to a longer or shorter one that it begins or ends', () => {
+    expect(digestsEqual(sha256('a').subarray(0, 31), sha256('a'))).toBe(false);
+    expect(digestsEqual(new Uint8Array(31), new Uint8Array(32))).toBe(false);
+    expect(digestsEqual(new Uint8Array(32), new Uint8Array(31))).toBe(false);
+  });
+
+  test('every byte counts: digests that differ only at byte 0, 15 or 31 are not equal', () => {
+    for (const index of [0, 15, 31]) {
+      expect({ index, equal: digestsEqual(sha256('a'), differingAt(sha256('a'), index)) }).toEqual({
+        index,
+        equal: false,
+      });
+    }
+  });
+});
+
+describe("isConfiguredToken against a digest that differs from the token's only in its last byte", () => {
+  test('bytes 0 to 30 equal, byte 31 different: not configured', () => {
+    const nearMiss = Buffer.from(differingAt(sha256('presented'), 31)).toString('hex');
+    expect(nearMiss.slice(0, 62)).toBe(hex('presented').slice(0, 62));
+    expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: nearMiss }))).toBe(false);
+    expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: hex('presented') }))).toBe(true);
   });
 });
 

@@ -176,7 +176,7 @@ const releasedLists = () => [
 describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await startRuntime(runtimeName, { tokens: [TOKEN] }, dist);
+    runtime = await startRuntime(runtimeName, { tokens: [TOKEN], servedDir: dist });
   }, 120_000);
   afterAll(() => runtime?.close());
 
@@ -269,7 +269,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 describe('the typed client, online and offline, answers every release identically', () => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await startRuntime('node', { tokens: [TOKEN] }, dist);
+    runtime = await startRuntime('node', { tokens: [TOKEN], servedDir: dist });
   });
   afterAll(() => runtime?.close());
 

@@ -1,5 +1,6 @@
 // Faults around the build folder and the server process, through the serve.ts CLI on copies
-// of dist/ in temp folders: a damaged build is refused at start-up naming the file; SIGHUP
+// of dist/ in temp folders: a damaged build is refused at start-up naming the file (and the
+// Worker, which cannot refuse to start, never serves a file that differs from the manifest); SIGHUP
 // swaps in a complete rebuild whole or keeps the old one; SIGTERM lets in-flight requests
 // finish; a build killed midway leaves the previous one intact.
 import { cpSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -10,9 +11,10 @@ import { replaceAtomically } from '../../src/build/atomic.ts';
 import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
-import { parseResponses } from '../support/http.ts';
+import { parseResponses, rawRequest } from '../support/http.ts';
+import { startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
-import { buildEditedApi, copyDist, readBuild, requestFor, tempDir, type Build } from './builds.ts';
+import { buildEditedApi, copyDist, decodeBody, readBuild, requestFor, tempDir, type Build } from './builds.ts';
 import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'reliability-token';
@@ -59,6 +61,40 @@ describe('a damaged build is refused at start-up with a message naming the file'
     expect(served.output()).toContain(`Cannot start: ${join(liveDir, path)}`);
     expect(served.output()).not.toContain('API:');
   });
+});
+
+test('the Worker never serves an API file whose bytes differ from the manifest, even at the same size', async () => {
+  const file = join(liveDir, treesList);
+  const original = readFileSync(file);
+  const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
+  expect(tampered.length).toBe(original.length);
+  expect(tampered.equals(original)).toBe(false);
+  writeFileSync(file, tampered);
+  const worker = await startRuntime('worker', { tokens: [TOKEN], servedDir: liveDir });
+  try {
+    for (const coding of ['identity', 'gzip', 'br', 'identity']) {
+      const headers: [string, string][] = [
+        ['Authorization', `Bearer ${TOKEN}`],
+        ['Accept-Encoding', coding],
+      ];
+      const response = await rawRequest(worker.url, { target: '/api/trees', headers });
+      const body = response.status === 200 ? decodeBody(response.body, response.headers['content-encoding']) : null;
+      expect({ coding, status: response.status, tamperedBytes: body?.equals(tampered) ?? false }).toEqual({
+        coding,
+        status: 500,
+        tamperedBytes: false,
+      });
+    }
+    // The rest of the build, which matches its manifest, is served as usual.
+    const cutters = await rawRequest(worker.url, {
+      target: '/api/cutters',
+      headers: [['Authorization', `Bearer ${TOKEN}`]],
+    });
+    expect(cutters.status).toBe(200);
+    expect(cutters.body.equals(readFileSync(join(liveDir, listPath('cutters'))))).toBe(true);
+  } finally {
+    await worker.close();
+  }
 });
 
 describe('SIGHUP reload', () => {
@@ -160,7 +196,7 @@ describe('SIGTERM', () => {
   });
 });
 
-test('a build killed midway (SIGKILL) leaves the previous build intact, and a reload keeps serving it whole', async () => {
+test('a build killed midway (SIGKILL) leaves the previous build intact; a reload keeps serving it whole', async () => {
   const previous = readBuild(liveDir);
   const nextDir = join(workDir, 'next');
   await buildEditedApi(nextDir, workDir);

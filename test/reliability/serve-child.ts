@@ -84,7 +84,11 @@ export async function residentBytes(pid: number): Promise<number> {
   return Number(kilobytes) * 1024;
 }
 
-/** Resolves once `condition` holds, polling it. */
-export async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Resolves once `condition` holds, polling it; with `withinMs`, also once that time is up, so
+ * the test's own assertion (not the test timeout) tells what did not happen.
+ */
+export async function until(condition: () => boolean, withinMs = Number.POSITIVE_INFINITY): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
 }

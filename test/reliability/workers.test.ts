@@ -1,6 +1,10 @@
 // WORKERS > 1: several serving processes behind one port, under a supervisor.
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
+import { describeBuild } from '../../src/server/settings.ts';
+import { buildEditedApi, copyDist, tempDir } from './builds.ts';
 import { startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'workers-test-token';
@@ -62,11 +66,33 @@ test('a serving process that dies is replaced and the API keeps answering', asyn
   expect(new Set(await statuses(running.url, TOKEN, 40))).toEqual(new Set([200]));
 });
 
-test('SIGHUP reloads every serving process', async () => {
-  running = await startServe({ tokens: [TOKEN], workers: 2 });
-  await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
-  running.child.kill('SIGHUP');
-  await until(() => (running?.output().match(/Reloaded:/g) ?? []).length === 2);
+test('SIGHUP reloads every serving process: each one says so and serves the new build', async () => {
+  const workDir = tempDir('workers');
+  try {
+    const liveDir = copyDist(join(workDir, 'dist'));
+    running = await startServe({ tokens: [TOKEN], workers: 2, distDir: liveDir });
+    await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
+    const processes = servingProcesses(running.child.pid ?? 0);
+    const next = await buildEditedApi(liveDir, workDir);
+
+    running.child.kill('SIGHUP');
+    const reloads = () => running?.output().match(/^process \d+: Reload.*$/gm) ?? [];
+    await until(() => reloads().length >= 2, 15_000);
+    expect(reloads().sort()).toEqual(processes.map((pid) => `process ${pid}: Reloaded: ${describeBuild(next)}`).sort());
+    // Fresh connections reach both processes: every answer is of the new build.
+    const versions = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const response = await fetch(`${running?.url}/api/trees`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+        await response.arrayBuffer();
+        return response.headers.get('x-data-version');
+      }),
+    );
+    expect(new Set(versions)).toEqual(new Set([next.version]));
+  } finally {
+    await running?.stop('SIGKILL');
+    running = undefined;
+    rmSync(workDir, { recursive: true, force: true });
+  }
 });
 
 test('SIGTERM stops every serving process and the supervisor exits 0', async () => {

@@ -7,3 +7,6 @@ export default async function buildOnce(): Promise<void> {
   console.log(`Building dist/ for the tests: ${reason}`);
   await buildSite();
 }
+
+// `node test/setup/build-once.ts`: the same check before runs without this global setup (npm run test:mutation).
+if (import.meta.main) await buildOnce();

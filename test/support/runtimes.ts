@@ -37,13 +37,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Either runtime in front of the build in `build` (the project's dist/ by default). */
-export async function startRuntime(name: RuntimeName, tokens: TokenOptions, build = distDir): Promise<Runtime> {
+export interface RuntimeOptions extends TokenOptions {
+  /** The build to serve: dist/ unless told otherwise (a copy in a temp folder, say). */
+  servedDir?: string;
+}
+
+export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
+  const { servedDir = distDir, ...tokens } = options;
   if (name === 'node') {
-    const server = await startServer({ distDir: build, ...tokens });
+    const server = await startServer({ distDir: servedDir, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
-  const other = build === distDir ? {} : { distDir: build };
-  const worker = await startWorker({ port: await freePort(), ...tokens, ...other });
+  const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, ...tokens });
   return { name, url: worker.url, close: worker.close };
 }

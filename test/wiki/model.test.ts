@@ -72,9 +72,47 @@ describe('record pages', () => {
   });
 
   test('every derived figure says how it is worked out', () => {
-    for (const kind of kinds)
-      for (const figure of pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '').derived)
-        expect(figure.how, figure.label).not.toBe('');
+    const how: Record<KindId, [label: string, how: string][]> = {
+      trees: [
+        ['Harvest value', 'logs per harvest × log value'],
+        ['Value per minute of growth', 'harvest value ÷ growth time in minutes'],
+        ['Sapling return', 'harvest value ÷ sapling cost: one harvest pays for this many saplings'],
+        ['Upgrade payback (harvests)', 'upgrade cost ÷ harvest value'],
+      ],
+      cutters: [
+        ['Average efficiency', 'midpoint of the efficiency range'],
+        ['Cuts per minute', '60 ÷ cooldown in seconds'],
+        ['Share of a tree’s logs cut per minute', 'average efficiency × cuts per minute'],
+        ['Cost per efficiency point', 'cost ÷ average efficiency'],
+      ],
+      gifts: [
+        ['Average money', 'midpoint of the money range'],
+        ['Average logs', 'midpoint of the logs range'],
+      ],
+      plots: [
+        ['Speed over normal', 'growth speed − 100%'],
+        ['Growth time multiplier', '100% ÷ growth speed: multiply a tree’s growth time by it'],
+        ['Cost per percent of speed', 'cost ÷ growth speed'],
+      ],
+      storages: [['Cost per log of capacity', 'cost ÷ capacity']],
+      vehicles: [
+        ['Logs delivered per minute', 'capacity × 60 ÷ cooldown in seconds'],
+        ['Cost per log per minute', 'cost ÷ logs delivered per minute'],
+      ],
+    };
+    for (const kind of kinds) {
+      const derived = pageOf(kind.id, entriesOf(kind.id)[0]?.slug ?? '').derived;
+      expect({ kind: kind.id, how: derived.map((figure) => [figure.label, figure.how]) }).toEqual({
+        kind: kind.id,
+        how: how[kind.id],
+      });
+    }
+  });
+
+  test('a derived figure is worked out from the record: the first tree, $714 a harvest in 1 minute', () => {
+    // African Juniper: 119 logs × $6, grown in 60 s, sapling $69.
+    const derived = pageOf('trees', entriesOf('trees')[0]?.slug ?? '').derived;
+    expect(derived.slice(0, 3).map((figure) => figure.exact)).toEqual(['$714', '$714', '×10.35']);
   });
 
   test('previous and next link the neighbours in list order', () => {
@@ -112,6 +150,13 @@ describe('kind tables', () => {
     });
   });
 
+  test('a table says it comes sorted by level, the list order', () => {
+    for (const kind of kinds) {
+      const table = kindTable(kind.id, entriesOf(kind.id));
+      expect(table.columns[table.sortedColumn]?.label, kind.id).toBe('Level');
+    }
+  });
+
   test('derived columns are marked as derived', () => {
     const table = kindTable('trees', entriesOf('trees'));
     expect(table.columns.find((column) => column.label === 'Harvest value')?.derived).toBe(true);
@@ -120,14 +165,47 @@ describe('kind tables', () => {
 });
 
 describe('charts', () => {
-  test('every kind has a chart with a title, a description and a caption', () => {
+  test('every kind has its charts, each with its lines, a description and a caption', () => {
+    const expected: Record<KindId, [title: string, lines: number][]> = {
+      trees: [
+        ['Money by level', 3],
+        ['Growth time by level', 1],
+      ],
+      cutters: [
+        ['Cost by level', 1],
+        ['Efficiency by level', 2],
+      ],
+      gifts: [['Money by gift', 2]],
+      plots: [
+        ['Cost by level', 1],
+        ['Growth speed by level', 1],
+      ],
+      storages: [
+        ['Cost by level', 1],
+        ['Capacity by level', 1],
+      ],
+      vehicles: [
+        ['Cost by level', 1],
+        ['Logs delivered per minute by level', 1],
+      ],
+    };
     for (const kind of kinds) {
       const charts = kindCharts(kind.id, entriesOf(kind.id));
-      expect(charts.length, kind.id).toBeGreaterThan(0);
+      expect({ kind: kind.id, charts: charts.map((chart) => [chart.title, chart.series.length]) }).toEqual({
+        kind: kind.id,
+        charts: expected[kind.id],
+      });
       for (const chart of charts) {
-        expect(chart.title).not.toBe('');
         expect(chart.description).toContain(chart.caption);
-        expect(chart.series.every((series) => series.path.startsWith('M'))).toBe(true);
+        // One point per record (a move to the first, a line to each other), but for the upgrade
+        // cost of level 1, which is $0 and left off the log scale.
+        for (const series of chart.series) {
+          const points = entriesOf(kind.id).length - (series.label === 'Upgrade cost' ? 1 : 0);
+          expect({ line: series.label, points: series.path.match(/[ML]/g)?.length }).toEqual({
+            line: series.label,
+            points,
+          });
+        }
       }
     }
   });
@@ -135,6 +213,32 @@ describe('charts', () => {
   test('the caption says where each line starts and ends', () => {
     const [money] = kindCharts('trees', entriesOf('trees'));
     expect(money?.caption).toContain('Upgrade cost goes from $11.5K (level 2) to $23.62B (level 106).');
+  });
+
+  test("a record page's chart caption starts with that record's own figures", () => {
+    const [cost] = pageOf('cutters', 'knife').charts;
+    expect(cost?.caption).toMatch(/^Knife \(level 2\): cost \$1\.12K\. Cost goes from/);
+  });
+
+  test('a short series is described value by value; a long one by where it starts and ends', () => {
+    const [cutterCost] = kindCharts('cutters', entriesOf('cutters'));
+    expect(cutterCost?.description).toContain('Cost: $249 (level 1), $1.12K (level 2), $5.042K (level 3),');
+    const [, growthTime] = kindCharts('trees', entriesOf('trees'));
+    expect(growthTime?.description).toContain('Growth time goes from 1m (level 1) to 22m 16s (level 106).');
+    expect(growthTime?.description).not.toContain('Growth time: 1m (level 1),');
+  });
+
+  test('the caption names the highest and lowest values of a line that turns', () => {
+    const chart = lineChart({
+      id: 'c',
+      title: 'T',
+      unit: 'count',
+      scale: 'linear',
+      xTitle: 'Level',
+      points: [1, 2, 3, 4].map((n) => ({ tick: `${n}`, name: `level ${n}` })),
+      series: [{ label: 'Logs', values: [3, 9, 1, 4] }],
+    });
+    expect(chart.caption).toBe('Logs goes from 3 (level 1) to 4 (level 4), highest 9 (level 2), lowest 1 (level 3).');
   });
 
   test('a log scale leaves out zero instead of drawing it', () => {

@@ -44,11 +44,43 @@ function internalLinks(pagePath: string, html: string): string[] {
   return links;
 }
 
+/** The text of the page's first h1, with the entities Astro writes decoded. */
+const heading = (html: string | undefined) =>
+  /<h1[^>]*>([^<]*)<\/h1>/
+    .exec(html ?? '')?.[1]
+    ?.replace(/&#39;|&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+
 describe('pages', () => {
-  test('the home page, one page per kind and one per record exist', () => {
-    expect(pages.has('/')).toBe(true);
-    for (const kind of kinds) expect(pages.has(`/${kind.id}/`), kind.id).toBe(true);
-    for (const path of recordPaths) expect(pages.has(path), path).toBe(true);
+  test('the home page and one page per kind, each under its heading', () => {
+    expect(heading(pages.get('/'))).toBe('Every tree, cutter and vehicle of your farm, to the last dollar');
+    const headings = {
+      trees: 'Trees',
+      cutters: 'Cutters',
+      gifts: 'Gifts',
+      plots: 'Plots',
+      storages: 'Storages',
+      vehicles: 'Vehicles',
+    };
+    for (const [kind, title] of Object.entries(headings))
+      expect({ kind, h1: heading(pages.get(`/${kind}/`)) }).toEqual({ kind, h1: title });
+  });
+
+  test('every record has its page, headed by its name (a plot by its level, a gift as "<Name> gift")', () => {
+    for (const kind of kinds) {
+      for (const { slug, data } of content.entries[kind.id]) {
+        const { name = '', level } = data as { name?: string; level: number };
+        const expected =
+          kind.id === 'plots'
+            ? `Level ${level} plot`
+            : kind.id === 'gifts'
+              ? `${name.charAt(0).toUpperCase()}${name.slice(1)} gift`
+              : name;
+        const path = `/${kind.id}/${slug}/`;
+        expect({ path, h1: heading(pages.get(path)) }).toEqual({ path, h1: expected });
+      }
+    }
   });
 
   test('the API docs are at /docs/api/, outside the token-protected /api/', () => {
@@ -56,7 +88,22 @@ describe('pages', () => {
     expect([...pages.keys()].filter((path) => path.startsWith('/api/'))).toEqual([]);
   });
 
-  test('plots are at /plots/level-N/', () => expect(pages.has('/plots/level-1/')).toBe(true));
+  test('plots are at /plots/level-N/, one per level', () => {
+    expect([...recordPaths].filter((path) => path.startsWith('/plots/'))).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((level) => `/plots/level-${level}/`),
+    );
+  });
+
+  test('each kind page links to the page of every record of its kind, in list order', () => {
+    for (const kind of kinds) {
+      const own = new RegExp(`href="(/${kind.id}/[^"/]+/)"`, 'g');
+      const linked = [...new Set([...(pages.get(`/${kind.id}/`) ?? '').matchAll(own)].map((match) => match[1]))];
+      expect({ kind: kind.id, linked }).toEqual({
+        kind: kind.id,
+        linked: content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`),
+      });
+    }
+  });
 });
 
 describe('links', () => {

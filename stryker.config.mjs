@@ -1,0 +1,27 @@
+// Mutation testing of src/contract, src/edge and src/client with StrykerJS and its vitest
+// runner: `npm run test:mutation` (all three), `MUTATE_FOLDER=edge npm run test:mutation`
+// (one; also contract or client). Not in CI: too slow for 2 cores. See TESTING.md.
+const folders = process.env.MUTATE_FOLDER ? [process.env.MUTATE_FOLDER] : ['contract', 'edge', 'client'];
+const label = process.env.MUTATE_FOLDER ?? 'all';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  // The tests of the folder(s), chosen by MUTATE_FOLDER there too.
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  // verify-cli.ts is a CLI: its tests run it in a child process, where no mutant is switched on.
+  mutate: [...folders.map((folder) => `src/${folder}/**/*.ts`), '!src/client/verify-cli.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  // Later runs retest only the mutants of changed code or tests.
+  incremental: true,
+  incrementalFile: `reports/mutation/${label}-incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${label}.html` },
+  jsonReporter: { fileName: `reports/mutation/${label}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  // Not copied to the sandbox: caches, reports, and the temporary folders of a build in progress.
+  ignorePatterns: ['.astro', '.wrangler', 'test-output', 'bench', 'reports', '.staging-*', '.retired-*'],
+  timeoutMS: 60_000,
+  thresholds: { high: 90, low: 80, break: null },
+};

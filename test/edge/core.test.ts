@@ -1,0 +1,195 @@
+// The edge core's decisions (src/edge/core.ts) for one request of each kind, against the
+// contract's words written out here (docs/api-contract.md): status, every header, the body.
+// The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
+// (npm run test:mutation) can use them.
+import { describe, expect, test } from 'vitest';
+import { createEdge, reachesApiFolder, type EdgeDecision } from '../../src/edge/core.ts';
+import { tokenDigests } from '../../src/edge/tokens.ts';
+import { readManifest } from '../../src/server/body-store.ts';
+import { distDir } from '../support/runtimes.ts';
+
+const TOKEN = 'core-unit-token';
+const manifest = await readManifest(distDir);
+const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+
+/** The decision for a request, its headers given by name in any case. */
+function decision(method: string, target: string, headers: Record<string, string> = {}): EdgeDecision {
+  const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  return decide({ method, url: new URL(target, 'http://localhost'), header: (name) => byName.get(name) ?? null });
+}
+const authorized = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${TOKEN}`, ...extra });
+
+const common = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, X-Data-Version',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Data-Version': manifest.version,
+};
+const json = { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
+const errorText = (message: string) => `{"error":true,"message":"${message}"}`;
+const etagOf = (path: string, suffix = '') => `"${manifest.files[path]?.sha256.slice(0, 32)}${suffix}"`;
+
+describe('answers to /api/', () => {
+  test('a GET of a list: 200, the list file, ETag and Cache-Control: private, max-age=300', () => {
+    expect(decision('GET', '/api/trees', authorized())).toEqual({
+      type: 'respond',
+      status: 200,
+      headers: {
+        ...common,
+        ...json,
+        'Cache-Control': 'private, max-age=300',
+        ETag: etagOf('api/trees/index.json'),
+      },
+      body: { file: 'api/trees/index.json' },
+      encoding: 'identity',
+      omitBody: false,
+    });
+  });
+
+  test('br where accepted: Content-Encoding br and the ETag of that encoding', () => {
+    expect(decision('GET', '/api/cutters?search=Knife', authorized({ 'Accept-Encoding': 'br' }))).toMatchObject({
+      status: 200,
+      headers: { 'Content-Encoding': 'br', ETag: etagOf('api/cutters/name/knife.json', '-br') },
+      body: { file: 'api/cutters/name/knife.json' },
+      encoding: 'br',
+    });
+  });
+
+  test('HEAD: the decision of GET, without the body', () => {
+    const get = decision('GET', '/api/gifts?search=1', authorized());
+    expect(decision('HEAD', '/api/gifts?search=1', authorized())).toEqual({ ...get, omitBody: true });
+    expect(get).toMatchObject({ status: 200, body: { file: 'api/gifts/level/1.json' } });
+  });
+
+  test('If-None-Match naming the ETag: 304, no body, no Content-Type or Content-Encoding', () => {
+    const etag = etagOf('api/trees/level/5.json', '-gzip');
+    expect(
+      decision('GET', '/api/trees/?search=05', authorized({ 'Accept-Encoding': 'gzip', 'If-None-Match': etag })),
+    ).toEqual({
+      type: 'respond',
+      status: 304,
+      headers: { ...common, Vary: 'Accept-Encoding', 'Cache-Control': 'private, max-age=300', ETag: etag },
+      encoding: 'identity',
+      omitBody: true,
+    });
+  });
+
+  test('a search that finds nothing: 404 with the kind not-found file, no-store', () => {
+    expect(decision('GET', '/api/plots?search=Oak', authorized())).toEqual({
+      type: 'respond',
+      status: 404,
+      headers: { ...common, ...json, 'Cache-Control': 'no-store' },
+      body: { file: 'api/plots/not-found.json' },
+      encoding: 'identity',
+      omitBody: false,
+    });
+    expect(decision('GET', `/api/trees?search=${'a'.repeat(101)}`, authorized())).toMatchObject({
+      status: 404,
+      body: { file: 'api/trees/not-found.json' },
+    });
+  });
+
+  test('no token: 401 "An API token is required", WWW-Authenticate: Bearer, no-store', () => {
+    const anonymous: Record<string, string>[] = [{}, { Authorization: '' }, { Authorization: 'Bearer ' }];
+    for (const headers of anonymous) {
+      expect(decision('GET', '/api/trees', headers)).toEqual({
+        type: 'respond',
+        status: 401,
+        headers: { ...common, ...json, 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
+        body: { text: errorText('An API token is required. Send it in the Authorization header.') },
+        encoding: 'identity',
+        omitBody: false,
+      });
+    }
+  });
+
+  test('a token that is not configured: 401 "The provided API token is not valid."', () => {
+    expect(decision('DELETE', '/api/unicorns', { Authorization: 'Bearer wrong' })).toMatchObject({
+      status: 401,
+      headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
+      body: { text: errorText('The provided API token is not valid.') },
+    });
+  });
+
+  test('an unknown endpoint: 404 naming the six endpoints', () => {
+    for (const target of ['/api', '/api/', '/api/unicorns', '/api/trees/oak', '/api/Trees']) {
+      expect(decision('GET', target, authorized())).toEqual({
+        type: 'respond',
+        status: 404,
+        headers: { ...common, ...json, 'Cache-Control': 'no-store' },
+        body: {
+          text: errorText(
+            'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, ' +
+              '/api/storages and /api/vehicles.',
+          ),
+        },
+        encoding: 'identity',
+        omitBody: false,
+      });
+    }
+  });
+
+  test('another method: 405 "Method not allowed. Use GET." with Allow: GET, HEAD, OPTIONS', () => {
+    for (const method of ['POST', 'put', 'DELETE', 'PATCH']) {
+      expect(decision(method, '/api/trees', authorized())).toEqual({
+        type: 'respond',
+        status: 405,
+        headers: { ...common, ...json, Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' },
+        body: { text: errorText('Method not allowed. Use GET.') },
+        encoding: 'identity',
+        omitBody: false,
+      });
+    }
+  });
+
+  test('OPTIONS, with or without a token: 204 with the CORS preflight headers and no body', () => {
+    for (const headers of [{}, authorized()]) {
+      expect(decision('OPTIONS', '/api/anything', headers)).toEqual({
+        type: 'respond',
+        status: 204,
+        headers: {
+          ...common,
+          'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+          'Access-Control-Allow-Headers': 'Authorization',
+          'Access-Control-Max-Age': '86400',
+        },
+        encoding: 'identity',
+        omitBody: false,
+      });
+    }
+  });
+});
+
+describe('paths outside /api/', () => {
+  test('the site is static', () => {
+    for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])
+      expect({ target, decision: decision('GET', target) }).toEqual({ target, decision: { type: 'static' } });
+  });
+
+  test('a path that a file server would take into the API folder: 404 "Not found."', () => {
+    expect(decision('GET', '/%2Fapi/trees/index.json', authorized())).toEqual({
+      type: 'respond',
+      status: 404,
+      headers: { ...common, ...json },
+      body: { text: errorText('Not found.') },
+      encoding: 'identity',
+      omitBody: false,
+    });
+  });
+
+  test('reachesApiFolder decodes up to four times, resolves . and .., \\ and letter case', () => {
+    const cases: [path: string, reaches: boolean][] = [
+      ['/api%2ftrees', true],
+      ['/a/%2e%2e/api/x', true],
+      ['/./api', true],
+      ['/x/../API/', true],
+      ['/%5Capi%5Cx', true],
+      ['/api%2525252ftrees', true], // decoded four times
+      ['/%E0%A4%A/api', false], // malformed: left as it is, its first segment is not api
+      ['/apix/trees', false],
+      ['/x/api', false],
+      ['/', false],
+    ];
+    for (const [path, reaches] of cases) expect({ path, reaches: reachesApiFolder(path) }).toEqual({ path, reaches });
+  });
+});

@@ -1,0 +1,98 @@
+// The Worker module (src/worker/worker.ts) in-process, with a stand-in for the assets binding
+// that serves the bytes of dist/: fast checks of what only the Worker does, beside the slower
+// runs in workerd (test/edge/contract.test.ts, test/reliability/faults.test.ts).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { listPath } from '../../src/contract/paths.ts';
+import { distDir } from '../support/runtimes.ts';
+
+/** What these tests give the Worker: the assets binding and the plaintext tokens. */
+interface StandInEnv {
+  ASSETS: { fetch(request: Request | string): Promise<Response> };
+  API_TOKENS: string;
+}
+interface WorkerHandler {
+  fetch(request: Request, env: StandInEnv): Promise<Response>;
+}
+// Loaded by path: the Worker is typed by workerd's runtime (tsconfig.worker.json), this test by Node's.
+const workerModule = '../../src/worker/worker.ts';
+const isWorkerModule = (loaded: unknown): loaded is { default: WorkerHandler } =>
+  typeof loaded === 'object' &&
+  loaded !== null &&
+  'default' in loaded &&
+  typeof loaded.default === 'object' &&
+  loaded.default !== null &&
+  'fetch' in loaded.default &&
+  typeof loaded.default.fetch === 'function';
+
+const TOKEN = 'worker-unit-token';
+const ORIGIN = 'https://treefarm.example';
+const treesList = listPath('trees');
+
+/** The assets binding over dist/, with some files' bytes replaced. */
+function assetsOf(replaced: Record<string, Uint8Array> = {}): StandInEnv['ASSETS'] {
+  return {
+    async fetch(request) {
+      const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
+      const bytes = replaced[path] ?? readFileSync(join(distDir, path));
+      return new Response(new Uint8Array(bytes));
+    },
+  };
+}
+
+/** A request as the edge hands it to the Worker: its own Accept-Encoding, the client's in cf. */
+function edgeRequest(path: string, clientAcceptEncoding: string | undefined): Request {
+  const request = new Request(`${ORIGIN}${path}`, {
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Accept-Encoding': 'br, gzip' },
+  });
+  return Object.assign(request, { cf: { clientAcceptEncoding } });
+}
+
+let worker: WorkerHandler;
+beforeEach(async () => {
+  // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
+  vi.resetModules();
+  const loaded: unknown = await import(workerModule);
+  if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+  worker = loaded.default;
+});
+
+describe('an API file that does not match the manifest', () => {
+  test('is never served, even at the same size, in any encoding', async () => {
+    const original = readFileSync(join(distDir, treesList));
+    const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
+    expect(tampered.length).toBe(original.length);
+    const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: tampered }), API_TOKENS: TOKEN };
+    for (const coding of ['identity', 'gzip', 'br']) {
+      await expect(worker.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
+        `${treesList} does not match the manifest`,
+      );
+    }
+    // The files that match are served.
+    expect((await worker.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
+  });
+});
+
+describe("the client's Accept-Encoding (cf.clientAcceptEncoding) decides, not the edge's own", () => {
+  const identity = readFileSync(join(distDir, treesList));
+  const cases: [clientAcceptEncoding: string | undefined, encoding: string | null][] = [
+    ['identity', null],
+    ['gzip', 'gzip'],
+    ['br;q=0.9, gzip;q=1', 'gzip'],
+    ['gzip, deflate, br', 'gzip'],
+    ['br', 'br'],
+    // No client value (a request that did not come through the edge): the header itself.
+    [undefined, 'br'],
+  ];
+  test.each(cases)('client %s: Content-Encoding %s, decoding to the file', async (clientAcceptEncoding, encoding) => {
+    const env: StandInEnv = { ASSETS: assetsOf(), API_TOKENS: TOKEN };
+    const response = await worker.fetch(edgeRequest('/api/trees', clientAcceptEncoding), env);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-encoding')).toBe(encoding);
+    const body = Buffer.from(await response.arrayBuffer());
+    const decoded = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
+    expect(decoded.equals(identity)).toBe(true);
+  });
+});

@@ -1,0 +1,39 @@
+// The tests StrykerJS runs against the mutants of one folder (`npm run test:mutation`,
+// stryker.config.mjs, TESTING.md): the fast, in-process suites that check that folder with
+// expected values of their own. Not here: the runs in workerd or in child processes (a mutant
+// is switched on inside this process only), the browser, and the slow reliability suites.
+// MUTATE_FOLDER picks the folder; without it, the tests of all three. dist/ must be built
+// first; the npm script sees to that.
+import { defineConfig } from 'vitest/config';
+
+export const mutationTests: Record<string, readonly string[]> = {
+  edge: [
+    'test/edge/negotiation.test.ts',
+    'test/edge/tokens.test.ts',
+    'test/edge/core.test.ts',
+    'test/edge/core.property.test.ts',
+    'test/worker/worker.test.ts',
+  ],
+  contract: [
+    'test/contract/layout-and-order.test.ts',
+    'test/edge/core.test.ts',
+    'test/build/search-key.test.ts',
+    'test/build/envelopes.test.ts',
+    'test/bundles/bundles.test.ts',
+    'test/edge/core.property.test.ts',
+    'test/client/offline.test.ts',
+  ],
+  client: ['test/client/offline.test.ts', 'test/client/online.test.ts', 'test/bundles/bundles.test.ts'],
+};
+
+const folder = process.env['MUTATE_FOLDER'];
+const selected = folder ? mutationTests[folder] : Object.values(mutationTests).flat();
+if (!selected) throw new Error(`MUTATE_FOLDER=${folder}: not one of ${Object.keys(mutationTests).join(', ')}`);
+
+export default defineConfig({
+  test: {
+    include: [...new Set(selected)],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+  },
+});
