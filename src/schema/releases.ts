@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { RELEASE_ID } from '../contract/releases.ts';
 import { kindIds, type KindId } from './kinds.ts';
 
-const kindId = z.enum(kindIds as [KindId, ...KindId[]]);
+const kindId = z.enum(kindIds);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 const dataVersion = z.string().regex(/^[0-9a-f]{16}$/, 'expected a data version (16 hex digits)');
 const utcDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a UTC date YYYY-MM-DD');
