@@ -17,7 +17,7 @@ export interface VerifiedBundle {
   version: string;
   counts: Counts;
   /** The data releases the bundle holds, newest first: id and data version. */
-  releases: Manifest['releases'];
+  releases: { id: string; version: string }[];
   /** Every file but the manifest, each checked against it. */
   files: ArchiveFiles;
 }
