@@ -3,7 +3,7 @@
 // changed before each; then emitApi (the current API, each release's API below
 // api/releases/<id>/ and the list of releases) is timed with 0, 1, 4 and all of them, in
 // one process, each `--runs` times (1; the median shown), next to the files it writes.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,8 @@ const { values } = parseArgs({
 const workDir = mkdtempSync(join(values.dir, 'treefarm-bench-releases-'));
 try {
   const contentDir = writeSyntheticContent(workDir, Number(values.trees));
-  const treeFile = join(contentDir, 'trees', 'tree-00001.yaml');
+  const treesDir = join(contentDir, 'trees');
+  const treeFile = join(treesDir, readdirSync(treesDir).sort()[0] ?? '');
   const releaseCount = Number(values.releases);
   for (let index = 0; index < releaseCount; index++) {
     if (index > 0) {
