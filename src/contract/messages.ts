@@ -22,6 +22,12 @@ export const UNKNOWN_ENDPOINT_BODY = errorBody(
   `Unknown endpoint. The endpoints are ${endpoints.slice(0, -1).join(', ')} and ${endpoints.at(-1)}.`,
 );
 export const METHOD_NOT_ALLOWED_BODY = errorBody('Method not allowed. Use GET.');
+/** `release=<id>` naming no release. */
+export const RELEASE_NOT_FOUND_BODY = errorBody(
+  'The requested release could not be found. The releases are listed at /api/releases.',
+);
+/** The noun of GET /api/releases ("The requested release data was successfully found."). */
+export const RELEASE_NOUN = 'release';
 
 /** A static path that would reach the private API folder (see reachesApiFolder in the edge). */
 export const NOT_FOUND_BODY = errorBody('Not found.');
@@ -37,6 +43,7 @@ export const FIXED_BODIES = [
   { name: 'unknown-endpoint', body: UNKNOWN_ENDPOINT_BODY },
   { name: 'method-not-allowed', body: METHOD_NOT_ALLOWED_BODY },
   { name: 'not-found', body: NOT_FOUND_BODY },
+  { name: 'release-not-found', body: RELEASE_NOT_FOUND_BODY },
 ] as const;
 
 export type FixedBodyName = (typeof FIXED_BODIES)[number]['name'];

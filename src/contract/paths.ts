@@ -24,6 +24,21 @@ export type Compression = keyof typeof COMPRESSIONS;
 /** Where the build writes the `compression` variant of the API file at `path`. */
 export const compressedPath = (path: string, compression: Compression) => `${path}${COMPRESSIONS[compression]}`;
 
+/** The folder of the releases: their list, and below it each release's own API. */
+export const RELEASES_DIR = `${API_DIR}/releases`;
+/** The body of GET /api/releases. */
+export const RELEASES_LIST_PATH = `${RELEASES_DIR}/index.json`;
+
+/**
+ * Where a release keeps the answer that the current API keeps at `path`: the same layout
+ * below api/releases/<id>/, so every kind of answer (lists, searches, suggestions) is pinned
+ * alike. `api/trees/index.json` -> `api/releases/2026-12-01/trees/index.json`.
+ */
+export function pinnedPath(path: string, releaseId: string): string {
+  if (!path.startsWith(`${API_DIR}/`)) throw new Error(`${path} is not a path of the API folder`);
+  return `${RELEASES_DIR}/${releaseId}/${path.slice(API_DIR.length + 1)}`;
+}
+
 /** The file that answers a query, if that query can have an answer at all. */
 export function queryPath(kind: KindId, query: SearchQuery): string | undefined {
   switch (query.type) {

@@ -8,12 +8,14 @@ import {
   ALLOWED_METHODS,
   CACHE_ERROR,
   CACHE_FOUND,
+  CACHE_PINNED,
   CHALLENGE_HEADERS,
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
-import { API_DIR, fixedBodyPath, notFoundPath, queryPath } from '../contract/paths.ts';
+import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
+import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
 import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
@@ -73,7 +75,10 @@ const FIXED = {
   tokenInvalid: fixedBodyPath('token-invalid'),
   unknownEndpoint: fixedBodyPath('unknown-endpoint'),
   methodNotAllowed: fixedBodyPath('method-not-allowed'),
+  releaseNotFound: fixedBodyPath('release-not-found'),
 };
+/** GET /api/releases: the list of data releases. */
+const RELEASES_ENDPOINT = 'releases';
 const NOT_FOUND_PATHS = new Map(kindIds.map((id) => [id, notFoundPath(id)]));
 const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
 /**
@@ -86,14 +91,31 @@ const notModifiedSlot = (encoding: Encoding) => 6 + ENCODINGS.indexOf(encoding);
 /** Longer header values and queries are worked out every time rather than remembered. */
 const MEMO_KEY_LENGTH = 256;
 
+/** A release's answers carry its data version; found ones are cached for good (a release never changes). */
+interface ReleaseHeaders {
+  found: Headers;
+  notFound: Headers;
+}
+
+/** What answers a request on an endpoint: a file of the build, with its status and headers. */
+interface Target {
+  status: 200 | 404;
+  file: string;
+  headers: Headers;
+}
+const UNKNOWN_RELEASE: Target = { status: 404, file: FIXED.releaseNotFound, headers: ERROR_HEADERS };
+const RELEASES_LIST: Target = { status: 200, file: RELEASES_LIST_PATH, headers: FOUND_HEADERS };
+
 /** One build's edge: its manifest, the configured tokens, and what it has worked out so far. */
 interface Edge {
   manifest: BuildManifest;
   tokenDigests: readonly Digest[];
   baseHeaders: Headers;
   encodings: Memo<string, Encoding>;
+  /** The headers of each data release's answers, by release id. */
+  releases: ReadonlyMap<string, ReleaseHeaders>;
   /** By kind, then by query: the file that answers it. */
-  queries: ReadonlyMap<KindId, Memo<string, string | undefined>>;
+  queries: ReadonlyMap<KindId, Memo<string, Target>>;
   /** By file ('' for answers without a body). */
   answers: Memo<string, FileAnswers>;
   /**
@@ -109,6 +131,15 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     manifest,
     tokenDigests,
     baseHeaders: { ...COMMON_HEADERS, 'X-Data-Version': manifest.version },
+    releases: new Map(
+      manifest.releases.map(({ id, version }) => [
+        id,
+        {
+          found: { 'X-Data-Version': version, 'Cache-Control': CACHE_PINNED },
+          notFound: { 'X-Data-Version': version, ...ERROR_HEADERS },
+        },
+      ]),
+    ),
     encodings: boundedMemo(MEMO_LIMITS.encodings),
     queries: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
     answers: boundedMemo(MEMO_LIMITS.answers),
@@ -130,13 +161,15 @@ function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
     const body = authorization === 'missing' ? FIXED.tokenRequired : FIXED.tokenInvalid;
     return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
   }
-  const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-  if (!kind) return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
+  const endpoint = ENDPOINT.exec(pathname)?.[1] ?? '';
+  const kind = kindById(endpoint);
+  if (!kind && endpoint !== RELEASES_ENDPOINT) return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
   if (method !== 'GET' && method !== 'HEAD')
     return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
-  const path = fileFor(edge, kind.id, request.query);
-  if (path === undefined) return respond(edge, 404, NOT_FOUND_PATHS.get(kind.id) ?? '', request, ERROR_HEADERS);
-  return serveFile(edge, path, request);
+  const target = kind ? targetFor(edge, kind.id, request.query) : RELEASES_LIST;
+  return target.status === 200
+    ? serveFile(edge, target.file, request, target.headers)
+    : respond(edge, 404, target.file, request, target.headers);
 }
 
 function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing' | 'invalid' {
@@ -148,11 +181,23 @@ function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing'
   return 'yes';
 }
 
-/** The file that answers `query` on the endpoint of `kind`, if the build has one. */
-function fileFor(edge: Edge, kind: KindId, query: string): string | undefined {
-  const resolve = () => {
-    const path = queryPath(kind, parseSearch(new URLSearchParams(query).get('search')));
-    return path !== undefined && path in edge.manifest.files ? path : undefined;
+/**
+ * What answers `query` on the endpoint of `kind`: the file of its `search` from the data its
+ * `release` pins (the current data without one), that data's not-found file, or the 404 of an
+ * unknown release.
+ */
+function targetFor(edge: Edge, kind: KindId, query: string): Target {
+  const resolve = (): Target => {
+    const params = new URLSearchParams(query);
+    const id = parseRelease(params.get('release'));
+    const release = id === undefined ? undefined : edge.releases.get(id);
+    if (id !== undefined && !release) return UNKNOWN_RELEASE;
+    const at = (path: string) => (id === undefined ? path : pinnedPath(path, id));
+    const path = queryPath(kind, parseSearch(params.get('search')));
+    if (path !== undefined && at(path) in edge.manifest.files) {
+      return { status: 200, file: at(path), headers: release?.found ?? FOUND_HEADERS };
+    }
+    return { status: 404, file: at(NOT_FOUND_PATHS.get(kind) ?? ''), headers: release?.notFound ?? ERROR_HEADERS };
   };
   const memo = edge.queries.get(kind);
   return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
@@ -204,8 +249,8 @@ function respond(
 }
 
 /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-function serveFile(edge: Edge, path: string, request: EdgeRequest): EdgeResponse {
-  const found = respond(edge, 200, path, request, FOUND_HEADERS);
+function serveFile(edge: Edge, path: string, request: EdgeRequest, extra: Headers): EdgeResponse {
+  const found = respond(edge, 200, path, request, extra);
   const ifNoneMatch = request.header('if-none-match');
   if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
   const answers = edge.answers.get(path, newFileAnswers);

@@ -15,12 +15,16 @@ const version = z
   .regex(/^[0-9a-f]{16}$/)
   .describe('Hash of the content the build was made from.');
 const counts = z.record(z.enum(kindIds), z.int().nonnegative());
+const releases = z
+  .array(z.strictObject({ id: z.string(), version: z.string().regex(/^[0-9a-f]{16}$/) }))
+  .describe('The data releases, newest first: each id with its data version.');
 
 /** A manifest of plain files: an offline bundle's. */
 export const manifestSchema = z.strictObject({
   version,
   counts,
   files: z.record(z.string(), manifestFileSchema).describe('Every file, by its path.'),
+  releases,
 });
 
 /** An API file of a build: its identity bytes and the variants the build compressed once. */
@@ -34,6 +38,7 @@ export const buildManifestSchema = z.strictObject({
   version,
   counts,
   files: z.record(z.string(), builtFileSchema).describe('Every API file, by its path below dist/.'),
+  releases,
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;

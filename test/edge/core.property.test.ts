@@ -107,13 +107,17 @@ const searchValue = fc.oneof(
     'breadknife',
     'small',
   ),
+  // Release ids (for release=): the build's, and ones it does not have.
+  fc.constantFrom(...manifest.releases.map((release) => release.id), '1999-01-01', '2026-11-22-2', '..'),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '+', '%20', 'Oak%Tree', '５', '\u0301', 'a'.repeat(101)),
   anyText,
 );
 const query = fc.oneof(
   fc.constant(''),
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'q', ''), anyText), searchValue), { maxLength: 4 })
+    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'release', 'q', ''), anyText), searchValue), {
+      maxLength: 4,
+    })
     .map((pairs) => `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}`),
   anyText.map((text) => `?${text}`),
 );
@@ -346,12 +350,22 @@ describe('the edge core, for any method, path, query and headers', () => {
         const { decision } = decided;
         if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
         const kind = decided.request.pathname.split('/')[2];
-        if (decision.status === 404) expect(fileOf(decision)).toBe(`${API_DIR}/${kind}/not-found.json`);
+        // The first release parameter picks the files: a release's own, none for an unknown id.
+        const release = new URLSearchParams(decided.request.query).get('release')?.trim() || undefined;
+        const known = release === undefined || manifest.releases.some((candidate) => candidate.id === release);
+        const folder = release === undefined ? `${API_DIR}/${kind}` : `${API_DIR}/releases/${release}/${kind}`;
+        if (!known)
+          expect({ status: decision.status, body: decision.body }).toEqual({
+            status: 404,
+            body: { file: fixedBodyPath('release-not-found') },
+          });
+        else if (decision.status === 404) expect(fileOf(decision)).toBe(`${folder}/not-found.json`);
         else if (decision.status === 304) expect(namesEtag(request, decision.headers['ETag'])).toBe(true);
         else {
           expect(decision.status).toBe(200);
           expect(namesEtag(request, decision.headers['ETag'])).toBe(false);
-          expect(fileOf(decision)).toMatch(new RegExp(`^${API_DIR}/${kind}/(index|level/\\d+|name/[a-z0-9]+)\\.json$`));
+          expect(fileOf(decision)?.startsWith(`${folder}/`)).toBe(true);
+          expect(fileOf(decision)?.slice(folder.length)).toMatch(/^\/(index|level\/\d+|name\/[a-z0-9]+)\.json$/);
         }
         expect(decision.omitBody).toBe(request.method.toUpperCase() === 'HEAD' || decision.status === 304);
       }),

@@ -8,7 +8,8 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { emitApi } from '../../src/build/api.ts';
 import { replaceAtomically } from '../../src/build/atomic.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { MANIFEST_FILE } from '../../src/contract/paths.ts';
+import { loadReleases } from '../../src/build/releases.ts';
+import { MANIFEST_FILE, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { distDir } from '../support/runtimes.ts';
 import { projectDir } from '../../src/build/site.ts';
@@ -40,7 +41,7 @@ export async function buildEditedApi(target: string, workDir: string): Promise<B
   const content = loadContent(contentDir);
   let manifest: BuildManifest | undefined;
   await replaceAtomically(target, async (staging) => {
-    manifest = await emitApi(content, staging);
+    manifest = await emitApi(content, staging, loadReleases(projectDir));
   });
   if (!manifest) throw new Error('the edited build wrote no manifest');
   return manifest;
@@ -93,6 +94,13 @@ export function envelopePaths(manifest: BuildManifest): string[] {
 
 /** The request target that the API answers with the API file at `path`, and its status. */
 export function requestFor(path: string): { target: string; status: number } {
+  if (path === RELEASES_LIST_PATH) return { target: '/api/releases', status: 200 };
+  // A release's answers: the current layout below api/releases/<id>/, asked for with release=<id>.
+  const [, release, current] = /^api\/releases\/([^/]+)\/(.+)$/.exec(path) ?? [];
+  if (release && current) {
+    const { target, status } = requestFor(`api/${current}`);
+    return { target: `${target}${target.includes('?') ? '&' : '?'}release=${release}`, status };
+  }
   const [, kind, rest = ''] = /^api\/([a-z]+)\/(.+)\.json$/.exec(path) ?? [];
   if (!kind) throw new Error(`${path} is not an API file`);
   if (rest === 'index') return { target: `/api/${kind}`, status: 200 };
