@@ -79,6 +79,12 @@ test('the Worker never serves an API file whose bytes differ from the manifest, 
   expect(tampered.length).toBe(original.length);
   expect(tampered.equals(original)).toBe(false);
   writeFileSync(file, tampered);
+  // Each encoding is its own file of the build: damage the variants too, keeping their sizes.
+  for (const variant of [`${file}.gz`, `${file}.br`]) {
+    const bytes = readFileSync(variant);
+    bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] ?? 0) ^ 0xff;
+    writeFileSync(variant, bytes);
+  }
   const worker = await startRuntime('worker', { tokens: [TOKEN], servedDir: liveDir });
   try {
     for (const coding of ['identity', 'gzip', 'br', 'identity']) {
