@@ -36,7 +36,7 @@ const RECORDS: Record<KindId, string> = {
 /** Every kind of page the wiki has. A new page goes here; the first test fails until it does. */
 const PAGES: AuditedPage[] = [
   { name: 'home', path: '/', source: 'index.astro' },
-  ...kinds.map((kind) => ({ name: `${kind.id} index`, path: kindPath(kind.id), source: '[kind]/index.astro' })),
+  ...kinds.map((kind) => ({ name: `${kind.id} index`, path: kindPath(kind.id), source: '[kind]/[...page].astro' })),
   ...kinds.map((kind) => ({
     name: `${kind.id} record`,
     path: recordPath(kind.id, RECORDS[kind.id]),
