@@ -9,8 +9,9 @@ export default {
   testRunner: 'vitest',
   // The tests of the folder(s), chosen by MUTATE_FOLDER there too.
   vitest: { configFile: 'vitest.mutation.config.ts' },
-  // verify-cli.ts is a CLI: its tests run it in a child process, where no mutant is switched on.
-  mutate: [...folders.map((folder) => `src/${folder}/**/*.ts`), '!src/client/verify-cli.ts'],
+  // verify-cli.ts and the treefarm command (cli/) are CLIs: their tests run them in a child
+  // process (the packed bin), where no mutant is switched on.
+  mutate: [...folders.map((folder) => `src/${folder}/**/*.ts`), '!src/client/verify-cli.ts', '!src/client/cli/**'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   // Later runs retest only the mutants of changed code or tests.

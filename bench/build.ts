@@ -99,19 +99,19 @@ function measureInChild(contentDir: string): Measurement {
 }
 
 /** In the child: the three timings over one content folder; every output goes to a fresh temp folder. */
-function measure(contentDir: string): Measurement {
+async function measure(contentDir: string): Promise<Measurement> {
   const outRoot = mkdtempSync(join(values.dir, 'treefarm-bench-out-'));
   try {
     settleDisk();
     let started = performance.now();
     const content = loadContent(contentDir);
-    const manifest = emitApi(content, join(outRoot, 'build'));
+    const manifest = await emitApi(content, join(outRoot, 'build'));
     const buildMs = performance.now() - started;
     const buildPeakRss = process.resourceUsage().maxRSS * 1024;
 
     settleDisk();
     started = performance.now();
-    emitApi(content, join(outRoot, 'emit'));
+    await emitApi(content, join(outRoot, 'emit'));
     const emitMs = performance.now() - started;
 
     settleDisk();
@@ -207,7 +207,7 @@ function printGoals(results: Measurement[]): void {
 
 // Last, so every constant above is initialised.
 if (values['measure-content']) {
-  console.log(JSON.stringify(measure(values['measure-content'])));
+  console.log(JSON.stringify(await measure(values['measure-content'])));
 } else {
   main();
 }

@@ -14,7 +14,7 @@ import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '
 import { listPath, MANIFEST_FILE, notFoundPath } from '../src/contract/paths.ts';
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
-import { decodeBody, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
+import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
 import { residentBytes, startServe } from '../test/reliability/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
 
@@ -71,7 +71,7 @@ function trafficMix(build: Build): Template[] {
       expected: { status, body: build.body(path), encoding, etag },
     };
   };
-  const paths = Object.keys(build.manifest.files);
+  const paths = envelopePaths(build.manifest);
   const every = (pattern: RegExp, step: number) =>
     paths.filter((path) => pattern.test(path)).filter((_path, index) => index % step === 0);
   const text = (

@@ -17,8 +17,9 @@ import {
 } from '../contract/bundle-layout.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
-import { apiFiles } from './api.ts';
+import { manifestReleases, publishedApiFiles } from './api.ts';
 import { countsOf, type Content } from './content.ts';
+import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
 import { dosDateTime, writeZip } from './zip.ts';
@@ -72,7 +73,9 @@ The reference data of the tree-farming game, for use without a network (${descri
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
 - \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,
-  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it.
+  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it. Every data
+  release is there too: \`api/releases/index.json\` lists them, \`api/releases/<id>/\` holds each one's answers
+  (\`openBundle(file, { release: '<id>' })\` answers from one).
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
@@ -85,13 +88,13 @@ It checks every file against manifest.json first. To check an archive: \`npm run
 const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
-export function bundleEntries(content: Content): NamedBytes[] {
+export function bundleEntries(content: Content, releases: readonly Release[] = []): NamedBytes[] {
   const files: NamedBytes[] = [
     ...kinds.map((kind) => ({
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...Array.from(apiFiles(content), (file) => ({ name: file.path, bytes: utf8(file.body) })),
+    ...Array.from(publishedApiFiles(content, releases), (file) => ({ name: file.path, bytes: utf8(file.body) })),
     ...schemaFiles(content),
     { name: 'README.md', bytes: utf8(readme(content)) },
   ].sort(byName);
@@ -101,6 +104,7 @@ export function bundleEntries(content: Content): NamedBytes[] {
     files: Object.fromEntries(
       files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }]),
     ),
+    releases: manifestReleases(releases),
   };
   return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort(byName);
 }
@@ -157,8 +161,8 @@ const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Arra
 };
 
 /** The files of dist/downloads/: one archive per format, then latest.json naming them. */
-export async function createDownloads(content: Content): Promise<NamedBytes[]> {
-  const entries = bundleEntries(content);
+export async function createDownloads(content: Content, releases: readonly Release[] = []): Promise<NamedBytes[]> {
+  const entries = bundleEntries(content, releases);
   const archives = await Promise.all(
     BUNDLE_FORMATS.map(async (format) => ({
       format,

@@ -44,9 +44,12 @@ export interface ContentIssue {
 
 export class ContentError extends Error {
   readonly issues: ContentIssue[];
-  constructor(issues: ContentIssue[]) {
+  /** `subject`: what is invalid, "The content" or "The releases". */
+  constructor(issues: ContentIssue[], subject = 'The content') {
     const lines = issues.map((issue) => `  ${issue.file}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}`);
-    super(`The content is invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`);
+    super(
+      `${subject} ${subject.endsWith('s') ? 'are' : 'is'} invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
+    );
     this.name = 'ContentError';
     this.issues = issues;
   }
@@ -80,13 +83,20 @@ export function loadContent(contentDir: string, projectDir = join(contentDir, '.
   return { version: contentVersion(entries), entries };
 }
 
+/** One record's file before validation: its slug, its path for messages and its parsed value. */
+export interface RecordSource {
+  slug: string;
+  file: string;
+  value: unknown;
+}
+
 function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIssue[]): ContentEntry[] {
   const folder = relative(projectDir, dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     issues.push({ file: folder, message: `the folder of ${kind.id} is missing` });
     return [];
   }
-  const loaded: ContentEntry[] = [];
+  const sources: RecordSource[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('.')) continue;
     const file = `${folder}/${name}`;
@@ -99,11 +109,17 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
       continue;
     }
     const parsed = parseFile(join(dir, name), name.endsWith('.json'));
-    if ('error' in parsed) {
-      issues.push({ file, field: parsed.field, message: parsed.error });
-      continue;
-    }
-    const result = kind.contentSchema.safeParse(parsed.value);
+    if ('error' in parsed) issues.push({ file, field: parsed.field, message: parsed.error });
+    else sources.push({ slug: name.slice(0, name.lastIndexOf('.')), file, value: parsed.value });
+  }
+  return validateKind(kind, sources, issues);
+}
+
+/** Validates one kind's records, alone and across each other; returns the valid ones in list order. */
+export function validateKind(kind: Kind, sources: readonly RecordSource[], issues: ContentIssue[]): ContentEntry[] {
+  const loaded: ContentEntry[] = [];
+  for (const { slug, file, value } of sources) {
+    const result = kind.contentSchema.safeParse(value);
     if (!result.success) {
       // A value can break two checks with the same words (too big and not exact): say it once.
       const said = new Set<string>();
@@ -116,13 +132,7 @@ function loadKind(kind: Kind, dir: string, projectDir: string, issues: ContentIs
       continue;
     }
     const data = result.data as ContentData;
-    loaded.push({
-      slug: name.slice(0, name.lastIndexOf('.')),
-      file,
-      data,
-      record: toApiRecord(kind, data),
-      keys: namesOf(data).map(searchKey),
-    });
+    loaded.push({ slug, file, data, record: toApiRecord(kind, data), keys: namesOf(data).map(searchKey) });
   }
   loaded.sort(byListOrder);
   checkAcrossFiles(kind, loaded, issues);
@@ -157,7 +167,8 @@ function toApiRecord(kind: Kind, data: ContentData): ApiRecord {
   return Object.fromEntries(apiFields(kind).map((field) => [field, source[field]])) as ApiRecord;
 }
 
-function namesOf(data: ContentData): string[] {
+/** The record's name (if its kind has names), then its aliases. */
+export function namesOf(data: ContentData): string[] {
   const names: string[] = 'name' in data ? [data.name] : [];
   if ('aliases' in data && data.aliases) names.push(...data.aliases);
   return names;
@@ -224,7 +235,7 @@ export function countsOf(content: Content): Manifest['counts'] {
   return Object.fromEntries(kinds.map((kind) => [kind.id, content.entries[kind.id].length])) as Manifest['counts'];
 }
 
-function contentVersion(entries: Record<KindId, ContentEntry[]>): string {
+export function contentVersion(entries: Record<KindId, ContentEntry[]>): string {
   const hash = createHash('sha256').update(`format ${FORMAT_VERSION}\n`);
   for (const kind of kinds) {
     for (const entry of entries[kind.id]) hash.update(`${kind.id}/${entry.slug}\n${JSON.stringify(entry.data)}\n`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 
 /** What a build reads: a change to any of these makes dist/ stale. */
-const SOURCES = ['content', 'src', 'public', 'astro.config.mjs', 'package-lock.json'];
+const SOURCES = ['content', 'releases', 'src', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 function newestChange(path: string): number {
   if (!existsSync(path)) return 0;

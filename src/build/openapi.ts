@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   METHOD_NOT_ALLOWED_BODY,
   notFoundBody,
+  RELEASE_NOT_FOUND_BODY,
+  RELEASE_NOUN,
   successBody,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
@@ -14,6 +16,7 @@ import {
   ALLOWED_METHODS,
   CACHE_ERROR,
   CACHE_FOUND,
+  CACHE_PINNED,
   CHALLENGE_HEADERS,
   COMMON_HEADERS,
   PREFLIGHT_HEADERS,
@@ -22,6 +25,7 @@ import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
+import { releaseSummarySchema } from '../schema/releases.ts';
 import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
 
 export const OPENAPI_FILE = 'openapi.json';
@@ -37,6 +41,8 @@ const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
 const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
 const AUTH_FAILED = 'AuthFailed';
 const NOT_MODIFIED = 'NotModified';
+const RELEASES_FOUND = 'ReleasesFound';
+const RELEASES_ENDPOINT = '/api/releases';
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
@@ -53,8 +59,16 @@ function componentSchemas(): Record<string, Json> {
       data: z.array(kind.schema).describe('Always an array, also for a single match; ordered by level.'),
     });
     registry.add(found, { id: foundSchema(kind) });
-    registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun))]), { id: notFoundSchema(kind) });
+    registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun)), messageOf(RELEASE_NOT_FOUND_BODY)]), {
+      id: notFoundSchema(kind),
+    });
   }
+  const releases = z.strictObject({
+    error: z.literal(false),
+    message: z.literal(messageOf(successBody(RELEASE_NOUN, []))),
+    data: z.array(releaseSummarySchema).describe('Every data release, newest first.'),
+  });
+  registry.add(releases, { id: RELEASES_FOUND });
   registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => ref('schemas', id).$ref });
   // Components live inside this document: no dialect or $id of their own.
@@ -70,7 +84,7 @@ function componentHeaders(version: string): Record<string, Json> {
   return {
     'X-Data-Version': {
       description:
-        'The version of the content the response was built from: the same value as in the build manifest and the offline bundles.',
+        "The version of the content the response was built from: the same value as in the build manifest and the offline bundles. An answer pinned with `release` carries that release's version.",
       schema: { ...versionSchema, examples: [version] },
     },
     ETag: {
@@ -78,8 +92,8 @@ function componentHeaders(version: string): Record<string, Json> {
       schema: { type: 'string' },
     },
     'Cache-Control': {
-      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_ERROR}\` on errors.`,
-      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_ERROR] },
+      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_PINNED}\` on those pinned to a release, which never changes; \`${CACHE_ERROR}\` on errors.`,
+      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_PINNED, CACHE_ERROR] },
     },
     Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
     'Content-Encoding': {
@@ -133,14 +147,16 @@ function componentResponses(): Record<string, Json> {
       ...BODY_HEADERS,
     ]);
     responses[notFoundSchema(kind)] = jsonResponse(
-      `No ${kind.noun} matches the search.`,
+      `No ${kind.noun} matches the search, or \`release\` names no release.`,
       notFoundSchema(kind),
       BODY_HEADERS,
-      {
-        notFound: exampleOf(notFoundBody(kind.noun)),
-      },
+      { notFound: exampleOf(notFoundBody(kind.noun)), unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY) },
     );
   }
+  responses[RELEASES_FOUND] = jsonResponse('Every data release, newest first.', RELEASES_FOUND, [
+    'ETag',
+    ...BODY_HEADERS,
+  ]);
   return responses;
 }
 
@@ -199,6 +215,20 @@ function searchParameter(kind: Kind): Json {
 }
 
 const IF_NONE_MATCH = 'IfNoneMatch';
+const RELEASE = 'Release';
+
+const releaseParameter = {
+  name: 'release',
+  in: 'query',
+  required: false,
+  description: [
+    "Pins the answer to a data release (listed at /api/releases): exactly what that release's data gives,",
+    `with its own X-Data-Version and \`Cache-Control: ${CACHE_PINNED}\`. Only the first \`release\` counts;`,
+    'absent or empty: the current data. An id that names no release: 404.',
+  ].join(' '),
+  schema: { type: 'string' },
+  examples: { pinned: { value: '2026-12-01' } },
+};
 
 const ifNoneMatch = {
   name: 'If-None-Match',
@@ -210,7 +240,7 @@ const ifNoneMatch = {
 
 function componentParameters(): Record<string, Json> {
   const searches = kinds.map((kind) => [searchParameterName(kind), searchParameter(kind)]);
-  return { ...Object.fromEntries(searches), [IF_NONE_MATCH]: ifNoneMatch };
+  return { ...Object.fromEntries(searches), [RELEASE]: releaseParameter, [IF_NONE_MATCH]: ifNoneMatch };
 }
 
 function kindPath(kind: Kind): Json {
@@ -222,8 +252,33 @@ function kindPath(kind: Kind): Json {
   });
   return {
     description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
-    parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
+    parameters: [
+      ref('parameters', searchParameterName(kind)),
+      ref('parameters', RELEASE),
+      ref('parameters', IF_NONE_MATCH),
+    ],
     get: operation('get', `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`),
+    head: operation('head', 'As GET, without the body'),
+  };
+}
+
+const RELEASES_TAG = {
+  name: 'releases',
+  description: 'The data releases: frozen, dated copies of the data, newest first, each with what changed in it.',
+};
+
+function releasesPath(): Json {
+  const byStatus = { '200': RELEASES_FOUND, '304': NOT_MODIFIED, '401': AUTH_FAILED };
+  const operation = (method: 'get' | 'head', summary: string) => ({
+    operationId: `${method}Releases`,
+    tags: [RELEASES_TAG.name],
+    summary,
+    responses: responsesOf(byStatus, method),
+  });
+  return {
+    description: `The same endpoint with a trailing slash: \`${RELEASES_ENDPOINT}/\`.`,
+    parameters: [ref('parameters', IF_NONE_MATCH)],
+    get: operation('get', 'Every data release, newest first, each with its changes against the one before'),
     head: operation('head', 'As GET, without the body'),
   };
 }
@@ -254,6 +309,8 @@ Every request but a preflight sends a token in the Authorization header, bare (\
 Success is \`{"error": false, "message": ..., "data": [...]}\` (keys in that order); errors are \`{"error": true, "message": ...}\`.
 Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.
 
+The data changes with the game. Each data release is a frozen, dated copy of it: \`/api/releases\` lists them, newest first, with what changed in each; \`release=<id>\` on any list or search answers from that release, for good.
+
 ${OTHER_ANSWERS}`;
 
 /** Relative first: the site that serves this document; then the local server of `npm start`. */
@@ -277,9 +334,12 @@ export function openApiDocument(version: string): Json {
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: { title: 'Tree farm data API', version, description: DESCRIPTION, license: LICENSE },
     servers: SERVERS,
-    tags: kinds.map(tagOf),
+    tags: [...kinds.map(tagOf), RELEASES_TAG],
     security: [{ apiToken: [] }],
-    paths: Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+    paths: {
+      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+      [RELEASES_ENDPOINT]: releasesPath(),
+    },
     components: {
       securitySchemes: {
         apiToken: {

@@ -4,9 +4,10 @@
 // of a build to ask loads the content, every later part of the same build gets that result,
 // and the offline bundles made for the downloads page are the ones the integration writes.
 import { channel } from 'node:diagnostics_channel';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { NamedBytes } from './bundles.ts';
 import { type Content, loadContent } from './content.ts';
+import { loadReleases, type Release } from './releases.ts';
 
 /** Published once per set of offline bundles made, with the data version. */
 export const downloadsMadeChannel = channel('treefarm-data:downloads-made');
@@ -14,13 +15,18 @@ export const downloadsMadeChannel = channel('treefarm-data:downloads-made');
 interface BuildSession {
   contentDir: string;
   content: Content;
+  /** The data releases beside content/ (releases/), checked: a tampered one fails the build. */
+  releases: Release[];
   downloads?: Promise<NamedBytes[]>;
 }
 
 const SESSION = Symbol.for('treefarm-data.build-session');
 const registry = globalThis as { [SESSION]?: BuildSession };
 
-/** Starts a build's session: content/ is read and validated here, once (a ContentError if invalid). */
+/**
+ * Starts a build's session: content/ and the releases beside it are read and validated here,
+ * once (a ContentError if invalid).
+ */
 export function beginBuild(contentDir: string): Content {
   return startSession(contentDir).content;
 }
@@ -31,7 +37,9 @@ export function endBuild(): void {
 }
 
 function startSession(contentDir: string): BuildSession {
-  const session: BuildSession = { contentDir: resolve(contentDir), content: loadContent(contentDir) };
+  const content = loadContent(contentDir);
+  const releases = loadReleases(dirname(resolve(contentDir)));
+  const session: BuildSession = { contentDir: resolve(contentDir), content, releases };
   registry[SESSION] = session;
   return session;
 }
@@ -48,13 +56,18 @@ export function buildContent(contentDir: string): Content {
   return sessionFor(contentDir).content;
 }
 
+/** The data releases of the build under way, oldest first. */
+export function buildReleases(contentDir: string): Release[] {
+  return sessionFor(contentDir).releases;
+}
+
 /** The offline bundles of the build under way, made once for the page and the integration alike. */
 export function buildDownloads(
   contentDir: string,
-  make: (content: Content) => Promise<NamedBytes[]>,
+  make: (content: Content, releases: readonly Release[]) => Promise<NamedBytes[]>,
 ): Promise<NamedBytes[]> {
   const session = sessionFor(contentDir);
-  session.downloads ??= make(session.content).then((downloads) => {
+  session.downloads ??= make(session.content, session.releases).then((downloads) => {
     downloadsMadeChannel.publish({ version: session.content.version });
     return downloads;
   });

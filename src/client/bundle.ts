@@ -1,7 +1,9 @@
 // The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
 // then queried with the edge's own modules (parseSearch, queryPath), so it answers every
 // search exactly as the API does.
-import { notFoundPath, queryPath } from '../contract/paths.ts';
+import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
+import { notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
+import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
@@ -9,25 +11,40 @@ import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import type { Counts } from './records.ts';
-import { dataClient, type Envelope, type TreefarmData } from './types.ts';
+import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
 
 export interface VerifiedBundle {
   version: string;
   counts: Counts;
+  /** The data releases the bundle holds, newest first: id and data version. */
+  releases: { id: string; version: string }[];
   /** Every file but the manifest, each checked against it. */
   files: ArchiveFiles;
 }
 
 export type BundleClient = TreefarmData & { version: string; counts: Counts };
 
-/** Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it. */
-export async function openBundle(source: string | Uint8Array | ArrayBuffer): Promise<BundleClient> {
-  const { version, counts, files } = await verifyBundle(await bytesOf(source));
-  const client = dataClient(async (kind, search) => {
-    const path = queryPath(kind, parseSearch(search));
-    if (path !== undefined && files.has(path)) return (readJson(files, path) as Envelope).data ?? [];
-    throw new NotFoundError((readJson(files, notFoundPath(kind)) as Envelope).message, kind, search);
-  });
+/**
+ * Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it;
+ * with `release`, over that data release's answers, as the API's `release=` gives them.
+ */
+export async function openBundle(
+  source: string | Uint8Array | ArrayBuffer,
+  { release }: ReleaseOption = {},
+): Promise<BundleClient> {
+  const { version, counts, releases, files } = await verifyBundle(await bytesOf(source));
+  const pinned = parseRelease(release ?? null);
+  const at = (path: string) => (pinned === undefined ? path : pinnedPath(path, pinned));
+  const client = dataClient(
+    async (kind, search) => {
+      if (pinned !== undefined && !releases.some((known) => known.id === pinned))
+        throw new NotFoundError((JSON.parse(RELEASE_NOT_FOUND_BODY) as Envelope).message, kind, search);
+      const path = queryPath(kind, parseSearch(search));
+      if (path !== undefined && files.has(at(path))) return (readJson(files, at(path)) as Envelope).data ?? [];
+      throw new NotFoundError((readJson(files, at(notFoundPath(kind))) as Envelope).message, kind, search);
+    },
+    async () => (readJson(files, RELEASES_LIST_PATH) as Envelope).data ?? [],
+  );
   return { ...client, version, counts };
 }
 
@@ -54,7 +71,7 @@ export async function verifyBundle(archive: Uint8Array): Promise<VerifiedBundle>
   }
   await Promise.all(Object.entries(manifest.files).map(([path, expected]) => checkFile(files, path, expected)));
   for (const kind of kindIds) checkCount(files, kind, manifest.counts[kind]);
-  return { version: manifest.version, counts: manifest.counts, files };
+  return { version: manifest.version, counts: manifest.counts, releases: manifest.releases, files };
 }
 
 function readManifest(files: ArchiveFiles): Manifest {

@@ -12,8 +12,21 @@ export {
   type ApiErrorDetails,
 } from './errors.ts';
 export { createClient, type ClientOptions } from './online.ts';
-export type { Counts, Cutter, Gift, Plot, Range, RecordsByKind, Storage, Tree, Vehicle } from './records.ts';
+export type {
+  ChangedRecord,
+  Counts,
+  Cutter,
+  Gift,
+  Plot,
+  Range,
+  RecordsByKind,
+  ReleaseChanges,
+  ReleaseSummary,
+  Storage,
+  Tree,
+  Vehicle,
+} from './records.ts';
 export type { CallOptions } from './request.ts';
 export type { RetryOptions } from './retry.ts';
-export type { Search, TreefarmData } from './types.ts';
+export type { ReleaseOption, Search, TreefarmData } from './types.ts';
 export { kindIds, type KindId } from '../schema/kind-ids.ts';

@@ -3,18 +3,27 @@
 import type { KindId } from '../schema/kind-ids.ts';
 import { ApiError, AuthError, NotFoundError } from './errors.ts';
 import { createTransport, type Answer, type TransportOptions } from './request.ts';
-import { dataClient, type Envelope, type TreefarmData } from './types.ts';
+import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
 
-export type ClientOptions = TransportOptions;
+export type ClientOptions = TransportOptions & ReleaseOption;
 
 export function createClient(options: ClientOptions): TreefarmData {
   const transport = createTransport(options);
-  return dataClient(async (kind, search, callOptions) => {
-    const answer = await transport(kind, { search }, callOptions);
-    const envelope = envelopeOf(answer);
-    if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
-    throw apiErrorOf(answer, kind, search);
-  });
+  const { release } = options;
+  return dataClient(
+    async (kind, search, callOptions) => {
+      const answer = await transport(kind, { search, release }, callOptions);
+      const envelope = envelopeOf(answer);
+      if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
+      throw apiErrorOf(answer, kind, search);
+    },
+    async (callOptions) => {
+      const answer = await transport('releases', {}, callOptions);
+      const envelope = envelopeOf(answer);
+      if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
+      throw apiErrorOf(answer);
+    },
+  );
 }
 
 export function envelopeOf({ body }: Answer): Envelope | undefined {

@@ -82,3 +82,30 @@ export interface RecordsByKind {
 
 /** How many records of each kind a bundle or release holds. */
 export type Counts = Record<KindId, number>;
+
+/** A record as a release names it: its kind, name (none for plots) and level. */
+export interface ChangedRecord {
+  kind: KindId;
+  name?: string;
+  level: number;
+}
+
+/** What changed in a release against the one before it; records matched by kind and file. */
+export interface ReleaseChanges {
+  added: ChangedRecord[];
+  removed: ChangedRecord[];
+  /** Each changed field with its value before and in the release (null: absent). */
+  changed: (ChangedRecord & { fields: Record<string, { from: unknown; to: unknown }> })[];
+}
+
+/** One data release, as GET /api/releases lists it. */
+export interface ReleaseSummary {
+  /** The UTC date YYYY-MM-DD, then -2, -3, ... for later releases that day. */
+  id: string;
+  date: string;
+  /** The data version: X-Data-Version of answers pinned to this release. */
+  version: string;
+  notes: string;
+  counts: Counts;
+  changes: ReleaseChanges;
+}

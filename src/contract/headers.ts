@@ -4,6 +4,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** Cache-Control of a 200 (and its 304). */
 export const CACHE_FOUND = 'private, max-age=300';
+/** Cache-Control of a 200 (and its 304) pinned to a release, which never changes. */
+export const CACHE_PINNED = 'private, max-age=31536000, immutable';
 /** Cache-Control of every error. */
 export const CACHE_ERROR = 'no-store';
 

@@ -22,15 +22,28 @@ export const UNKNOWN_ENDPOINT_BODY = errorBody(
   `Unknown endpoint. The endpoints are ${endpoints.slice(0, -1).join(', ')} and ${endpoints.at(-1)}.`,
 );
 export const METHOD_NOT_ALLOWED_BODY = errorBody('Method not allowed. Use GET.');
+/** `release=<id>` naming no release. */
+export const RELEASE_NOT_FOUND_BODY = errorBody(
+  'The requested release could not be found. The releases are listed at /api/releases.',
+);
+/** The noun of GET /api/releases ("The requested release data was successfully found."). */
+export const RELEASE_NOUN = 'release';
 
 /** A static path that would reach the private API folder (see reachesApiFolder in the edge). */
 export const NOT_FOUND_BODY = errorBody('Not found.');
 
-/** Every body the edge sends that is not a file of the build. */
+/**
+ * Every body the edge sends that is not the answer to a query, by the name of its file
+ * (fixedBodyPath in paths.ts): the build writes them, with their br and gzip variants, like
+ * every other API file, so no runtime compresses anything.
+ */
 export const FIXED_BODIES = [
-  TOKEN_REQUIRED_BODY,
-  TOKEN_INVALID_BODY,
-  UNKNOWN_ENDPOINT_BODY,
-  METHOD_NOT_ALLOWED_BODY,
-  NOT_FOUND_BODY,
+  { name: 'token-required', body: TOKEN_REQUIRED_BODY },
+  { name: 'token-invalid', body: TOKEN_INVALID_BODY },
+  { name: 'unknown-endpoint', body: UNKNOWN_ENDPOINT_BODY },
+  { name: 'method-not-allowed', body: METHOD_NOT_ALLOWED_BODY },
+  { name: 'not-found', body: NOT_FOUND_BODY },
+  { name: 'release-not-found', body: RELEASE_NOT_FOUND_BODY },
 ] as const;
+
+export type FixedBodyName = (typeof FIXED_BODIES)[number]['name'];

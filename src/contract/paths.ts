@@ -1,6 +1,7 @@
 // Where each prebuilt envelope lives in dist/. The build writes these files and the edge
 // resolves requests to them: one layout, defined once.
 import type { KindId } from '../schema/kinds.ts';
+import type { FixedBodyName } from './messages.ts';
 import type { SearchQuery } from './search-query.ts';
 
 /** Where `npm start` serves the wiki and the API; the CLI's default address. */
@@ -14,6 +15,29 @@ export const listPath = (kind: KindId) => `${API_DIR}/${kind}/index.json`;
 export const namePath = (kind: KindId, key: string) => `${API_DIR}/${kind}/name/${key}.json`;
 export const levelPath = (kind: KindId, level: number) => `${API_DIR}/${kind}/level/${level}.json`;
 export const notFoundPath = (kind: KindId) => `${API_DIR}/${kind}/not-found.json`;
+/** The fixed error bodies of the edge (401, unknown endpoint, ...): no kind's folder. */
+export const fixedBodyPath = (name: FixedBodyName) => `${API_DIR}/_edge/${name}.json`;
+
+/** The compressions the build writes beside every API file, and the file name suffix of each. */
+export const COMPRESSIONS = { br: '.br', gzip: '.gz' } as const;
+export type Compression = keyof typeof COMPRESSIONS;
+/** Where the build writes the `compression` variant of the API file at `path`. */
+export const compressedPath = (path: string, compression: Compression) => `${path}${COMPRESSIONS[compression]}`;
+
+/** The folder of the releases: their list, and below it each release's own API. */
+export const RELEASES_DIR = `${API_DIR}/releases`;
+/** The body of GET /api/releases. */
+export const RELEASES_LIST_PATH = `${RELEASES_DIR}/index.json`;
+
+/**
+ * Where a release keeps the answer that the current API keeps at `path`: the same layout
+ * below api/releases/<id>/, so every kind of answer (lists, searches, suggestions) is pinned
+ * alike. `api/trees/index.json` -> `api/releases/2026-12-01/trees/index.json`.
+ */
+export function pinnedPath(path: string, releaseId: string): string {
+  if (!path.startsWith(`${API_DIR}/`)) throw new Error(`${path} is not a path of the API folder`);
+  return `${RELEASES_DIR}/${releaseId}/${path.slice(API_DIR.length + 1)}`;
+}
 
 /** The file that answers a query, if that query can have an answer at all. */
 export function queryPath(kind: KindId, query: SearchQuery): string | undefined {

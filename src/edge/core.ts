@@ -1,126 +1,274 @@
 // The edge core: a pure function from a request (method, URL, headers) to a decision, the
 // same in every runtime. Adapters (src/server, src/worker/worker.ts) only translate it: they
-// fetch the bytes of the chosen body in the chosen encoding and send them.
-import {
-  METHOD_NOT_ALLOWED_BODY,
-  NOT_FOUND_BODY,
-  TOKEN_INVALID_BODY,
-  TOKEN_REQUIRED_BODY,
-  UNKNOWN_ENDPOINT_BODY,
-} from '../contract/messages.ts';
+// fetch the bytes of the chosen file in the chosen encoding and send them. Each answer is
+// made once and shared (frozen), and the work a request repeats (negotiation, the query, a
+// token already verified) is remembered in bounded memos, so the common request allocates
+// almost nothing.
 import {
   ALLOWED_METHODS,
   CACHE_ERROR,
   CACHE_FOUND,
+  CACHE_PINNED,
   CHALLENGE_HEADERS,
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
-import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
+import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
+import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindById } from '../schema/kinds.ts';
-import type { Manifest } from '../schema/manifest.ts';
+import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
+import type { BuildManifest } from '../schema/manifest.ts';
+import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
 import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
 
 export interface EdgeRequest {
   method: string;
-  url: URL;
+  /** The URL's path as WHATWG URL parsing gives it (dot segments resolved, still percent-encoded). */
+  pathname: string;
+  /** The URL's query without its "?" ('' when there is none), as WHATWG URL parsing gives it. */
+  query: string;
   /** A header's value, several values of one header joined by ", "; null when absent. */
   header(name: string): string | null;
 }
 
-/** What to send: a prebuilt API file (a path of the manifest) or a fixed text. */
-export type BodySource = { file: string } | { text: string };
+/** What to send: a file of the build (a path of its manifest), in the decision's encoding. */
+export interface BodySource {
+  readonly file: string;
+}
 
-/** An answer the edge gives itself: every /api/ request, and static paths it refuses. */
+/** An answer the edge gives itself: every /api/ request, and static paths it refuses. Shared, frozen. */
 export interface EdgeResponse {
-  type: 'respond';
-  status: number;
-  headers: Record<string, string>;
+  readonly type: 'respond';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
   /** Absent for 204 and 304. */
-  body?: BodySource;
-  encoding: Encoding;
+  readonly body?: BodySource;
+  readonly encoding: Encoding;
   /** HEAD: send the headers of the GET, no body. */
-  omitBody: boolean;
+  readonly omitBody: boolean;
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { type: 'static' } | EdgeResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse;
 
 export interface EdgeOptions {
-  manifest: Manifest;
+  manifest: BuildManifest;
   tokenDigests: readonly Digest[];
 }
 
+type Headers = Readonly<Record<string, string>>;
+
 const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+const STATIC: EdgeDecision = Object.freeze({ type: 'static' });
+const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
+const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
+const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
+const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
+/** Distinct values each memo keeps: far above what real clients send, small in memory. */
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
+/** The edge's fixed error bodies, and each kind's not-found envelope: one string each, made once. */
+const FIXED = {
+  notFound: fixedBodyPath('not-found'),
+  tokenRequired: fixedBodyPath('token-required'),
+  tokenInvalid: fixedBodyPath('token-invalid'),
+  unknownEndpoint: fixedBodyPath('unknown-endpoint'),
+  methodNotAllowed: fixedBodyPath('method-not-allowed'),
+  releaseNotFound: fixedBodyPath('release-not-found'),
+};
+/** GET /api/releases: the list of data releases. */
+const RELEASES_ENDPOINT = 'releases';
+const NOT_FOUND_PATHS = new Map(kindIds.map((id) => [id, notFoundPath(id)]));
+const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
+/**
+ * The answers of one file, by where they sit: 0-5 the GET and HEAD answers of each encoding,
+ * 6-8 the 304 of each encoding. A file is always answered with the same status.
+ */
+type FileAnswers = (EdgeResponse | undefined)[];
+const answerSlot = (encoding: Encoding, head: boolean) => ENCODINGS.indexOf(encoding) * 2 + (head ? 1 : 0);
+const notModifiedSlot = (encoding: Encoding) => 6 + ENCODINGS.indexOf(encoding);
+/** Longer header values and queries are worked out every time rather than remembered. */
+const MEMO_KEY_LENGTH = 256;
+
+/** A release's answers carry its data version; found ones are cached for good (a release never changes). */
+interface ReleaseHeaders {
+  found: Headers;
+  notFound: Headers;
+}
+
+/** What answers a request on an endpoint: a file of the build, with its status and headers. */
+interface Target {
+  status: 200 | 404;
+  file: string;
+  headers: Headers;
+}
+const UNKNOWN_RELEASE: Target = { status: 404, file: FIXED.releaseNotFound, headers: ERROR_HEADERS };
+const RELEASES_LIST: Target = { status: 200, file: RELEASES_LIST_PATH, headers: FOUND_HEADERS };
+
+/** One build's edge: its manifest, the configured tokens, and what it has worked out so far. */
+interface Edge {
+  manifest: BuildManifest;
+  tokenDigests: readonly Digest[];
+  baseHeaders: Headers;
+  encodings: Memo<string, Encoding>;
+  /** The headers of each data release's answers, by release id. */
+  releases: ReadonlyMap<string, ReleaseHeaders>;
+  /** By kind, then by query: the file that answers it. */
+  queries: ReadonlyMap<KindId, Memo<string, Target>>;
+  /** By file ('' for answers without a body). */
+  answers: Memo<string, FileAnswers>;
+  /**
+   * Only Authorization values that passed are remembered, so the set holds at most the
+   * spellings of configured tokens; any other value is hashed and compared in constant time
+   * every time. A reload makes a new core, so a removed token stops working there.
+   */
+  verified: Set<string>;
+}
 
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
-  const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
-
-  function respond(
-    status: number,
-    body: BodySource | undefined,
-    request: EdgeRequest,
-    extra: Record<string, string> = {},
-  ): EdgeResponse {
-    const encoding = body ? chooseEncoding(request.header('accept-encoding')) : 'identity';
-    const headers: Record<string, string> = { ...baseHeaders, ...extra };
-    if (body) {
-      headers['Content-Type'] = JSON_CONTENT_TYPE;
-      headers['Vary'] = 'Accept-Encoding';
-      if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-    }
-    return { type: 'respond', status, headers, body, encoding, omitBody: request.method.toUpperCase() === 'HEAD' };
-  }
-
-  /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeResponse {
-    const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
-    const etag = etagFor(sha256, decision.encoding);
-    decision.headers['ETag'] = etag;
-    if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;
-    const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = decision.headers;
-    return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
-  }
-
-  return function decide(request: EdgeRequest): EdgeDecision {
-    const pathname = request.url.pathname;
-    if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-      return reachesApiFolder(pathname) ? respond(404, { text: NOT_FOUND_BODY }, request) : { type: 'static' };
-    }
-    const method = request.method.toUpperCase();
-    if (method === 'OPTIONS') {
-      return respond(204, undefined, request, PREFLIGHT_HEADERS);
-    }
-    // The token is checked before anything else, so nothing about the API leaks without one.
-    const token = presentedToken(request.header('authorization'));
-    if (token === '')
-      return respond(401, { text: TOKEN_REQUIRED_BODY }, request, {
-        ...CHALLENGE_HEADERS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    if (!isConfiguredToken(token, tokenDigests)) {
-      return respond(401, { text: TOKEN_INVALID_BODY }, request, {
-        ...CHALLENGE_HEADERS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    }
-    const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
-    if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
-    if (method !== 'GET' && method !== 'HEAD') {
-      return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, {
-        Allow: ALLOWED_METHODS,
-        'Cache-Control': CACHE_ERROR,
-      });
-    }
-    const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
-    const file = path === undefined ? undefined : manifest.files[path];
-    if (path === undefined || !file)
-      return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
-    return serveFile(path, file.sha256, request);
+  const edge: Edge = {
+    manifest,
+    tokenDigests,
+    baseHeaders: { ...COMMON_HEADERS, 'X-Data-Version': manifest.version },
+    releases: new Map(
+      manifest.releases.map(({ id, version }) => [
+        id,
+        {
+          found: { 'X-Data-Version': version, 'Cache-Control': CACHE_PINNED },
+          notFound: { 'X-Data-Version': version, ...ERROR_HEADERS },
+        },
+      ]),
+    ),
+    encodings: boundedMemo(MEMO_LIMITS.encodings),
+    queries: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
+    answers: boundedMemo(MEMO_LIMITS.answers),
+    verified: new Set(),
   };
+  return (request) => decide(edge, request);
+}
+
+function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
+  const pathname = request.pathname;
+  if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+    return reachesApiFolder(pathname) ? respond(edge, 404, FIXED.notFound, request) : STATIC;
+  }
+  const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+  if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS);
+  // The token is checked before anything else, so nothing about the API leaks without one.
+  const authorization = authorized(edge, request.header('authorization'));
+  if (authorization !== 'yes') {
+    const body = authorization === 'missing' ? FIXED.tokenRequired : FIXED.tokenInvalid;
+    return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
+  }
+  const endpoint = ENDPOINT.exec(pathname)?.[1] ?? '';
+  const kind = kindById(endpoint);
+  if (!kind && endpoint !== RELEASES_ENDPOINT) return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
+  if (method !== 'GET' && method !== 'HEAD')
+    return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
+  const target = kind ? targetFor(edge, kind.id, request.query) : RELEASES_LIST;
+  return target.status === 200
+    ? serveFile(edge, target.file, request, target.headers)
+    : respond(edge, 404, target.file, request, target.headers);
+}
+
+function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing' | 'invalid' {
+  if (authorization !== null && edge.verified.has(authorization)) return 'yes';
+  const token = presentedToken(authorization);
+  if (token === '') return 'missing';
+  if (!isConfiguredToken(token, edge.tokenDigests)) return 'invalid';
+  if (authorization !== null && edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
+  return 'yes';
+}
+
+/**
+ * What answers `query` on the endpoint of `kind`: the file of its `search` from the data its
+ * `release` pins (the current data without one), that data's not-found file, or the 404 of an
+ * unknown release.
+ */
+function targetFor(edge: Edge, kind: KindId, query: string): Target {
+  const resolve = (): Target => {
+    const params = new URLSearchParams(query);
+    const id = parseRelease(params.get('release'));
+    const release = id === undefined ? undefined : edge.releases.get(id);
+    if (id !== undefined && !release) return UNKNOWN_RELEASE;
+    const at = (path: string) => (id === undefined ? path : pinnedPath(path, id));
+    const path = queryPath(kind, parseSearch(params.get('search')));
+    if (path !== undefined && at(path) in edge.manifest.files) {
+      return { status: 200, file: at(path), headers: release?.found ?? FOUND_HEADERS };
+    }
+    return { status: 404, file: at(NOT_FOUND_PATHS.get(kind) ?? ''), headers: release?.notFound ?? ERROR_HEADERS };
+  };
+  const memo = edge.queries.get(kind);
+  return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
+}
+
+/** The encoding the request's Accept-Encoding chooses. */
+function encodingFor(edge: Edge, request: EdgeRequest): Encoding {
+  const accept = request.header('accept-encoding');
+  if (accept === null) return 'identity';
+  return accept.length > MEMO_KEY_LENGTH ? chooseEncoding(accept) : edge.encodings.get(accept, chooseEncoding);
+}
+
+const newFileAnswers = (): FileAnswers => [];
+
+/** The answer with this status, body and extra headers, made once per encoding and method. */
+function respond(
+  edge: Edge,
+  status: number,
+  file: string | undefined,
+  request: EdgeRequest,
+  extra: Headers = {},
+): EdgeResponse {
+  const encoding = file === undefined ? 'identity' : encodingFor(edge, request);
+  const method = request.method;
+  const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
+  const answers = edge.answers.get(file ?? '', newFileAnswers);
+  const slot = answerSlot(encoding, head);
+  const known = answers[slot];
+  if (known) return known;
+  const headers: Record<string, string> = { ...edge.baseHeaders, ...extra };
+  if (file !== undefined) {
+    headers['Content-Type'] = JSON_CONTENT_TYPE;
+    headers['Vary'] = 'Accept-Encoding';
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    // Each encoding of a body has its own ETag.
+    if (status === 200) headers['ETag'] = etagFor(edge.manifest.files[file]?.sha256 ?? '', encoding);
+  }
+  const body = file === undefined ? undefined : Object.freeze({ file });
+  const answer = Object.freeze({
+    type: 'respond',
+    status,
+    headers: Object.freeze(headers),
+    body,
+    encoding,
+    omitBody: head,
+  });
+  answers[slot] = answer;
+  return answer;
+}
+
+/** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
+function serveFile(edge: Edge, path: string, request: EdgeRequest, extra: Headers): EdgeResponse {
+  const found = respond(edge, 200, path, request, extra);
+  const ifNoneMatch = request.header('if-none-match');
+  if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
+  const answers = edge.answers.get(path, newFileAnswers);
+  const slot = notModifiedSlot(found.encoding);
+  answers[slot] ??= notModified(found);
+  return answers[slot];
+}
+
+/** The 304 of an answer: its headers but the body's type and encoding, no body. */
+function notModified(found: EdgeResponse): EdgeResponse {
+  const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = found.headers;
+  return Object.freeze({
+    type: 'respond',
+    status: 304,
+    headers: Object.freeze(headers),
+    encoding: 'identity',
+    omitBody: true,
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 // The build manifest (dist/manifest.json): which data version the build holds and every
-// API file with its digest. Runtimes refuse to serve a dist/ that does not match it.
+// API file with its digest, and the digests of its br and gzip variants. Runtimes refuse
+// to serve a dist/ that does not match it. Offline bundles carry a manifest of the same
+// shape without variants (manifestSchema).
 import { z } from 'zod';
 import { kindIds, kinds } from './kinds.ts';
 
@@ -8,17 +10,41 @@ export const manifestFileSchema = z.strictObject({
   size: z.int().nonnegative(),
 });
 
+const version = z
+  .string()
+  .regex(/^[0-9a-f]{16}$/)
+  .describe('Hash of the content the build was made from.');
+const counts = z.record(z.enum(kindIds), z.int().nonnegative());
+const releases = z
+  .array(z.strictObject({ id: z.string(), version: z.string().regex(/^[0-9a-f]{16}$/) }))
+  .describe('The data releases, newest first: each id with its data version.');
+
+/** A manifest of plain files: an offline bundle's. */
 export const manifestSchema = z.strictObject({
-  version: z
-    .string()
-    .regex(/^[0-9a-f]{16}$/)
-    .describe('Hash of the content the build was made from.'),
-  counts: z.record(z.enum(kindIds), z.int().nonnegative()),
-  files: z.record(z.string(), manifestFileSchema).describe('Every API file, by its path below dist/.'),
+  version,
+  counts,
+  files: z.record(z.string(), manifestFileSchema).describe('Every file, by its path.'),
+  releases,
+});
+
+/** An API file of a build: its identity bytes and the variants the build compressed once. */
+export const builtFileSchema = manifestFileSchema.extend({
+  br: manifestFileSchema.describe('The file compressed with br at quality 11, beside it as <path>.br.'),
+  gzip: manifestFileSchema.describe('The file compressed with gzip at level 9, beside it as <path>.gz.'),
+});
+
+/** dist/manifest.json. */
+export const buildManifestSchema = z.strictObject({
+  version,
+  counts,
+  files: z.record(z.string(), builtFileSchema).describe('Every API file, by its path below dist/.'),
+  releases,
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFileSchema>;
+export type BuildManifest = z.infer<typeof buildManifestSchema>;
+export type BuiltFile = z.infer<typeof builtFileSchema>;
 
 /** "106 trees, 8 cutters, 3 gifts, ..." in the registry's order. */
 export function describeCounts(counts: Manifest['counts']): string {

@@ -1,13 +1,13 @@
 // The local server: the edge core over node:http, the static site beside it. Everything
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createEdge, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
+import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
 import { tokenDigests, type Digest } from '../edge/tokens.ts';
-import type { Manifest } from '../schema/manifest.ts';
+import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { requestUrl, sendDecision, toEdgeRequest } from './node-adapter.ts';
+import { decisionSender, rawHeader, requestTarget } from './node-adapter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
 export interface ServerOptions {
@@ -25,12 +25,12 @@ export interface RunningServer {
   url: string;
   server: Server;
   /** The manifest of the build being served. */
-  manifest(): Manifest;
+  manifest(): BuildManifest;
   /**
    * Loads dist/ again off the event loop; the new build replaces the old only if it is
    * complete and verified. Reloads run one after another, so the latest request wins.
    */
-  reload(): Promise<Manifest>;
+  reload(): Promise<BuildManifest>;
   /** Stops accepting, lets in-flight requests finish (up to the grace period), then closes. */
   close(graceMs?: number): Promise<void>;
 }
@@ -39,7 +39,74 @@ export interface RunningServer {
 interface Generation {
   store: BodyStore;
   decide: (request: EdgeRequest) => EdgeDecision;
+  send: (response: ServerResponse, decision: EdgeResponse) => void;
   serveStatic: StaticSite;
+}
+
+async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]): Promise<Generation> {
+  const store = await loadBodyStore(distDir);
+  return {
+    store,
+    decide: createEdge({ manifest: store.manifest, tokenDigests }),
+    send: decisionSender(store),
+    serveStatic: await staticSite(distDir),
+  };
+}
+
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
+/** What the server does with one request, given the generation serving now and whether it is closing. */
+function requestHandler(state: { current: Generation; closing: boolean }) {
+  return (request: IncomingMessage, response: ServerResponse) => {
+    if (!admitQueued(request, response)) return;
+    // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
+    if (state.closing) response.setHeader('Connection', 'close');
+    const rawHeaders = request.rawHeaders;
+    const header = (name: string) => rawHeader(rawHeaders, name);
+    if (!limitBody(request, header)) {
+      response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
+      return;
+    }
+    const target = requestTarget(request.url ?? '');
+    if (!target) {
+      response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
+      return;
+    }
+    const { decide, send, serveStatic } = state.current;
+    const decision = decide({ method: request.method ?? 'GET', ...target, header });
+    if (decision.type === 'respond') {
+      send(response, decision);
+      return;
+    }
+    serveStatic(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': PLAIN_TEXT });
+      response.end('Internal error\n');
+    });
+  };
+}
+
+/** The limits node:http has no option for: an idle socket is closed, an unparsable request answered. */
+function guardConnections(server: Server): void {
+  server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && !socket.writableEnded)
+      socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    else socket.destroy();
+  });
+}
+
+/** Listens on `port` and `host`; the server's URL. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${hostname}:${address.port}`;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -47,20 +114,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     API_TOKENS: options.tokens?.join(','),
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
-  const load = async (): Promise<Generation> => {
-    const store = await loadBodyStore(options.distDir);
-    return {
-      store,
-      decide: createEdge({ manifest: store.manifest, tokenDigests: digests }),
-      serveStatic: await staticSite(options.distDir),
-    };
-  };
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  let current = await load();
+  const state = { current: await loadGeneration(options.distDir, digests), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
-
-  // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
-  let closing = false;
   const server = createServer(
     {
       maxHeaderSize: LIMITS.maxHeaderBytes,
@@ -70,65 +126,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // How often the two timeouts above are checked (Node's default, 30 s, would stretch them).
       connectionsCheckingInterval: 1_000,
     },
-    (request, response) => {
-      if (!admitQueued(request, response)) return;
-      if (closing) response.setHeader('Connection', 'close');
-      if (!limitBody(request)) {
-        response
-          .writeHead(413, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-          .end('Request body too large\n');
-        return;
-      }
-      const url = requestUrl(request.url ?? '');
-      if (!url) {
-        response
-          .writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-          .end('Bad request target\n');
-        return;
-      }
-      const { store, decide, serveStatic } = current;
-      const decision = decide(toEdgeRequest(request, url));
-      if (decision.type === 'respond') {
-        sendDecision(response, decision, store);
-        return;
-      }
-      serveStatic(request, response).catch(() => {
-        if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-        response.end('Internal error\n');
-      });
-    },
+    requestHandler(state),
   );
-  server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && !socket.writableEnded)
-      socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    else socket.destroy();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-
+  guardConnections(server);
   return {
-    url: `http://${host}:${address.port}`,
+    url: await listen(server, options.port ?? 0, options.host ?? '127.0.0.1'),
     server,
-    manifest: () => current.store.manifest,
+    manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        current = await load();
-        return current.store.manifest;
+        state.current = await loadGeneration(options.distDir, digests);
+        return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);
       return next;
     },
     async close(graceMs = LIMITS.shutdownGraceMs) {
-      closing = true;
+      state.closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);

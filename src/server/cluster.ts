@@ -1,39 +1,29 @@
 // WORKERS > 1: a supervisor process forks that many serving processes sharing one port
-// (node:cluster hands them the connections), restarts one that dies, and passes SIGHUP,
-// SIGTERM and SIGINT on. Each process holds the whole verified build, as one would alone.
+// (node:cluster hands them the connections), restarts one that dies (restart-policy.ts), and
+// passes SIGHUP, SIGTERM and SIGINT on. Each process holds the whole verified build, as one
+// would alone.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { readVerifiedBuild } from './body-store.ts';
+import { loadBodyStore } from './body-store.ts';
+import { afterDeath, RESTART_POLICY } from './restart-policy.ts';
 import { printBanner, type ServeSettings } from './settings.ts';
 
-/** More deaths than this within the window: something is wrong with the build or the host. */
-const MAX_RESTARTS = 5;
-const RESTART_WINDOW_MS = 10_000;
+interface ListeningAddress {
+  address: string;
+  port: number;
+  addressType: number | string;
+}
 
-export async function supervise(settings: ServeSettings): Promise<void> {
-  // Verify the build once here, so a damaged dist/ is refused before any process starts.
-  const { manifest } = await readVerifiedBuild(settings.distDir);
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
-  // Every process serves the same tokens, including a token made up for this run.
-  const env = {
-    API_TOKENS: settings.tokens.join(','),
-    API_TOKEN_SHA256: settings.tokenSha256.join(','),
-    DIST_DIR: settings.distDir,
-    PORT: String(settings.port),
-    HOST: settings.host,
-  };
-  const workers = new Set<Worker>();
-  const fork = () => workers.add(cluster.fork(env));
-
-  const url = await new Promise<string>((resolve, reject) => {
+/** Forks `settings.workers` serving processes; resolves with the URL once all listen. */
+function forkAll(settings: ServeSettings, fork: () => void, workers: ReadonlySet<Worker>): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     let listening = 0;
-    const onListening = (_worker: Worker, address: { address: string; port: number; addressType: number | string }) => {
+    const onListening = (_worker: Worker, address: ListeningAddress) => {
       if (++listening < settings.workers) return;
       cluster.off('listening', onListening);
       cluster.off('exit', onEarlyExit);
-      const host =
-        address.addressType === 6 || address.addressType === 'udp6' ? `[${address.address}]` : address.address;
-      resolve(`http://${host}:${address.port}`);
+      const ipv6 = address.addressType === 6 || address.addressType === 'udp6';
+      resolve(`http://${ipv6 ? `[${address.address}]` : address.address}:${address.port}`);
     };
     const onEarlyExit = (_worker: Worker, code: number | null) => {
       for (const worker of workers) worker.process.kill('SIGTERM');
@@ -43,10 +33,12 @@ export async function supervise(settings: ServeSettings): Promise<void> {
     cluster.on('exit', onEarlyExit);
     for (let index = 0; index < settings.workers; index++) fork();
   });
-  printBanner(settings, url, manifest);
+}
 
+/** Once running: restarts by the policy, passes signals on, and stops when all processes have. */
+function superviseRunning(workers: Set<Worker>, fork: () => void): void {
   let stopping = false;
-  const deaths: number[] = [];
+  let deaths: number[] = [];
   const stop = (signal: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
@@ -60,15 +52,13 @@ export async function supervise(settings: ServeSettings): Promise<void> {
   cluster.on('exit', (worker, code, signal) => {
     workers.delete(worker);
     if (stopping) return;
-    const now = Date.now();
-    deaths.push(now);
-    while ((deaths[0] ?? now) < now - RESTART_WINDOW_MS) deaths.shift();
     console.error(`Serving process ${worker.process.pid} died (${signal ?? `exit ${code}`}).`);
-    if (deaths.length > MAX_RESTARTS) {
-      console.error(`${deaths.length} deaths in ${RESTART_WINDOW_MS / 1000} s: stopping.`);
+    const next = afterDeath(deaths, Date.now());
+    deaths = next.recentDeaths;
+    if (next.action === 'restart') fork();
+    else {
+      console.error(`${deaths.length} deaths in ${RESTART_POLICY.windowMs / 1000} s: stopping.`);
       stop('Too many deaths', 1);
-    } else {
-      fork();
     }
   });
   process.on('SIGHUP', () => {
@@ -76,4 +66,23 @@ export async function supervise(settings: ServeSettings): Promise<void> {
   });
   process.on('SIGTERM', () => stop('SIGTERM', 0));
   process.on('SIGINT', () => stop('SIGINT', 0));
+}
+
+export async function supervise(settings: ServeSettings): Promise<void> {
+  // Verify the build once here, so a damaged dist/ is refused before any process starts.
+  const { manifest } = await loadBodyStore(settings.distDir);
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
+  // Every process serves the same tokens, including a token made up for this run.
+  const env = {
+    API_TOKENS: settings.tokens.join(','),
+    API_TOKEN_SHA256: settings.tokenSha256.join(','),
+    DIST_DIR: settings.distDir,
+    PORT: String(settings.port),
+    HOST: settings.host,
+  };
+  const workers = new Set<Worker>();
+  const fork = () => workers.add(cluster.fork(env));
+  const url = await forkAll(settings, fork, workers);
+  printBanner(settings, url, manifest);
+  superviseRunning(workers, fork);
 }

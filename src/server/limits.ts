@@ -26,14 +26,26 @@ export const LIMITS = {
   shutdownGraceMs: 10_000,
 };
 
-const queuedResponses = new WeakMap<Socket, number>();
+/** A connection's responses not yet finished, kept on the socket itself (cheaper than a map). */
+const QUEUED = Symbol('queued responses');
+type CountedSocket = Socket & { [QUEUED]?: number };
+const SOCKET = Symbol('socket');
+type CountedResponse = ServerResponse & { [SOCKET]?: CountedSocket };
+
+/** One listener for every response (no closure per request): its connection has one fewer queued. */
+function responseClosed(this: CountedResponse): void {
+  const socket = this[SOCKET];
+  if (socket) socket[QUEUED] = (socket[QUEUED] ?? 1) - 1;
+}
 
 /** Counts a connection's unfinished responses; false (and the connection closed) past the limit. */
 export function admitQueued(request: IncomingMessage, response: ServerResponse): boolean {
-  const socket = request.socket;
-  const queued = (queuedResponses.get(socket) ?? 0) + 1;
-  queuedResponses.set(socket, queued);
-  response.once('close', () => queuedResponses.set(socket, (queuedResponses.get(socket) ?? 1) - 1));
+  const socket: CountedSocket = request.socket;
+  const queued = (socket[QUEUED] ?? 0) + 1;
+  socket[QUEUED] = queued;
+  const counted: CountedResponse = response;
+  counted[SOCKET] = socket;
+  response.on('close', responseClosed);
   if (queued <= LIMITS.maxQueuedResponses) return true;
   socket.destroy();
   return false;
@@ -49,9 +61,13 @@ export function clientErrorStatus(error: NodeJS.ErrnoException): string {
 /**
  * The body of a request is never needed (a GET with a body is an ordinary GET); it is read
  * and dropped, and a client that sends too much is cut off. False: refuse with 413 now.
+ * `header` reads the request's headers; a request with neither Content-Length nor
+ * Transfer-Encoding has no body, so nothing is watched.
  */
-export function limitBody(request: IncomingMessage): boolean {
-  if (Number(request.headers['content-length'] ?? 0) > LIMITS.maxBodyBytes) return false;
+export function limitBody(request: IncomingMessage, header: (name: string) => string | null): boolean {
+  const length = header('content-length');
+  if (length === null && header('transfer-encoding') === null) return true;
+  if (Number(length ?? 0) > LIMITS.maxBodyBytes) return false;
   let received = 0;
   request.on('data', (chunk: Buffer) => {
     received += chunk.length;

@@ -1,7 +1,10 @@
 // Translates between node:http and the edge core: a request into an EdgeRequest, a decision
-// into a response. Nothing here decides anything about the API.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EdgeRequest, EdgeResponse } from '../edge/core.ts';
+// into a response. Nothing here decides anything about the API. It runs for every request,
+// so it reads the raw header list rather than building header objects, parses the request
+// target with a plain pattern when that gives what a URL parser would, and writes each
+// answer's headers from an array made once per answer.
+import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { EdgeResponse } from '../edge/core.ts';
 import type { BodyStore } from './body-store.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
@@ -15,20 +18,59 @@ export function requestUrl(target: string): URL | undefined {
   }
 }
 
-export function toEdgeRequest(request: IncomingMessage, url: URL): EdgeRequest {
-  const distinct = request.headersDistinct;
-  return {
-    method: request.method ?? 'GET',
-    url,
-    // Repeated headers are joined, as fetch's Headers does, so both runtimes see the same.
-    header: (name) => distinct[name]?.join(', ') ?? null,
-  };
+/**
+ * Origin-form targets in which a URL parser changes nothing: no dot segment, percent sign,
+ * backslash, quote or other character it would resolve, encode or refuse in the path, and
+ * only characters it keeps as they are in the query.
+ */
+const PLAIN_TARGET = /^(\/[A-Za-z0-9_~!$&()*+,;=:@/-]*)(?:\?([A-Za-z0-9_~!$&()*+,;=:@/?%.-]*))?$/;
+
+export interface RequestTarget {
+  pathname: string;
+  /** Without its "?"; '' when there is none. */
+  query: string;
 }
 
-export function sendDecision(response: ServerResponse, decision: EdgeResponse, store: BodyStore): void {
-  const body = decision.body ? store.bytes(decision.body, decision.encoding) : undefined;
-  const headers: Record<string, string | number> = { ...decision.headers };
-  if (body) headers['Content-Length'] = body.length;
-  response.writeHead(decision.status, headers);
-  response.end(decision.omitBody ? undefined : body);
+/** The path and query of a request target as WHATWG URL parsing gives them; undefined when it fails. */
+export function requestTarget(target: string): RequestTarget | undefined {
+  const plain = PLAIN_TARGET.exec(target);
+  if (plain) return { pathname: plain[1] ?? '/', query: plain[2] ?? '' };
+  const url = requestUrl(target);
+  return url && { pathname: url.pathname, query: url.search.slice(1) };
+}
+
+/**
+ * A header of a raw header list (name, value, name, value, ...), every value of a repeated
+ * header joined by ", " as fetch's Headers does, so both runtimes see the same; null when absent.
+ */
+export function rawHeader(rawHeaders: readonly string[], name: string): string | null {
+  let value: string | null = null;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const key = rawHeaders[index] ?? '';
+    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    const next = rawHeaders[index + 1] ?? '';
+    value = value === null ? next : `${value}, ${next}`;
+  }
+  return value;
+}
+
+/**
+ * Sends decisions of one build: the headers of each answer (with its Content-Length) are put
+ * in the flat array writeHead takes once, then reused by every request that gets that answer.
+ */
+export function decisionSender(store: BodyStore): (response: ServerResponse, decision: EdgeResponse) => void {
+  const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Buffer | undefined }>();
+  const prepare = (decision: EdgeResponse) => {
+    const body = decision.body ? store.bytes(decision.body.file, decision.encoding) : undefined;
+    const headers: OutgoingHttpHeader[] = Object.entries(decision.headers).flat();
+    if (body) headers.push('Content-Length', String(body.length));
+    const ready = { headers, body: decision.omitBody ? undefined : body };
+    prepared.set(decision, ready);
+    return ready;
+  };
+  return (response, decision) => {
+    const { headers, body } = prepared.get(decision) ?? prepare(decision);
+    response.writeHead(decision.status, headers);
+    response.end(body);
+  };
 }

@@ -16,6 +16,11 @@ export const kindTableId = (kind: KindId) => `${kind}-table`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
+export const CHANGES_PATH = '/changes/';
+export const releasePath = (id: string) => `${CHANGES_PATH}${id}/`;
+/** The feeds of the data releases, linked from every page's head. */
+export const ATOM_FEED_PATH = `${CHANGES_PATH}atom.xml`;
+export const JSON_FEED_PATH = `${CHANGES_PATH}feed.json`;
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
 export { LOCAL_ORIGIN } from '../contract/paths.ts';
 
@@ -27,6 +32,7 @@ export interface NavItem {
 export const navItems: NavItem[] = [
   { label: 'Home', href: '/' },
   ...kinds.map((kind) => ({ label: kindTitle(kind.id), href: kindPath(kind.id) })),
+  { label: 'Changes', href: CHANGES_PATH },
   { label: 'API', href: API_DOCS_PATH },
   { label: 'Downloads', href: DOWNLOADS_PATH },
 ];

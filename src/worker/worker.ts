@@ -5,16 +5,21 @@
 import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
-import { MANIFEST_FILE } from '../contract/paths.ts';
-import { manifestSchema, type Manifest } from '../schema/manifest.ts';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
+import { buildManifestSchema, type BuildManifest } from '../schema/manifest.ts';
 import { createHash } from 'node:crypto';
 
+/** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
+const BODY_CACHE_BYTES = 16 * 1024 * 1024;
+
 interface Isolate {
-  manifest: Manifest;
+  manifest: BuildManifest;
   decide: (request: EdgeRequest) => EdgeDecision;
-  /** Bodies by source and encoding, made once per isolate. */
+  /** Verified bodies by file and encoding, as the build wrote them. */
   bodies: Map<string, Promise<Bytes>>;
+  /** The sizes of the bodies verified so far, and their total. */
+  sizes: Map<string, number>;
+  cachedBytes: number;
 }
 
 /** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
@@ -29,34 +34,52 @@ async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes
 }
 
 async function startIsolate(env: Env, origin: string): Promise<Isolate> {
-  const manifest = manifestSchema.parse(
+  const manifest = buildManifestSchema.parse(
     JSON.parse(new TextDecoder().decode(await assetBytes(env, origin, MANIFEST_FILE))),
   );
   const decide = createEdge({ manifest, tokenDigests: tokenDigests(env) });
-  return { manifest, decide, bodies: new Map() };
+  return { manifest, decide, bodies: new Map(), sizes: new Map(), cachedBytes: 0 };
 }
 
-function encode(identity: Bytes, encoding: Encoding): Bytes {
-  if (encoding === 'br') return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
-  if (encoding === 'gzip') return gzipSync(identity, { level: 9 });
-  return identity;
+/** The asset holding `source` in `encoding`, checked against the manifest it was deployed with. */
+async function verifiedBody(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding) {
+  const entry = state.manifest.files[source.file];
+  const expected = encoding === 'identity' ? entry : entry?.[encoding];
+  const path = encoding === 'identity' ? source.file : compressedPath(source.file, encoding);
+  const bytes = await assetBytes(env, origin, path);
+  // An asset that does not match the manifest it was deployed with is never served.
+  if (createHash('sha256').update(bytes).digest('hex') !== expected?.sha256)
+    throw new Error(`${path} does not match the manifest`);
+  return bytes;
+}
+
+/** Remembers a verified body, then lets the oldest others go while the cache is over its budget. */
+function remember(state: Isolate, key: string, bytes: Promise<Bytes>, size: number): void {
+  if (state.bodies.get(key) !== bytes) return;
+  state.sizes.set(key, size);
+  state.cachedBytes += size;
+  for (const oldKey of state.bodies.keys()) {
+    if (state.cachedBytes <= BODY_CACHE_BYTES) break;
+    if (oldKey === key) continue;
+    state.cachedBytes -= state.sizes.get(oldKey) ?? 0;
+    state.sizes.delete(oldKey);
+    state.bodies.delete(oldKey);
+  }
 }
 
 function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Bytes> {
-  const key = `${'file' in source ? `file:${source.file}` : `text:${source.text}`}:${encoding}`;
+  const key = `${encoding}:${source.file}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
-    bytes = (async () => {
-      if (!('file' in source)) return encode(new Uint8Array(new TextEncoder().encode(source.text)), encoding);
-      const identity = await assetBytes(env, origin, source.file);
-      const expected = state.manifest.files[source.file];
-      // An asset that does not match the manifest it was deployed with is never served.
-      if (createHash('sha256').update(identity).digest('hex') !== expected?.sha256)
-        throw new Error(`${source.file} does not match the manifest`);
-      return encode(identity, encoding);
-    })();
-    bytes.catch(() => state.bodies.delete(key));
-    state.bodies.set(key, bytes);
+    const fetched = verifiedBody(env, origin, state, source, encoding);
+    state.bodies.set(key, fetched);
+    fetched.then(
+      (verified) => remember(state, key, fetched, verified.length),
+      () => {
+        if (state.bodies.get(key) === fetched) state.bodies.delete(key);
+      },
+    );
+    bytes = fetched;
   }
   return bytes;
 }
@@ -76,7 +99,12 @@ export default {
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
         : request.headers.get(name);
-    const decision = state.decide({ method: request.method, url, header });
+    const decision = state.decide({
+      method: request.method,
+      pathname: url.pathname,
+      query: url.search.slice(1),
+      header,
+    });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
     const headers = new Headers(decision.headers);
     let body: Bytes | null = null;

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
-import { manifestSchema } from '../../src/schema/manifest.ts';
+import { buildManifestSchema } from '../../src/schema/manifest.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 
-const version = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8'))).version;
+const version = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8'))).version;
 
 /** The npm scripts that run a file of the project with node. */
 function scriptFiles(): string[] {

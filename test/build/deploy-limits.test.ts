@@ -34,9 +34,9 @@ test('the files wrangler reads as configuration are not counted', () => {
 });
 
 test('a file over 25 MiB is named with its size', () => {
-  const manifest = { path: 'manifest.json', size: 25 * MIB + 1 };
+  const manifest = { path: 'api/trees/index.json', size: 25 * MIB + 1 };
   expect(workerAssetWarnings([...files(10), manifest, { path: 'ok.json', size: 25 * MIB }])).toEqual([
-    'manifest.json (25.0 MiB) is larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
+    'api/trees/index.json (25.0 MiB) is larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
   ]);
 });
 
@@ -62,4 +62,12 @@ test('the files of a folder are listed with their sizes and paths relative to it
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a manifest.json over 16 MiB: the Worker could not hold it in its isolate', () => {
+  expect(workerAssetWarnings([{ path: 'manifest.json', size: 16 * MIB }])).toEqual([]);
+  expect(workerAssetWarnings([{ path: 'manifest.json', size: 16 * MIB + 1 }])).toEqual([
+    'manifest.json is 16.0 MiB, more than the 16.0 MiB the Worker can parse in its 128 MB isolate: ' +
+      'the deploy would succeed, but API requests would fail with exceeded memory.',
+  ]);
 });

@@ -5,13 +5,24 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitApi } from '../../src/build/api.ts';
+import { FIXED_BODIES } from '../../src/contract/messages.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { API_DIR, levelPath, listPath, MANIFEST_FILE, notFoundPath, queryPath } from '../../src/contract/paths.ts';
+import {
+  API_DIR,
+  compressedPath,
+  fixedBodyPath,
+  levelPath,
+  listPath,
+  MANIFEST_FILE,
+  notFoundPath,
+  queryPath,
+} from '../../src/contract/paths.ts';
 import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
-import { manifestSchema } from '../../src/schema/manifest.ts';
+import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** The game's published figures, copied into the repository (see its README for provenance). */
@@ -51,9 +62,10 @@ interface Envelope {
 }
 
 let outDir: string;
-beforeAll(() => {
+let manifest: BuildManifest;
+beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'treefarm-api-'));
-  emitApi(loadContent(join(projectDir, 'content')), outDir);
+  manifest = await emitApi(loadContent(join(projectDir, 'content')), outDir);
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -86,7 +98,11 @@ function tree(dir: string): Map<string, Buffer> {
   return files;
 }
 
-const apiEnvelopePaths = () => [...tree(outDir).keys()].filter((path) => path.startsWith(`${API_DIR}/`));
+/** The API files (not their .br and .gz variants). */
+const apiFilePaths = () =>
+  [...tree(outDir).keys()].filter((path) => path.startsWith(`${API_DIR}/`) && path.endsWith('.json'));
+/** The envelopes of the kinds' endpoints (not the edge's fixed error bodies). */
+const apiEnvelopePaths = () => apiFilePaths().filter((path) => !path.startsWith(`${API_DIR}/_edge/`));
 
 describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) => {
   const successMessage = `The requested ${kind.noun} data was successfully found.`;
@@ -197,35 +213,71 @@ test('the largest figure, upgradeCost 23619637994, survives exactly', () => {
   expect(readText(levelPath('trees', 106))).toContain('"upgradeCost":23619637994}');
 });
 
-describe('the manifest file', () => {
-  const written = () => manifestSchema.parse(JSON.parse(readText(MANIFEST_FILE)));
+describe('the manifest', () => {
+  test('is valid and is what emitApi returned', () => {
+    expect(buildManifestSchema.parse(JSON.parse(readText(MANIFEST_FILE)))).toEqual(manifest);
+  });
 
   test('counts the records of every kind', () => {
-    expect(written().counts).toEqual(contractCounts);
+    expect(manifest.counts).toEqual(contractCounts);
   });
 
-  test('lists every API file, and no other', () => {
-    expect(Object.keys(written().files).sort()).toEqual(apiEnvelopePaths().sort());
-    expect(tree(outDir).size).toBe(Object.keys(written().files).length + 1);
+  test('lists every API file, and no other; beside each are its .br and .gz variants, and nothing else', () => {
+    expect(Object.keys(manifest.files).sort()).toEqual(apiFilePaths().sort());
+    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + 1);
   });
 
-  test('gives every file its sha256 and size', () => {
-    const { files } = written();
-    for (const [path, bytes] of tree(outDir)) {
-      if (path === MANIFEST_FILE) continue;
-      expect({ path, ...files[path] }).toEqual({
+  test('gives every file and each of its variants its sha256 and size', () => {
+    const digest = (bytes: Buffer | undefined) => ({
+      sha256: createHash('sha256')
+        .update(bytes ?? '')
+        .digest('hex'),
+      size: bytes?.length,
+    });
+    const files = tree(outDir);
+    for (const path of apiFilePaths()) {
+      expect({ path, ...manifest.files[path] }).toEqual({
         path,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        size: bytes.length,
+        ...digest(files.get(path)),
+        br: digest(files.get(compressedPath(path, 'br'))),
+        gzip: digest(files.get(compressedPath(path, 'gzip'))),
       });
     }
   });
 });
 
-test('two builds of the same content give byte-identical output', () => {
+describe('compression at build time', () => {
+  test('every br and gzip variant decodes to its file', () => {
+    const files = tree(outDir);
+    for (const path of apiFilePaths()) {
+      const identity = files.get(path);
+      expect({ path, br: brotliDecompressSync(files.get(compressedPath(path, 'br')) ?? Buffer.alloc(0)) }).toEqual({
+        path,
+        br: identity,
+      });
+      expect({ path, gzip: gunzipSync(files.get(compressedPath(path, 'gzip')) ?? Buffer.alloc(0)) }).toEqual({
+        path,
+        gzip: identity,
+      });
+    }
+  });
+
+  test('a list compresses to a fraction of its size: br smaller than gzip, both under half', () => {
+    const { size, br, gzip } = manifest.files[listPath('trees')] ?? { size: 0, br: { size: 0 }, gzip: { size: 0 } };
+    expect(br.size).toBeLessThan(gzip.size);
+    expect(gzip.size).toBeLessThan(size / 2);
+  });
+
+  test("the edge's fixed error bodies are files too, byte for byte the contract's", () => {
+    for (const { name, body } of FIXED_BODIES) expect(readText(fixedBodyPath(name))).toBe(body);
+    expect(apiFilePaths().filter((path) => path.startsWith(`${API_DIR}/_edge/`))).toHaveLength(FIXED_BODIES.length);
+  });
+});
+
+test('two builds of the same content give byte-identical output', async () => {
   const again = mkdtempSync(join(tmpdir(), 'treefarm-api-again-'));
   try {
-    emitApi(loadContent(join(projectDir, 'content')), again);
+    await emitApi(loadContent(join(projectDir, 'content')), again);
     expect(tree(again)).toEqual(tree(outDir));
   } finally {
     rmSync(again, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { unzipSync } from 'fflate';
 import tar from 'tar-stream';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { apiFiles } from '../../src/build/api.ts';
+import { publishedApiFiles } from '../../src/build/api.ts';
 import {
   bundleEntries,
   createDownloads,
@@ -22,9 +22,10 @@ import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
 import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { listPath } from '../../src/contract/paths.ts';
+import { listPath, pinnedPath, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
+import { loadReleases, type Release } from '../../src/build/releases.ts';
 import { kinds } from '../../src/schema/kinds.ts';
-import { manifestSchema } from '../../src/schema/manifest.ts';
+import { buildManifestSchema, manifestSchema } from '../../src/schema/manifest.ts';
 
 const contentDir = join(projectDir, 'content');
 const distDir = join(projectDir, 'dist');
@@ -33,12 +34,14 @@ const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 const byName = (files: NamedBytes[]) => new Map(files.map((file) => [file.name, file.bytes]));
 
 let content: Content;
+let releases: Release[];
 let downloads: Map<string, Uint8Array>;
 let entries: Map<string, Uint8Array>;
 beforeAll(async () => {
   content = loadContent(contentDir);
-  downloads = byName(await createDownloads(content));
-  entries = byName(bundleEntries(content));
+  releases = loadReleases(projectDir);
+  downloads = byName(await createDownloads(content, releases));
+  entries = byName(bundleEntries(content, releases));
 });
 
 const archiveOf = (format: 'tar.gz' | 'zip') =>
@@ -46,7 +49,7 @@ const archiveOf = (format: 'tar.gz' | 'zip') =>
 
 describe('reproducible', () => {
   test('the same content gives byte-identical archives and latest.json', async () => {
-    const again = byName(await createDownloads(loadContent(contentDir)));
+    const again = byName(await createDownloads(loadContent(contentDir), loadReleases(projectDir)));
     expect([...again.keys()]).toEqual([...downloads.keys()]);
     for (const [name, bytes] of downloads)
       expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
@@ -152,7 +155,9 @@ describe('a bundle', () => {
 
   test('api/ holds every envelope at the path the API serves it from, byte for byte as in dist/', () => {
     const apiEntries = [...entries.keys()].filter((name) => name.startsWith('api/'));
-    const served = [...apiFiles(content)].map((file) => file.path);
+    const served = [...publishedApiFiles(content, releases)].map((file) => file.path);
+    expect(served).toContain(RELEASES_LIST_PATH);
+    for (const release of releases) expect(served).toContain(pinnedPath(listPath('trees'), release.id));
     expect(apiEntries.sort()).toEqual(served.sort());
     for (const path of served)
       expect({ path, body: text(entries.get(path)) }).toEqual({
@@ -183,7 +188,7 @@ describe('a bundle', () => {
   });
 
   test('the version is the data version of dist/manifest.json and the archive names', () => {
-    const built = manifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
+    const built = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
     expect(built.version).toBe(content.version);
     expect([...downloads.keys()]).toEqual([
       `treefarm-data-${content.version}.tar.gz`,

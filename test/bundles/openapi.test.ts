@@ -13,19 +13,20 @@ import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
 import {
   METHOD_NOT_ALLOWED_BODY,
+  RELEASE_NOT_FOUND_BODY,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
 } from '../../src/contract/messages.ts';
 import { ALLOWED_METHODS, PREFLIGHT_HEADERS } from '../../src/contract/headers.ts';
-import { API_DIR, LOCAL_ORIGIN, MANIFEST_FILE, notFoundPath } from '../../src/contract/paths.ts';
+import { API_DIR, LOCAL_ORIGIN, MANIFEST_FILE, notFoundPath, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
-import { manifestSchema } from '../../src/schema/manifest.ts';
+import { buildManifestSchema } from '../../src/schema/manifest.ts';
 
 const distDir = join(projectDir, 'dist');
 const runFile = promisify(execFile);
 const readDist = (path: string) => readFileSync(join(distDir, path), 'utf8');
-const manifest = manifestSchema.parse(JSON.parse(readDist(MANIFEST_FILE)));
+const manifest = buildManifestSchema.parse(JSON.parse(readDist(MANIFEST_FILE)));
 
 type Json = Record<string, unknown>;
 interface Response {
@@ -102,14 +103,57 @@ test('every component schema compiles under strict JSON Schema 2020-12', () => {
 });
 
 test('every prebuilt envelope of the manifest validates against the response schema of its endpoint', () => {
-  const paths = Object.keys(manifest.files);
+  const paths = Object.keys(manifest.files).filter((path) => !path.startsWith(`${API_DIR}/_edge/`));
   expect(paths.length).toBeGreaterThan(kinds.length * 2);
   for (const path of paths) {
-    const kind = kindById(path.split('/')[1] ?? '');
-    if (!path.startsWith(`${API_DIR}/`) || !kind) throw new Error(`${path} is not an envelope of a kind`);
-    const status = path === notFoundPath(kind.id) ? 404 : 200;
+    if (path === RELEASES_LIST_PATH) {
+      expectValid(documented('/api/releases', 'get', 200), JSON.parse(readDist(path)), path);
+      continue;
+    }
+    // A release's answers keep the current layout below api/releases/<id>/.
+    const current = path.replace(/^api\/releases\/[^/]+\//, `${API_DIR}/`);
+    const kind = kindById(current.split('/')[1] ?? '');
+    if (!current.startsWith(`${API_DIR}/`) || !kind) throw new Error(`${path} is not an envelope of a kind`);
+    const status = current === notFoundPath(kind.id) ? 404 : 200;
     expectValid(documented(`/api/${kind.id}`, 'get', status), JSON.parse(readDist(path)), path);
   }
+});
+
+test('/api/releases is documented: GET and HEAD with 200, 304 and 401, its entries by the release schema', () => {
+  for (const method of ['get', 'head'])
+    expect(Object.keys(document.paths['/api/releases']?.[method]?.responses ?? {}).sort()).toEqual([
+      '200',
+      '304',
+      '401',
+    ]);
+  const entry = {
+    id: '2026-12-01-2',
+    date: '2026-12-01',
+    version: '0123456789abcdef',
+    notes: 'Oak rebalanced.',
+    counts: { trees: 1, cutters: 0, gifts: 0, plots: 0, storages: 0, vehicles: 0 },
+    changes: {
+      added: [],
+      removed: [{ kind: 'plots', level: 3 }],
+      changed: [{ kind: 'trees', name: 'Oak Tree', level: 69, fields: { logValue: { from: 93741, to: 95000 } } }],
+    },
+  };
+  const body = { error: false, message: 'The requested release data was successfully found.', data: [entry] };
+  expectValid(documented('/api/releases', 'get', 200), body, 'a release list');
+  expect(bodyValidator(documented('/api/releases', 'get', 200))({ ...body, data: [{ ...entry, id: '1.0' }] })).toBe(
+    false,
+  );
+});
+
+test('every kind takes the release parameter, and documents the unknown-release 404 and the immutable cache', () => {
+  for (const kind of kinds) {
+    const names = (document.paths[`/api/${kind.id}`]?.parameters ?? []).map(
+      (parameter) => document.components.parameters[componentName(parameter)]?.name,
+    );
+    expect(names).toContain('release');
+    expectValid(documented(`/api/${kind.id}`, 'get', 404), JSON.parse(RELEASE_NOT_FOUND_BODY), 'unknown release');
+  }
+  expect(JSON.stringify(document.components)).toContain('private, max-age=31536000, immutable');
 });
 
 test('a success envelope of another kind does not validate, so the schemas tell kinds apart', () => {
@@ -205,7 +249,7 @@ test('the document names its servers and its licence', () => {
 });
 
 test('every tag has a description', () => {
-  expect(document.tags.map((tag) => tag.name)).toEqual(kinds.map((kind) => kind.id));
+  expect(document.tags.map((tag) => tag.name)).toEqual([...kinds.map((kind) => kind.id), 'releases']);
   for (const tag of document.tags)
     expect({ tag: tag.name, described: tag.description.length > 0 }).toEqual({
       tag: tag.name,

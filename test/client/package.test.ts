@@ -142,7 +142,7 @@ export { growth };
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const options = ['--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'false'];
   await expect(runFile(process.execPath, [tsc, ...options, file], { cwd: client.project })).resolves.toBeDefined();
-});
+}, 120_000);
 
 test(`the online client is under ${CLIENT_SIZE_LIMIT / 1024} KB minified + gzip and imports no other package`, async () => {
   const size = await measureOnlineClient(new URL(`file://${join(client.packageDir, 'dist', 'index.js')}`));

@@ -49,4 +49,4 @@ export const missingField: Equal<Schemas['Tree'], Omit<client.Tree, 'funfact'>> 
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const options = ['--noEmit', '--strict', '--module', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck'];
   await expect(runFile(process.execPath, [tsc, ...options, join(folder, 'check.ts')])).resolves.toBeDefined();
-});
+}, 120_000);

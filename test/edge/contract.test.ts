@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import { levelPath, listPath, notFoundPath } from '../../src/contract/paths.ts';
+import { levelPath, listPath, notFoundPath, pinnedPath, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
 import { apiFields, kinds, type KindId } from '../../src/schema/kinds.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
@@ -738,6 +738,61 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
         expect(brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
         expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true);
       }
+    });
+  });
+
+  describe('data releases', () => {
+    const RELEASE_NOT_FOUND =
+      '{"error":true,"message":"The requested release could not be found. The releases are listed at /api/releases."}';
+
+    test('GET /api/releases serves the list of releases, byte for byte the build, newest first', async () => {
+      const { status, text, body } = await envelope('/api/releases');
+      expect(status).toBe(200);
+      expect(text).toBe(distText(RELEASES_LIST_PATH));
+      expect(body.message).toBe('The requested release data was successfully found.');
+      expect(body.data?.map((release) => release.id)).toEqual(manifest.releases.map((release) => release.id));
+      expect(manifest.releases.length).toBeGreaterThan(0);
+    });
+
+    test('release=<id> serves that release list and searches with its X-Data-Version, cached for good', async () => {
+      for (const release of manifest.releases) {
+        for (const [query, path] of [
+          ['', listPath('trees')],
+          ['&search=1', levelPath('trees', 1)],
+          ['&search=breadknife', 'api/cutters/name/breadknife.json'],
+        ] as const) {
+          const kind = path.split('/')[1];
+          const response = await get(`/api/${kind}?release=${release.id}${query}`);
+          expect({ query, status: response.status, text: await response.text() }).toEqual({
+            query,
+            status: 200,
+            text: distText(pinnedPath(path, release.id)),
+          });
+          expect(response.headers.get('x-data-version')).toBe(release.version);
+          expect(response.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+        }
+      }
+    });
+
+    test('only the first release parameter counts, and an empty one is the current data', async () => {
+      const [newest] = manifest.releases;
+      const first = await get(`/api/trees?release=${newest?.id}&release=unknown`);
+      expect(first.headers.get('x-data-version')).toBe(newest?.version);
+      const empty = await get('/api/trees?release=');
+      expect({ status: empty.status, cache: empty.headers.get('cache-control') }).toEqual({
+        status: 200,
+        cache: 'private, max-age=300',
+      });
+    });
+
+    test('an unknown release is 404 with the contract body, and a release folder is no endpoint', async () => {
+      const unknown = await envelope('/api/trees?release=1999-12-31&search=Oak%20Tree');
+      expect({ status: unknown.status, text: unknown.text }).toEqual({ status: 404, text: RELEASE_NOT_FOUND });
+      const folder = await envelope(`/api/releases/${manifest.releases[0]?.id}/trees`);
+      expect({ status: folder.status, message: folder.body.message }).toEqual({
+        status: 404,
+        message: UNKNOWN_ENDPOINT_MESSAGE,
+      });
     });
   });
 

@@ -5,14 +5,14 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { NOT_FOUND_BODY } from '../../src/contract/messages.ts';
-import { API_DIR } from '../../src/contract/paths.ts';
+import { FIXED_BODIES } from '../../src/contract/messages.ts';
+import { API_DIR, fixedBodyPath } from '../../src/contract/paths.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { kindIds } from '../../src/schema/kinds.ts';
 import { readManifest } from '../../src/server/body-store.ts';
-import { requestUrl } from '../../src/server/node-adapter.ts';
+import { requestTarget } from '../../src/server/node-adapter.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const VALID_TOKEN = 'property-valid-token';
@@ -107,13 +107,17 @@ const searchValue = fc.oneof(
     'breadknife',
     'small',
   ),
+  // Release ids (for release=): the build's, and ones it does not have.
+  fc.constantFrom(...manifest.releases.map((release) => release.id), '1999-01-01', '2026-11-22-2', '..'),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '+', '%20', 'Oak%Tree', '５', '\u0301', 'a'.repeat(101)),
   anyText,
 );
 const query = fc.oneof(
   fc.constant(''),
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'q', ''), anyText), searchValue), { maxLength: 4 })
+    .array(fc.tuple(fc.oneof(fc.constantFrom('search', 'Search', 'release', 'q', ''), anyText), searchValue), {
+      maxLength: 4,
+    })
     .map((pairs) => `?${pairs.map(([key, value]) => `${key}=${value}`).join('&')}`),
   anyText.map((text) => `?${text}`),
 );
@@ -211,11 +215,13 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
 
 /** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
 function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: EdgeDecision } | undefined {
-  const url = requestUrl(target);
-  if (!url) return undefined;
-  const request: EdgeRequest = { method, url, header: (name) => headers[name] ?? null };
+  const parsed = requestTarget(target);
+  if (!parsed) return undefined;
+  const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
   return { request, decision: decide(request) };
 }
+
+const fixedFiles = FIXED_BODIES.map(({ name }) => fixedBodyPath(name));
 
 /** Whether the request's If-None-Match lists `etag` (or its weak form) or is `*`. */
 function namesEtag(request: Case, etag: string | undefined): boolean {
@@ -269,8 +275,7 @@ function resolvedLikeAFileServer(pathname: string): string {
 }
 
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const fileOf = (decision: EdgeDecision) =>
-  decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
+const fileOf = (decision: EdgeDecision) => (decision.type === 'respond' ? decision.body?.file : undefined);
 
 describe('the edge core, for any method, path, query and headers', () => {
   test('never throws and never answers 5xx', () => {
@@ -291,8 +296,10 @@ describe('the edge core, for any method, path, query and headers', () => {
         const { decision, request: edgeRequest } = decided;
         expect(decision.status).not.toBe(200);
         expect(decision.status).not.toBe(304);
-        expect(fileOf(decision)).toBeUndefined();
-        if (isApiPath(edgeRequest.url.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS')
+        // Only the edge's fixed error bodies, never an envelope of the API.
+        const file = fileOf(decision);
+        if (file !== undefined) expect(fixedFiles).toContain(file);
+        if (isApiPath(edgeRequest.pathname) && edgeRequest.method.toUpperCase() !== 'OPTIONS')
           expect(decision.status).toBe(401);
       }),
       RUNS,
@@ -342,13 +349,23 @@ describe('the edge core, for any method, path, query and headers', () => {
         if (!decided) return;
         const { decision } = decided;
         if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
-        const kind = decided.request.url.pathname.split('/')[2];
-        if (decision.status === 404) expect(fileOf(decision)).toBe(`${API_DIR}/${kind}/not-found.json`);
+        const kind = decided.request.pathname.split('/')[2];
+        // The first release parameter picks the files: a release's own, none for an unknown id.
+        const release = new URLSearchParams(decided.request.query).get('release')?.trim() || undefined;
+        const known = release === undefined || manifest.releases.some((candidate) => candidate.id === release);
+        const folder = release === undefined ? `${API_DIR}/${kind}` : `${API_DIR}/releases/${release}/${kind}`;
+        if (!known)
+          expect({ status: decision.status, body: decision.body }).toEqual({
+            status: 404,
+            body: { file: fixedBodyPath('release-not-found') },
+          });
+        else if (decision.status === 404) expect(fileOf(decision)).toBe(`${folder}/not-found.json`);
         else if (decision.status === 304) expect(namesEtag(request, decision.headers['ETag'])).toBe(true);
         else {
           expect(decision.status).toBe(200);
           expect(namesEtag(request, decision.headers['ETag'])).toBe(false);
-          expect(fileOf(decision)).toMatch(new RegExp(`^${API_DIR}/${kind}/(index|level/\\d+|name/[a-z0-9]+)\\.json$`));
+          expect(fileOf(decision)?.startsWith(`${folder}/`)).toBe(true);
+          expect(fileOf(decision)?.slice(folder.length)).toMatch(/^\/(index|level\/\d+|name\/[a-z0-9]+)\.json$/);
         }
         expect(decision.omitBody).toBe(request.method.toUpperCase() === 'HEAD' || decision.status === 304);
       }),
@@ -360,7 +377,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     fc.assert(
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
-        if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.url.pathname)) return;
+        if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.pathname)) return;
         const { headers, body, status } = decided.decision;
         expect(headers).toMatchObject({
           'Access-Control-Allow-Origin': '*',
@@ -379,7 +396,7 @@ describe('the edge core, for any method, path, query and headers', () => {
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
         if (decided?.decision.type !== 'static') return;
-        const resolved = resolvedLikeAFileServer(decided.request.url.pathname);
+        const resolved = resolvedLikeAFileServer(decided.request.pathname);
         expect(resolved === `/${API_DIR}` || resolved.startsWith(`/${API_DIR}/`)).toBe(false);
       }),
       { ...RUNS, examples: dangerousCases.map((request) => [request]) },
@@ -395,7 +412,11 @@ describe('fixed cases beside the properties', () => {
       presented: { authorization: undefined, valid: false },
       headers: {},
     });
-    expect(decided?.decision).toMatchObject({ type: 'respond', status: 404, body: { text: NOT_FOUND_BODY } });
+    expect(decided?.decision).toMatchObject({
+      type: 'respond',
+      status: 404,
+      body: { file: fixedBodyPath('not-found') },
+    });
   });
 
   test.each(['/index.html', '/trees/oak-tree/', '/apiary/', '/docs/api/', '/x/api/trees/index.json'])(

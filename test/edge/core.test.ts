@@ -3,6 +3,8 @@
 // The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
 // (npm run test:mutation) can use them.
 import { describe, expect, test } from 'vitest';
+import { FIXED_BODIES } from '../../src/contract/messages.ts';
+import { fixedBodyPath } from '../../src/contract/paths.ts';
 import { createEdge, reachesApiFolder, type EdgeDecision } from '../../src/edge/core.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { readManifest } from '../../src/server/body-store.ts';
@@ -15,7 +17,13 @@ const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: T
 /** The decision for a request, its headers given by name in any case. */
 function decision(method: string, target: string, headers: Record<string, string> = {}): EdgeDecision {
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-  return decide({ method, url: new URL(target, 'http://localhost'), header: (name) => byName.get(name) ?? null });
+  const url = new URL(target, 'http://localhost');
+  return decide({
+    method,
+    pathname: url.pathname,
+    query: url.search.slice(1),
+    header: (name) => byName.get(name) ?? null,
+  });
 }
 const authorized = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${TOKEN}`, ...extra });
 
@@ -27,6 +35,11 @@ const common = {
 };
 const json = { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
 const errorText = (message: string) => `{"error":true,"message":"${message}"}`;
+/** The build's file of the edge's fixed body with exactly this text. */
+const fixedFile = (text: string) => {
+  const fixed = FIXED_BODIES.find((candidate) => candidate.body === text);
+  return fixed ? fixedBodyPath(fixed.name) : `no fixed body is ${text}`;
+};
 const etagOf = (path: string, suffix = '') => `"${manifest.files[path]?.sha256.slice(0, 32)}${suffix}"`;
 
 describe('answers to /api/', () => {
@@ -96,7 +109,7 @@ describe('answers to /api/', () => {
         type: 'respond',
         status: 401,
         headers: { ...common, ...json, 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
-        body: { text: errorText('An API token is required. Send it in the Authorization header.') },
+        body: { file: fixedFile(errorText('An API token is required. Send it in the Authorization header.')) },
         encoding: 'identity',
         omitBody: false,
       });
@@ -107,7 +120,7 @@ describe('answers to /api/', () => {
     expect(decision('DELETE', '/api/unicorns', { Authorization: 'Bearer wrong' })).toMatchObject({
       status: 401,
       headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
-      body: { text: errorText('The provided API token is not valid.') },
+      body: { file: fixedFile(errorText('The provided API token is not valid.')) },
     });
   });
 
@@ -118,9 +131,11 @@ describe('answers to /api/', () => {
         status: 404,
         headers: { ...common, ...json, 'Cache-Control': 'no-store' },
         body: {
-          text: errorText(
-            'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, ' +
-              '/api/storages and /api/vehicles.',
+          file: fixedFile(
+            errorText(
+              'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, ' +
+                '/api/storages and /api/vehicles.',
+            ),
           ),
         },
         encoding: 'identity',
@@ -135,7 +150,7 @@ describe('answers to /api/', () => {
         type: 'respond',
         status: 405,
         headers: { ...common, ...json, Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' },
-        body: { text: errorText('Method not allowed. Use GET.') },
+        body: { file: fixedFile(errorText('Method not allowed. Use GET.')) },
         encoding: 'identity',
         omitBody: false,
       });
@@ -150,7 +165,7 @@ describe('answers to /api/', () => {
         headers: {
           ...common,
           'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-          'Access-Control-Allow-Headers': 'Authorization',
+          'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
           'Access-Control-Max-Age': '86400',
         },
         encoding: 'identity',
@@ -171,7 +186,7 @@ describe('paths outside /api/', () => {
       type: 'respond',
       status: 404,
       headers: { ...common, ...json },
-      body: { text: errorText('Not found.') },
+      body: { file: fixedFile(errorText('Not found.')) },
       encoding: 'identity',
       omitBody: false,
     });

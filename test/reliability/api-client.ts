@@ -2,7 +2,7 @@
 // every byte is that version's.
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../src/schema/manifest.ts';
-import { requestFor, type Build } from './builds.ts';
+import { envelopePaths, requestFor, type Build } from './builds.ts';
 
 export interface ApiResponse {
   status: number;
@@ -21,12 +21,18 @@ export async function getApi(origin: string, target: string, token: string): Pro
   };
 }
 
+/** The X-Data-Version of the answer with API file `path`: its release's, for a release's file. */
+export function versionOf(path: string, manifest: Manifest): string {
+  const release = /^api\/releases\/([^/]+)\//.exec(path)?.[1];
+  return manifest.releases.find((candidate) => candidate.id === release)?.version ?? manifest.version;
+}
+
 /**
  * Why `response` (to the request for API file `path`) is not that file of the build whose
  * version it names, or undefined when it is. A half-written or mixed build shows here.
  */
 export function mismatch(path: string, response: ApiResponse, manifests: readonly Manifest[]): string | undefined {
-  const manifest = manifests.find((candidate) => candidate.version === response.version);
+  const manifest = manifests.find((candidate) => versionOf(path, candidate) === response.version);
   if (!manifest) return `${path}: X-Data-Version ${response.version} is none of the builds`;
   const expected = manifest.files[path];
   if (!expected) return `${path}: not a file of version ${manifest.version}`;
@@ -38,9 +44,9 @@ export function mismatch(path: string, response: ApiResponse, manifests: readonl
 /** Requests every API file of `build` and returns what differs (an empty list: all of it, that version). */
 export async function differencesFrom(origin: string, token: string, build: Build): Promise<string[]> {
   const differences: string[] = [];
-  for (const path of Object.keys(build.manifest.files)) {
+  for (const path of envelopePaths(build.manifest)) {
     const response = await getApi(origin, requestFor(path).target, token);
-    if (response.version !== build.manifest.version) differences.push(`${path}: version ${response.version}`);
+    if (response.version !== versionOf(path, build.manifest)) differences.push(`${path}: version ${response.version}`);
     else {
       const problem = mismatch(path, response, [build.manifest]);
       if (problem) differences.push(problem);

@@ -8,8 +8,9 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { emitApi } from '../../src/build/api.ts';
 import { replaceAtomically } from '../../src/build/atomic.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { MANIFEST_FILE } from '../../src/contract/paths.ts';
-import { manifestSchema, type Manifest } from '../../src/schema/manifest.ts';
+import { loadReleases } from '../../src/build/releases.ts';
+import { MANIFEST_FILE, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
+import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { distDir } from '../support/runtimes.ts';
 import { projectDir } from '../../src/build/site.ts';
 
@@ -27,7 +28,7 @@ export function copyDist(target: string): string {
  * Rebuilds the API into `target` (atomically, as `npm run build` does) from a copy of the
  * content with one tree's log count raised: a complete build of another data version.
  */
-export async function buildEditedApi(target: string, workDir: string): Promise<Manifest> {
+export async function buildEditedApi(target: string, workDir: string): Promise<BuildManifest> {
   const contentDir = join(workDir, 'content');
   cpSync(join(projectDir, 'content'), contentDir, { recursive: true });
   const treesDir = join(contentDir, 'trees');
@@ -38,9 +39,9 @@ export async function buildEditedApi(target: string, workDir: string): Promise<M
     yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${Number(count) + 1}`),
   );
   const content = loadContent(contentDir);
-  let manifest: Manifest | undefined;
-  await replaceAtomically(target, (staging) => {
-    manifest = emitApi(content, staging);
+  let manifest: BuildManifest | undefined;
+  await replaceAtomically(target, async (staging) => {
+    manifest = await emitApi(content, staging, loadReleases(projectDir));
   });
   if (!manifest) throw new Error('the edited build wrote no manifest');
   return manifest;
@@ -48,14 +49,14 @@ export async function buildEditedApi(target: string, workDir: string): Promise<M
 
 export interface Build {
   dir: string;
-  manifest: Manifest;
+  manifest: BuildManifest;
   /** The identity bytes of an API file, as the build wrote them. */
   body(path: string): Buffer;
 }
 
 /** A build as it is on disk now; the bytes are read once, so later changes do not show. */
 export function readBuild(dir: string): Build {
-  const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')));
+  const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')));
   const bodies = new Map(Object.keys(manifest.files).map((path) => [path, readFileSync(join(dir, path))]));
   return {
     dir,
@@ -86,8 +87,20 @@ export function decodeBody(body: Buffer, contentEncoding: string | null | undefi
 /** A name no record of any kind has: its search finds nothing. */
 export const UNKNOWN_NAME = 'No Such Record';
 
+/** The envelopes of the kinds' endpoints: every API file but the edge's fixed error bodies. */
+export function envelopePaths(manifest: BuildManifest): string[] {
+  return Object.keys(manifest.files).filter((path) => !path.startsWith('api/_edge/'));
+}
+
 /** The request target that the API answers with the API file at `path`, and its status. */
 export function requestFor(path: string): { target: string; status: number } {
+  if (path === RELEASES_LIST_PATH) return { target: '/api/releases', status: 200 };
+  // A release's answers: the current layout below api/releases/<id>/, asked for with release=<id>.
+  const [, release, current] = /^api\/releases\/([^/]+)\/(.+)$/.exec(path) ?? [];
+  if (release && current) {
+    const { target, status } = requestFor(`api/${current}`);
+    return { target: `${target}${target.includes('?') ? '&' : '?'}release=${release}`, status };
+  }
   const [, kind, rest = ''] = /^api\/([a-z]+)\/(.+)\.json$/.exec(path) ?? [];
   if (!kind) throw new Error(`${path} is not an API file`);
   if (rest === 'index') return { target: `/api/${kind}`, status: 200 };

@@ -14,7 +14,16 @@ import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses, rawRequest } from '../support/http.ts';
 import { startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
-import { buildEditedApi, copyDist, decodeBody, readBuild, requestFor, tempDir, type Build } from './builds.ts';
+import {
+  buildEditedApi,
+  copyDist,
+  decodeBody,
+  envelopePaths,
+  readBuild,
+  requestFor,
+  tempDir,
+  type Build,
+} from './builds.ts';
 import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'reliability-token';
@@ -141,7 +150,7 @@ describe('SIGHUP reload', () => {
     await buildEditedApi(nextDir, workDir);
     const next = readBuild(nextDir);
     const manifests: Manifest[] = [previous.manifest, next.manifest];
-    const paths = Object.keys(previous.manifest.files).filter((path) => path in next.manifest.files);
+    const paths = envelopePaths(previous.manifest).filter((path) => path in next.manifest.files);
     const problems: string[] = [];
     const versionsSeen = new Set<string | null>();
     let loading = true;

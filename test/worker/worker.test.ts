@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { listPath } from '../../src/contract/paths.ts';
+import { compressedPath, listPath } from '../../src/contract/paths.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -60,14 +60,28 @@ beforeEach(async () => {
 });
 
 describe('an API file that does not match the manifest', () => {
-  test('is never served, even at the same size, in any encoding', async () => {
+  test('is never served, even at the same size, in any encoding (each variant is its own file)', async () => {
     const original = readFileSync(join(distDir, treesList));
     const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
     expect(tampered.length).toBe(original.length);
-    const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: tampered }), API_TOKENS: TOKEN };
-    for (const coding of ['identity', 'gzip', 'br']) {
+    /** The same bytes with the last one changed: same size, another sha256. */
+    const flipped = (path: string) => {
+      const bytes = Buffer.from(readFileSync(join(distDir, path)));
+      bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 1;
+      return bytes;
+    };
+    const env: StandInEnv = {
+      ASSETS: assetsOf({
+        [treesList]: tampered,
+        [compressedPath(treesList, 'br')]: flipped(compressedPath(treesList, 'br')),
+        [compressedPath(treesList, 'gzip')]: flipped(compressedPath(treesList, 'gzip')),
+      }),
+      API_TOKENS: TOKEN,
+    };
+    const files = { identity: treesList, gzip: compressedPath(treesList, 'gzip'), br: compressedPath(treesList, 'br') };
+    for (const [coding, file] of Object.entries(files)) {
       await expect(worker.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
-        `${treesList} does not match the manifest`,
+        `${file} does not match the manifest`,
       );
     }
     // The files that match are served.

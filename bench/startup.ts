@@ -1,0 +1,117 @@
+// `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
+// then, for the real build and for synthetic builds of many API records. A synthetic build is
+// the real API build (loadContent + emitApi, so every file with its br and gzip variants) of
+// `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
+// Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the
+// synthetic builds there and reuse them on the next run; default: a temp folder, removed).
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { emitApi } from '../src/build/api.ts';
+import { loadContent } from '../src/build/content.ts';
+import { MANIFEST_FILE } from '../src/contract/paths.ts';
+import { buildManifestSchema } from '../src/schema/manifest.ts';
+import { startServe } from '../test/reliability/serve-child.ts';
+import { distDir as realDistDir } from '../test/support/runtimes.ts';
+import { writeSyntheticContent } from './lib/synthetic-content.ts';
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: 'real,100000' },
+    runs: { type: 'string', default: '3' },
+    work: { type: 'string' },
+  },
+});
+const TOKEN = 'startup-bench-token';
+const GOALS = { readyMs: 10_000, rssBytes: 1024 ** 3 };
+const workDir = values.work ?? mkdtempSync(join(tmpdir(), 'treefarm-startup-'));
+const MiB = 1024 * 1024;
+
+interface Build {
+  label: string;
+  distDir: string;
+  /** How long the API build took, when this run made it. */
+  buildMs?: number;
+}
+
+/** The synthetic build of `trees` trees, made now unless the work folder holds it already. */
+async function syntheticBuild(trees: number): Promise<Build> {
+  const distDir = join(workDir, `dist-${trees}`);
+  const label = `${trees.toLocaleString('en')} trees`;
+  try {
+    statSync(join(distDir, MANIFEST_FILE));
+    console.error(`reusing ${distDir}`);
+    return { label, distDir };
+  } catch {
+    // Not built yet.
+  }
+  const content = loadContent(writeSyntheticContent(join(workDir, `content-${trees}`), trees));
+  mkdirSync(distDir, { recursive: true });
+  const started = performance.now();
+  await emitApi(content, distDir);
+  const buildMs = performance.now() - started;
+  console.error(`built ${label} in ${(buildMs / 1000).toFixed(1)} s`);
+  return { label, distDir, buildMs };
+}
+
+/** Peak and current resident memory of a process, from /proc. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kib('VmRSS') * 1024, peak: kib('VmHWM') * 1024 };
+}
+
+/** One start: from spawn to the ready line, then one answered request; memory at that point. */
+async function startOnce(distDir: string) {
+  const started = performance.now();
+  const served = await startServe({ distDir, tokens: [TOKEN] });
+  const readyMs = performance.now() - started;
+  try {
+    const answer = await fetch(`${served.url}/api/trees?search=1`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    if (answer.status !== 200) throw new Error(`the started server answered ${answer.status}`);
+    return { readyMs, ...memoryOf(served.child.pid ?? 0) };
+  } finally {
+    await served.stop('SIGKILL');
+  }
+}
+
+const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN;
+
+const lines = [
+  '| build | API records | API files (+ br, gz) | manifest | API build | ready (median) | RSS when ready | peak RSS |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
+];
+const verdicts: string[] = [];
+try {
+  for (const size of values.sizes.split(',')) {
+    const build =
+      size === 'real'
+        ? { label: 'real dist/', distDir: realDistDir, buildMs: undefined }
+        : await syntheticBuild(Number(size));
+    const manifestPath = join(build.distDir, MANIFEST_FILE);
+    const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(manifestPath, 'utf8')));
+    const records = Object.values(manifest.counts).reduce((sum, count) => sum + count, 0);
+    const runs = [];
+    for (let run = 0; run < Number(values.runs); run++) runs.push(await startOnce(build.distDir));
+    const readyMs = median(runs.map((run) => run.readyMs));
+    const rss = median(runs.map((run) => run.rss));
+    const peak = median(runs.map((run) => run.peak));
+    lines.push(
+      `| ${build.label} | ${records.toLocaleString('en')} | ${Object.keys(manifest.files).length.toLocaleString('en')} | ${(statSync(manifestPath).size / MiB).toFixed(1)} MiB | ${build.buildMs === undefined ? '' : `${(build.buildMs / 1000).toFixed(0)} s`} | ${(readyMs / 1000).toFixed(2)} s | ${(rss / MiB).toFixed(0)} MiB | ${(peak / MiB).toFixed(0)} MiB |`,
+    );
+    if (records >= 100_000) {
+      verdicts.push(
+        `${readyMs <= GOALS.readyMs ? 'MET   ' : 'MISSED'} ${build.label}: ready <= 10 s: ${(readyMs / 1000).toFixed(2)} s`,
+      );
+      verdicts.push(
+        `${peak <= GOALS.rssBytes ? 'MET   ' : 'MISSED'} ${build.label}: peak RSS <= 1 GiB: ${(peak / MiB).toFixed(0)} MiB`,
+      );
+    }
+  }
+  console.log(`Start-up of npm run serve, ${values.runs} starts each, ${new Date().toISOString()}\n`);
+  console.log(lines.join('\n'));
+  if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
+} finally {
+  if (!values.work) rmSync(workDir, { recursive: true, force: true });
+}

@@ -1,0 +1,38 @@
+// Data releases in the API contract: the id rule, the `release` parameter and its order.
+// Shared by the build (which names and orders releases), the edge and the offline client.
+
+/** `YYYY-MM-DD`, then `-2`, `-3`, ... for later releases of the same UTC day. */
+export const RELEASE_ID = /^(\d{4}-\d{2}-\d{2})(?:-([2-9]|[1-9]\d+))?$/;
+
+export interface ReleaseIdParts {
+  date: string;
+  /** 1 for the day's first release, 2 for `-2`, ... */
+  sequence: number;
+}
+
+/** The date and sequence of a release id, or undefined when it is not one. */
+export function releaseIdParts(id: string): ReleaseIdParts | undefined {
+  const match = RELEASE_ID.exec(id);
+  if (!match?.[1] || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) return undefined;
+  return { date: match[1], sequence: match[2] ? Number(match[2]) : 1 };
+}
+
+/** The id of the release after `previous` (if any) made on `date`. */
+export function nextReleaseId(date: string, previous: ReleaseIdParts | undefined): string {
+  if (previous?.date !== date) return date;
+  return `${date}-${previous.sequence + 1}`;
+}
+
+/** Oldest first: by date, then by sequence (`-10` after `-9`). */
+export function byReleaseOrder(a: ReleaseIdParts, b: ReleaseIdParts): number {
+  return a.date < b.date ? -1 : a.date > b.date ? 1 : a.sequence - b.sequence;
+}
+
+/**
+ * The release a request pins, from its first `release` parameter (null when absent): undefined
+ * for none (absent or empty after trimming), else the id asked for, which may be unknown.
+ */
+export function parseRelease(raw: string | null): string | undefined {
+  const value = raw?.trim() ?? '';
+  return value === '' ? undefined : value;
+}

@@ -1,0 +1,11 @@
+// /changes/feed.json: the data releases as a JSON Feed 1.1.
+import type { APIRoute } from 'astro';
+import { releaseViews } from '../../wiki/changes.ts';
+import { jsonFeed } from '../../wiki/feeds.ts';
+import { currentRecords, siteHistory } from '../../wiki/releases.ts';
+
+export const GET: APIRoute = async ({ site }) => {
+  const { content, history } = await siteHistory();
+  const body = jsonFeed(releaseViews(history, currentRecords(content)), site?.href ?? 'http://localhost/');
+  return new Response(body, { headers: { 'Content-Type': 'application/feed+json; charset=utf-8' } });
+};

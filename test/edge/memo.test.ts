@@ -1,0 +1,91 @@
+// The edge's bounded memos (src/edge/memo.ts) and what the core remembers with them: the
+// same request gets the same answer, a verified token is remembered only by the core that
+// verified it, and nothing grows past its limit.
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
+import { boundedMemo } from '../../src/edge/memo.ts';
+import { tokenDigests } from '../../src/edge/tokens.ts';
+import { readManifest } from '../../src/server/body-store.ts';
+import { distDir } from '../support/runtimes.ts';
+
+describe('boundedMemo', () => {
+  test('computes a key once and then remembers it', () => {
+    const memo = boundedMemo<string, number>(10);
+    let computed = 0;
+    const length = (key: string) => {
+      computed++;
+      return key.length;
+    };
+    expect([memo.get('abc', length), memo.get('abc', length), memo.get('de', length)]).toEqual([3, 3, 2]);
+    expect(computed).toBe(2);
+  });
+
+  test('remembers undefined as a value', () => {
+    const memo = boundedMemo<string, undefined>(10);
+    let computed = 0;
+    memo.get('x', () => void computed++);
+    memo.get('x', () => void computed++);
+    expect(computed).toBe(1);
+  });
+
+  test('holds at most its limit, letting the oldest go first', () => {
+    const memo = boundedMemo<number, number>(3);
+    for (const key of [1, 2, 3, 4]) memo.get(key, (value) => value * 10);
+    expect(memo.size).toBe(3);
+    const recomputed: number[] = [];
+    const track = (key: number) => {
+      recomputed.push(key);
+      return key * 10;
+    };
+    memo.get(4, track);
+    memo.get(2, track);
+    expect(recomputed).toEqual([]);
+    memo.get(1, track);
+    expect(recomputed).toEqual([1]);
+  });
+});
+
+const manifest = await readManifest(distDir);
+const request = (authorization: string | null, target = '/api/trees'): EdgeRequest => {
+  const [pathname = '', query = ''] = target.split('?');
+  return { method: 'GET', pathname, query, header: (name) => (name === 'authorization' ? authorization : null) };
+};
+const statusOf = (decide: ReturnType<typeof createEdge>, authorization: string | null) => {
+  const decision = decide(request(authorization));
+  return decision.type === 'respond' ? decision.status : 'static';
+};
+
+describe('what the core remembers', () => {
+  test('the same request gets the same frozen answer', () => {
+    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
+    const first = decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'));
+    expect(decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'))).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(first.type === 'respond' && Object.isFrozen(first.headers)).toBe(true);
+  });
+
+  test('a token that passed keeps passing; a wrong one keeps failing', () => {
+    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
+    expect([1, 2, 3].map(() => statusOf(decide, 'Bearer kept'))).toEqual([200, 200, 200]);
+    expect([1, 2, 3].map(() => statusOf(decide, 'Bearer wrong'))).toEqual([401, 401, 401]);
+  });
+
+  test('a token removed from the configuration stops working in the next core (a reload)', () => {
+    const before = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'old,new' }) });
+    expect(statusOf(before, 'Bearer old')).toBe(200);
+    const digest = createHash('sha256').update('new').digest('hex');
+    const after = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKEN_SHA256: digest }) });
+    expect([statusOf(after, 'Bearer old'), statusOf(after, 'Bearer new')]).toEqual([401, 200]);
+  });
+
+  test('thousands of distinct queries and Accept-Encoding values are all answered right', () => {
+    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
+    for (let index = 0; index < 10_000; index++) {
+      const decision = decide(request('Bearer kept', `/api/trees?search=no-such-${index}`));
+      expect(decision.type === 'respond' && decision.status).toBe(404);
+    }
+    const oak = decide(request('Bearer kept', '/api/trees?search=oak%20tree'));
+    expect(oak.type === 'respond' && oak.body?.file).toBe('api/trees/name/oaktree.json');
+  });
+});

@@ -1,0 +1,62 @@
+// The Node adapter's request translation: the plain-pattern shortcut for request targets
+// must give exactly what a WHATWG URL parser gives, and repeated headers read as fetch's
+// Headers joins them.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { rawHeader, requestTarget, requestUrl } from '../../src/server/node-adapter.ts';
+
+/** What a URL parser makes of a target: the reference the shortcut must match. */
+function parsedByUrl(target: string) {
+  const url = requestUrl(target);
+  return url && { pathname: url.pathname, query: url.search.slice(1) };
+}
+
+const targetCharacter = fc.constantFrom(...'/?#.%\\\'"<>`{}|^[] +&=;:@!$()*,~_-aAzZ09é\t'.split(''));
+const anyTarget = fc.oneof(
+  fc.string({ unit: targetCharacter, maxLength: 40 }).map((rest) => `/${rest}`),
+  fc.string({ unit: 'binary', maxLength: 40 }).map((rest) => `/${rest}`),
+  fc.string({ unit: targetCharacter, maxLength: 40 }),
+);
+
+describe('requestTarget', () => {
+  test('gives the path and query a URL parser gives, for any target', () => {
+    fc.assert(
+      fc.property(anyTarget, (target) => {
+        expect({ target, parsed: requestTarget(target) }).toEqual({ target, parsed: parsedByUrl(target) });
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  test.each([
+    ['/api/trees', '/api/trees', ''],
+    ['/api/trees?search=Oak%20Tree', '/api/trees', 'search=Oak%20Tree'],
+    ['/api/trees?', '/api/trees', ''],
+    ['/api/./trees/../cutters', '/api/cutters', ''],
+    ['/api/trees?search=a#fragment', '/api/trees', 'search=a'],
+    ['//api/trees', '//api/trees', ''],
+    ["/api/trees?search='x'", '/api/trees', 'search=%27x%27'],
+  ])('%s: path %s, query %s', (target, pathname, query) => {
+    expect(requestTarget(target)).toEqual({ pathname, query });
+  });
+
+  test('a target no URL parser accepts gives undefined', () => {
+    expect(requestTarget('http://[::1')).toBeUndefined();
+  });
+});
+
+describe('rawHeader', () => {
+  const raw = ['Host', 'x', 'Accept-Encoding', 'br', 'authorization', 'Bearer a', 'ACCEPT-ENCODING', 'gzip'];
+
+  test('matches the name in any letter case', () => {
+    expect(rawHeader(raw, 'authorization')).toBe('Bearer a');
+  });
+
+  test('joins the values of a repeated header with ", ", in the order sent', () => {
+    expect(rawHeader(raw, 'accept-encoding')).toBe('br, gzip');
+  });
+
+  test('is null for a header not sent', () => {
+    expect(rawHeader(raw, 'if-none-match')).toBeNull();
+  });
+});
