@@ -33,6 +33,9 @@ const RECORDS: Record<KindId, string> = {
   vehicles: 'van',
 };
 
+/** The first data release, which every later history keeps (releases are never rewritten). */
+const FIRST_RELEASE = '2026-11-22';
+
 /** Every kind of page the wiki has. A new page goes here; the first test fails until it does. */
 const PAGES: AuditedPage[] = [
   { name: 'home', path: '/', source: 'index.astro' },
@@ -52,6 +55,8 @@ const PAGES: AuditedPage[] = [
   { name: 'API docs', path: '/docs/api/', source: 'docs/api.astro' },
   { name: 'downloads', path: '/downloads/', source: 'downloads.astro' },
   { name: 'page not found', path: '/no/such/page/', source: '404.astro' },
+  { name: 'changes', path: '/changes/', source: 'changes/index.astro' },
+  { name: 'a release', path: `/changes/${FIRST_RELEASE}/`, source: 'changes/[id].astro' },
 ];
 
 /** Each colour scheme on its own screen, so that both layouts are audited as well. */
