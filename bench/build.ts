@@ -48,7 +48,8 @@ const profileDir = join(values.dir, 'treefarm-bench-profiles');
 function main(): void {
   const sizes = values.sizes.split(',').map(Number);
   console.log(
-    `Build benchmark: ${sizes.join(', ')} trees in ${values.dir}, Node ${process.version}, ${new Date().toISOString()}\n`,
+    `Build benchmark: ${sizes.join(', ')} trees in ${values.dir}, ` +
+      `Node ${process.version}, ${new Date().toISOString()}\n`,
   );
   const results: Measurement[] = [];
   for (const trees of sizes) {
@@ -166,13 +167,16 @@ const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
 
 function printTable(results: Measurement[]): void {
   console.log(
-    '| trees | records | files | whole build | records/s | emission | files/s | raw ceiling | raw files/s | emission / raw | peak RSS |',
+    '| trees | records | files | whole build | records/s | emission | files/s | ' +
+      'raw ceiling | raw files/s | emission / raw | peak RSS |',
   );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     console.log(
-      `| ${r.trees.toLocaleString('en-US')} | ${r.records.toLocaleString('en-US')} | ${r.files.toLocaleString('en-US')} | ${seconds(r.buildMs)} s | ${perSecond(r.records, r.buildMs)} | ` +
-        `${seconds(r.emitMs)} s | ${perSecond(r.files, r.emitMs)} | ${seconds(r.rawMs)} s | ${perSecond(r.files, r.rawMs)} | ${(r.emitMs / r.rawMs).toFixed(2)}x | ${mebibytes(r.buildPeakRss)} |`,
+      `| ${r.trees.toLocaleString('en-US')} | ${r.records.toLocaleString('en-US')} | ` +
+        `${r.files.toLocaleString('en-US')} | ${seconds(r.buildMs)} s | ${perSecond(r.records, r.buildMs)} | ` +
+        `${seconds(r.emitMs)} s | ${perSecond(r.files, r.emitMs)} | ${seconds(r.rawMs)} s | ` +
+        `${perSecond(r.files, r.rawMs)} | ${(r.emitMs / r.rawMs).toFixed(2)}x | ${mebibytes(r.buildPeakRss)} |`,
     );
   }
 }

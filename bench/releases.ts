@@ -41,7 +41,8 @@ try {
   const content = loadContent(contentDir);
   const releases = loadReleases(workDir);
   console.log(
-    `Release build benchmark: ${values.trees} trees, up to ${releaseCount} releases, median of ${values.runs} runs, Node ${process.version}\n`,
+    `Release build benchmark: ${values.trees} trees, up to ${releaseCount} releases, ` +
+      `median of ${values.runs} runs, Node ${process.version}\n`,
   );
   console.log('| releases | API files | emitApi ms | ms per 1,000 files |');
   console.log('| -------: | --------: | ---------: | -----------------: |');

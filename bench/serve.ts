@@ -136,10 +136,12 @@ async function nginxTarget(): Promise<Target> {
   );
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `${process.getuid?.() === 0 ? 'user root;' : ''} worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+    `${process.getuid?.() === 0 ? 'user root;' : ''} worker_processes 1; daemon off; ` +
+      `pid ${dir}/nginx.pid; error_log ${dir}/error.log;
 events { worker_connections 4096; }
 http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
-  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; ` +
+      `uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
   server { listen 127.0.0.1:${port}; location = / { return 204; } ${locations.join(' ')} } }\n`,
   );
   const child = await startChild('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], {}, port);
@@ -256,7 +258,10 @@ try {
       if (!result) continue;
       const isOurs = target.role === 'ours';
       lines.push(
-        `| ${scenario.name} | ${target.name} | ${Math.round(result.requestsPerSecond)} | ${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ${isOurs ? shown(ratio(result, 'fastify')) : ''} |`,
+        `| ${scenario.name} | ${target.name} | ${Math.round(result.requestsPerSecond)} | ` +
+          `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
+          `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
+          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |`,
       );
     }
     const ours = summaries.get('ours');

@@ -98,14 +98,20 @@ try {
     const rss = median(runs.map((run) => run.rss));
     const peak = median(runs.map((run) => run.peak));
     lines.push(
-      `| ${build.label} | ${records.toLocaleString('en')} | ${Object.keys(manifest.files).length.toLocaleString('en')} | ${(statSync(manifestPath).size / MiB).toFixed(1)} MiB | ${build.buildMs === undefined ? '' : `${(build.buildMs / 1000).toFixed(0)} s`} | ${(readyMs / 1000).toFixed(2)} s | ${(rss / MiB).toFixed(0)} MiB | ${(peak / MiB).toFixed(0)} MiB |`,
+      `| ${build.label} | ${records.toLocaleString('en')} | ` +
+        `${Object.keys(manifest.files).length.toLocaleString('en')} | ` +
+        `${(statSync(manifestPath).size / MiB).toFixed(1)} MiB | ` +
+        `${build.buildMs === undefined ? '' : `${(build.buildMs / 1000).toFixed(0)} s`} | ` +
+        `${(readyMs / 1000).toFixed(2)} s | ${(rss / MiB).toFixed(0)} MiB | ${(peak / MiB).toFixed(0)} MiB |`,
     );
     if (records >= 100_000) {
       verdicts.push(
-        `${readyMs <= GOALS.readyMs ? 'MET   ' : 'MISSED'} ${build.label}: ready <= 10 s: ${(readyMs / 1000).toFixed(2)} s`,
+        `${readyMs <= GOALS.readyMs ? 'MET   ' : 'MISSED'} ${build.label}: ` +
+          `ready <= 10 s: ${(readyMs / 1000).toFixed(2)} s`,
       );
       verdicts.push(
-        `${peak <= GOALS.rssBytes ? 'MET   ' : 'MISSED'} ${build.label}: peak RSS <= 1 GiB: ${(peak / MiB).toFixed(0)} MiB`,
+        `${peak <= GOALS.rssBytes ? 'MET   ' : 'MISSED'} ${build.label}: ` +
+          `peak RSS <= 1 GiB: ${(peak / MiB).toFixed(0)} MiB`,
       );
     }
   }

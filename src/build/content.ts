@@ -48,7 +48,8 @@ export class ContentError extends Error {
   constructor(issues: ContentIssue[], subject = 'The content') {
     const lines = issues.map((issue) => `  ${issue.file}: ${issue.field ? `${issue.field}: ` : ''}${issue.message}`);
     super(
-      `${subject} ${subject.endsWith('s') ? 'are' : 'is'} invalid (${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
+      `${subject} ${subject.endsWith('s') ? 'are' : 'is'} invalid ` +
+        `(${issues.length} problem${issues.length === 1 ? '' : 's'}):\n${lines.join('\n')}`,
     );
     this.name = 'ContentError';
     this.issues = issues;

@@ -46,7 +46,9 @@ export function makeRelease(dataDir: string, notes: string, now = new Date()): M
   return {
     id,
     file,
-    summary: `Released ${id} (data version ${content.version}): ${changes.added.length} added, ${changes.removed.length} removed, ${changes.changed.length} changed. Commit ${file}.`,
+    summary:
+      `Released ${id} (data version ${content.version}): ${changes.added.length} added, ` +
+      `${changes.removed.length} removed, ${changes.changed.length} changed. Commit ${file}.`,
   };
 }
 

@@ -84,7 +84,8 @@ function componentHeaders(version: string): Record<string, Json> {
   return {
     'X-Data-Version': {
       description:
-        "The version of the content the response was built from: the same value as in the build manifest and the offline bundles. An answer pinned with `release` carries that release's version.",
+        'The version of the content the response was built from: the same value as in the build manifest ' +
+        "and the offline bundles. An answer pinned with `release` carries that release's version.",
       schema: { ...versionSchema, examples: [version] },
     },
     ETag: {
@@ -92,13 +93,16 @@ function componentHeaders(version: string): Record<string, Json> {
       schema: { type: 'string' },
     },
     'Cache-Control': {
-      description: `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_PINNED}\` on those pinned to a release, which never changes; \`${CACHE_ERROR}\` on errors.`,
+      description:
+        `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_PINNED}\` on those pinned to a release, ` +
+        `which never changes; \`${CACHE_ERROR}\` on errors.`,
       schema: { type: 'string', enum: [CACHE_FOUND, CACHE_PINNED, CACHE_ERROR] },
     },
     Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
     'Content-Encoding': {
       description:
-        '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. The decoded body is byte for byte the same.',
+        '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. ' +
+        'The decoded body is byte for byte the same.',
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },
     ...Object.fromEntries(
@@ -195,9 +199,12 @@ function searchParameter(kind: Kind): Json {
     'Selects records. Only the first `search` parameter counts; other query parameters are ignored.',
     'The value is decoded as URLSearchParams does (`+` is a space); let v be it with surrounding white space removed.',
     '1. Absent, v empty, or v `null` or `undefined` in any letter case: the whole list.',
-    '2. v is ASCII digits only (`5`, `05`): every record of that level, in list order; none at that level is not found.',
+    '2. v is ASCII digits only (`5`, `05`): every record of that level, in list order; ' +
+      'none at that level is not found.',
     kind.named
-      ? '3. Otherwise a name search: NFKD, combining marks removed, lower case, every character but a-z and 0-9 dropped; the one record whose name or earlier name (alias) has that key. An empty key or no match is not found.'
+      ? '3. Otherwise a name search: NFKD, combining marks removed, lower case, ' +
+        'every character but a-z and 0-9 dropped; the one record whose name or earlier name (alias) has that key. ' +
+        'An empty key or no match is not found.'
       : `3. Otherwise not found: ${kind.id} have no name, so they are looked up by level only.`,
     `4. v longer than ${MAX_SEARCH_LENGTH} characters: not found.`,
   ];
@@ -289,27 +296,37 @@ const bodyLine = (body: string) => `\`${body}\``;
  * The answers no operation can document (each has no success): writes, unknown paths and
  * CORS preflights. Described in the document's description, with their exact bodies.
  */
-const OTHER_ANSWERS = `## Other answers
+const OTHER_ANSWERS =
+  `## Other answers
 
-- Any other method than ${ALLOWED_METHODS} (POST, PUT, PATCH, DELETE...): 401 without a valid token, else 405 with \`Allow: ${ALLOWED_METHODS}\` and ${bodyLine(METHOD_NOT_ALLOWED_BODY)}.
-- Any other path below \`/api/\` (\`/api/unicorns\`, \`/api/trees/extra\`): 401 without a valid token, else 404 with ${bodyLine(UNKNOWN_ENDPOINT_BODY)}.
+- Any other method than ${ALLOWED_METHODS} (POST, PUT, PATCH, DELETE...): 401 without a valid token, ` +
+  `else 405 with \`Allow: ${ALLOWED_METHODS}\` and ${bodyLine(METHOD_NOT_ALLOWED_BODY)}.
+- Any other path below \`/api/\` (\`/api/unicorns\`, \`/api/trees/extra\`): 401 without a valid token, ` +
+  `else 404 with ${bodyLine(UNKNOWN_ENDPOINT_BODY)}.
 - OPTIONS, the CORS preflight, needs no token: 204 with ${Object.entries(PREFLIGHT_HEADERS)
-  .map(([name, value]) => `\`${name}: ${value}\``)
-  .join(', ')}.
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ')}.
 - Every \`/api/\` answer carries ${Object.entries(COMMON_HEADERS)
-  .map(([name, value]) => `\`${name}: ${value}\``)
-  .join(', ')} and \`X-Data-Version\`; errors \`Cache-Control: ${CACHE_ERROR}\`. Bodies are compressed as
+    .map(([name, value]) => `\`${name}: ${value}\``)
+    .join(', ')} and \`X-Data-Version\`; errors \`Cache-Control: ${CACHE_ERROR}\`. Bodies are compressed as
   Accept-Encoding allows (\`Content-Encoding\`, \`Vary\`).`;
 
-const DESCRIPTION = `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`.
-A trailing slash is the same endpoint (\`/api/trees/\`). Methods: GET, HEAD (no body) and OPTIONS (CORS preflight, no token).
+const DESCRIPTION =
+  `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`.
+A trailing slash is the same endpoint (\`/api/trees/\`). ` +
+  `Methods: GET, HEAD (no body) and OPTIONS (CORS preflight, no token).
 
-Every request but a preflight sends a token in the Authorization header, bare (\`Authorization: <token>\`) or as \`Authorization: Bearer <token>\` (scheme in any letter case).
+Every request but a preflight sends a token in the Authorization header, bare (\`Authorization: <token>\`) ` +
+  `or as \`Authorization: Bearer <token>\` (scheme in any letter case).
 
-Success is \`{"error": false, "message": ..., "data": [...]}\` (keys in that order); errors are \`{"error": true, "message": ...}\`.
-Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.
+Success is \`{"error": false, "message": ..., "data": [...]}\` (keys in that order); ` +
+  `errors are \`{"error": true, "message": ...}\`.
+Records carry exactly the fields of their schema, in that order. ` +
+  `The same data is offered as offline bundles under /downloads/.
 
-The data changes with the game. Each data release is a frozen, dated copy of it: \`/api/releases\` lists them, newest first, with what changed in each; \`release=<id>\` on any list or search answers from that release, for good.
+The data changes with the game. Each data release is a frozen, dated copy of it: ` +
+  `\`/api/releases\` lists them, newest first, with what changed in each; ` +
+  `\`release=<id>\` on any list or search answers from that release, for good.
 
 ${OTHER_ANSWERS}`;
 

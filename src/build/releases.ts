@@ -93,7 +93,9 @@ export function loadReleases(projectDir: string): Release[] {
       issues.push({
         file: release.file,
         field: 'previous',
-        message: `does not match the release before it (${releases[index - 1]?.file ?? 'none'}): a release was edited, removed or added out of order`,
+        message:
+          `does not match the release before it (${releases[index - 1]?.file ?? 'none'}): ` +
+          'a release was edited, removed or added out of order',
       });
   });
   if (issues.length > 0) throw new ContentError(issues, 'The releases');

@@ -92,7 +92,8 @@ async function checkFile(files: ArchiveFiles, path: string, expected: Manifest['
   const actual = await sha256Hex(bytes);
   if (bytes.length !== expected.size || actual !== expected.sha256) {
     throw new BundleError(
-      `${path} does not match the bundle manifest (sha256 ${actual}, ${bytes.length} bytes; expected ${expected.sha256}, ${expected.size} bytes): the bundle was changed or damaged.`,
+      `${path} does not match the bundle manifest (sha256 ${actual}, ${bytes.length} bytes; ` +
+        `expected ${expected.sha256}, ${expected.size} bytes): the bundle was changed or damaged.`,
       path,
     );
   }

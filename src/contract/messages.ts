@@ -9,7 +9,9 @@ export function successBody(noun: string, records: readonly object[]): string {
 export function notFoundBody(noun: string): string {
   return JSON.stringify({
     error: true,
-    message: `The requested ${noun} could not be found with the provided query. Please check the name or ID and try again.`,
+    message:
+      `The requested ${noun} could not be found with the provided query. ` +
+      'Please check the name or ID and try again.',
   });
 }
 

@@ -169,7 +169,8 @@ test('malformed YAML is refused with its line and column', () => {
   expectProblem(
     'cutters/fist.yaml',
     undefined,
-    'malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 3, column 1',
+    'malformed YAML: Flow sequence in block collection must be sufficiently indented ' +
+      'and end with a ] at line 3, column 1',
   );
 });
 

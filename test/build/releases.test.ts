@@ -90,7 +90,10 @@ test('a release file whose name is not its id, or that is no release at all, fai
   renameSync(join(releases, '2026-12-01.json'), join(releases, '2026-12-09.json'));
   writeFileSync(join(releases, 'notes.txt'), 'hello');
   expect(() => loadReleases(project.root)).toThrow(
-    /releases\/2026-12-09\.json: id: the file of release 2026-12-01 is 2026-12-01\.json[\s\S]*releases\/notes\.txt: not a release file/,
+    new RegExp(
+      /releases\/2026-12-09\.json: id: the file of release 2026-12-01 is 2026-12-01\.json/.source +
+        /[\s\S]*releases\/notes\.txt: not a release file/.source,
+    ),
   );
 });
 

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.close());
 
 test.each(['tar.gz', 'zip'] as const)(
-  'one query set gives identical answers online (local server) and offline (%s bundle), and the answers the contract gives',
+  'one query set answers identically online (local server) and offline (%s bundle), as the contract says',
   async (format) => {
     const queries = querySet(content);
     const online = await outcomesOf(createClient({ baseUrl: runtime.url, token: TOKEN }), queries);

@@ -80,7 +80,8 @@ describe('a build made with tokens in its environment', () => {
     );
     expect(found).toEqual([]);
     console.log(
-      `scanned ${files.length} files of a build, ${bundles.length} of them bundles (${bundles.join(', ') || 'none yet'})`,
+      `scanned ${files.length} files of a build, ` +
+        `${bundles.length} of them bundles (${bundles.join(', ') || 'none yet'})`,
     );
   });
 });
@@ -103,7 +104,7 @@ test('the server writes no token or digest to its output, whatever tokens its cl
   expect(leaks('server output', Buffer.from(server.output()))).toEqual([]);
 });
 
-test('isConfiguredToken hashes the presented token and compares every byte of every configured digest, with no early exit', () => {
+test('isConfiguredToken hashes the token, compares every byte of every configured digest, with no early exit', () => {
   let bytesRead = 0;
   /** A configured digest that counts how many of its bytes are read. */
   const counted = (digest: Digest): Digest =>
@@ -133,7 +134,10 @@ test('isConfiguredToken hashes the presented token and compares every byte of ev
   }
 });
 
-/** Runs `npm run build`'s buildSite into `outDir` in a child process whose environment holds the tokens; resolves with its output. */
+/**
+ * Runs `npm run build`'s buildSite into `outDir` in a child process whose environment holds the tokens;
+ * resolves with its output.
+ */
 function buildWithTokens(outDir: string): Promise<string> {
   const cli = fileURLToPath(new URL('../../src/build/site.ts', import.meta.url));
   const script = `import { buildSite } from ${JSON.stringify(cli)}; await buildSite(${JSON.stringify(outDir)});`;

@@ -16,7 +16,8 @@ export function skipBrowserTests(): boolean {
     throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM_PATH} is missing: install it with apt-get install chromium`);
   }
   console.warn(
-    `Skipping the wiki browser tests: ${CHROMIUM_PATH} is missing (apt-get install chromium). In CI, REQUIRE_BROWSER=1 makes this a failure.`,
+    `Skipping the wiki browser tests: ${CHROMIUM_PATH} is missing (apt-get install chromium). ` +
+      'In CI, REQUIRE_BROWSER=1 makes this a failure.',
   );
   return true;
 }

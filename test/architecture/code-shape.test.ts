@@ -1,0 +1,55 @@
+// Code a reader can hold: no function in src/ over 60 lines, no line over 120 characters in
+// the code of the repository (Biome formats code to 120; strings, comments and markup are ours).
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
+
+const MAX_FUNCTION_LINES = 60;
+const MAX_LINE_LENGTH = 120;
+
+function filesOf(...patterns: string[]): string[] {
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...patterns], {
+    cwd: projectDir,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => file !== '' && !file.endsWith('worker-configuration.d.ts'));
+}
+
+/** Every function of a file longer than the limit, as "file:line name (N lines)". */
+function longFunctions(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(join(projectDir, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = 'name' in node && node.name ? node.name.getText(source) : '(anonymous)';
+      if (last - first + 1 > MAX_FUNCTION_LINES) found.push(`${file}:${first + 1} ${name} (${last - first + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test(`no function in src/ is over ${MAX_FUNCTION_LINES} lines`, () => {
+  const files = filesOf('src/*.ts', 'src/**/*.ts');
+  expect(files.length).toBeGreaterThan(40);
+  expect(files.flatMap(longFunctions)).toEqual([]);
+});
+
+test(`no line of code is over ${MAX_LINE_LENGTH} characters`, () => {
+  const files = filesOf('*.ts', '*.mjs', '*.astro', '*.css', 'src', 'test', 'bench').filter((file) =>
+    /\.(ts|mjs|astro|css)$/.test(file),
+  );
+  const long = files.flatMap((file) =>
+    readFileSync(join(projectDir, file), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => ([...line].length > MAX_LINE_LENGTH ? [`${file}:${index + 1}`] : [])),
+  );
+  expect(long).toEqual([]);
+});
