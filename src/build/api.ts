@@ -1,5 +1,6 @@
 // Emits the prebuilt API: one envelope per list, name key, alias key and level of every
-// kind, one not-found envelope per kind, and the manifest that lists them all.
+// kind, one not-found envelope per kind, each kind's suggestion index, and the manifest
+// that lists them all.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,6 +9,7 @@ import { levelPath, listPath, MANIFEST_FILE, namePath, notFoundPath } from '../c
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import { countsOf, type Content, type ContentEntry } from './content.ts';
+import { suggestFiles } from './suggest-index.ts';
 
 export interface ApiFile {
   /** Path below dist/, forward slashes. */
@@ -44,6 +46,7 @@ export function* apiFiles(content: Content): Generator<ApiFile> {
       const body = successBody(kind.noun, [entry.record]);
       for (const key of new Set(entry.keys)) yield { path: namePath(kind.id, key), body };
     }
+    yield* suggestFiles(kind, entries);
   }
 }
 

@@ -1,9 +1,11 @@
 // The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
-// then queried with the edge's own modules (parseSearch, queryPath), so it answers every
-// search exactly as the API does.
+// then queried with the edge's own modules (parseSearch, queryPath, planSuggestion), so it
+// answers every search and suggestion exactly as the API does.
 import { notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindIds, type KindId } from '../schema/kinds.ts';
+import { suggestBody } from '../contract/messages.ts';
+import { nearBody, planSuggestion, type Suggestion } from '../contract/suggest.ts';
+import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
@@ -17,17 +19,30 @@ export interface VerifiedBundle {
   files: ArchiveFiles;
 }
 
+const kindNoun = (kind: KindId) => kindById(kind)?.noun ?? kind;
+
 export type BundleClient = TreefarmData & { version: string; counts: Manifest['counts'] };
 
 /** Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it. */
 export async function openBundle(source: string | Uint8Array | ArrayBuffer): Promise<BundleClient> {
   const { version, counts, files } = await verifyBundle(await bytesOf(source));
-  const client = dataClient(async (kind, search) => {
-    const path = queryPath(kind, parseSearch(search));
-    if (path !== undefined && files.has(path)) return (readJson(files, path) as Envelope).data ?? [];
-    throw new NotFoundError((readJson(files, notFoundPath(kind)) as Envelope).message, kind, search);
-  });
+  const client = dataClient(
+    async (kind, search) => {
+      const path = queryPath(kind, parseSearch(search));
+      if (path !== undefined && files.has(path)) return (readJson(files, path) as Envelope).data ?? [];
+      throw new NotFoundError((readJson(files, notFoundPath(kind)) as Envelope).message, kind, search);
+    },
+    async (kind, text) => JSON.parse(suggestionBody(files, kind, text)).data as Suggestion[],
+  );
   return { ...client, version, counts };
+}
+
+/** The body the API answers a suggestion query with, from the bundle's copy of the index. */
+export function suggestionBody(files: ArchiveFiles, kind: KindId, text: string | null): string {
+  const plan = planSuggestion(kind, text, (path) => files.has(path));
+  const read = (path: string) => new TextDecoder().decode(files.get(path));
+  if (plan.type === 'near') return nearBody(kindNoun(kind), plan.key, plan.shards.map(read));
+  return files.has(plan.path) ? read(plan.path) : suggestBody(kindNoun(kind), []);
 }
 
 async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8Array> {

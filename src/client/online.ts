@@ -1,4 +1,5 @@
 // The online client: the API over fetch, with the token in the Authorization header.
+import type { Suggestion } from '../contract/suggest.ts';
 import type { KindId } from '../schema/kinds.ts';
 import { ApiError, AuthError, NotFoundError } from './errors.ts';
 import { dataClient, type Envelope, type TreefarmData } from './types.ts';
@@ -15,8 +16,9 @@ export function createClient({ baseUrl, token, fetch = globalThis.fetch }: Clien
   // A trailing slash, so a site below a path keeps it ("https://host/game/" + "api/trees").
   const base = new URL(baseUrl);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  return dataClient(async (kind, search) => {
-    const url = new URL(`api/${kind}`, base);
+  /** The records of a 200 answer from `path` below the API; an error for any other answer. */
+  const request = async (kind: KindId, path: string, search: string | null): Promise<unknown[]> => {
+    const url = new URL(`api/${path}`, base);
     if (search !== null) url.search = new URLSearchParams({ search }).toString();
     const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
     const envelope = await readEnvelope(response);
@@ -27,7 +29,11 @@ export function createClient({ baseUrl, token, fetch = globalThis.fetch }: Clien
       kind,
       search,
     );
-  });
+  };
+  return dataClient(
+    (kind, search) => request(kind, kind, search),
+    async (kind, text) => (await request(kind, `${kind}/suggest`, text)) as Suggestion[],
+  );
 }
 
 async function readEnvelope(response: Response): Promise<Envelope | undefined> {

@@ -12,6 +12,15 @@ export const namePath = (kind: KindId, key: string) => `${API_DIR}/${kind}/name/
 export const levelPath = (kind: KindId, level: number) => `${API_DIR}/${kind}/level/${level}.json`;
 export const notFoundPath = (kind: KindId) => `${API_DIR}/${kind}/not-found.json`;
 
+// The suggestion index of a kind (see src/contract/suggest.ts): one answer per first-25 list,
+// level prefix and key prefix, an empty answer, and the near-miss shards.
+const suggestDir = (kind: KindId) => `${API_DIR}/${kind}/suggest`;
+export const suggestFirstPath = (kind: KindId) => `${suggestDir(kind)}/index.json`;
+export const suggestEmptyPath = (kind: KindId) => `${suggestDir(kind)}/none.json`;
+export const suggestLevelPath = (kind: KindId, digits: string) => `${suggestDir(kind)}/level/${digits}.json`;
+export const suggestKeyPath = (kind: KindId, key: string) => `${suggestDir(kind)}/key/${key}.json`;
+export const suggestShardPath = (kind: KindId, shard: string) => `${suggestDir(kind)}/near/${shard}.json`;
+
 /** The file that answers a query, if that query can have an answer at all. */
 export function queryPath(kind: KindId, query: SearchQuery): string | undefined {
   switch (query.type) {

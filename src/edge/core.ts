@@ -1,6 +1,8 @@
 // The edge core: a pure function from a request (method, URL, headers) to a decision, the
 // same in every runtime. Adapters (src/server, src/worker/worker.ts) only translate it: they
-// fetch the bytes of the chosen body in the chosen encoding and send them.
+// fetch the bytes of the chosen body in the chosen encoding and send them. A near-miss
+// suggestion is the one answer made from several files: the decision names them, and a pure
+// function of their texts gives the response.
 import {
   METHOD_NOT_ALLOWED_BODY,
   NOT_FOUND_BODY,
@@ -17,9 +19,12 @@ import {
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
+import { createHash } from 'node:crypto';
+import { suggestBody } from '../contract/messages.ts';
 import { API_DIR, notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindById } from '../schema/kinds.ts';
+import { nearBody, planSuggestion } from '../contract/suggest.ts';
+import { kindById, type Kind } from '../schema/kinds.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
 import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
@@ -31,8 +36,11 @@ export interface EdgeRequest {
   header(name: string): string | null;
 }
 
-/** What to send: a prebuilt API file (a path of the manifest) or a fixed text. */
-export type BodySource = { file: string } | { text: string };
+/**
+ * What to send: a prebuilt API file (a path of the manifest), a fixed text (FIXED_BODIES), or
+ * a body merged for this request from prebuilt files (a near-miss suggestion).
+ */
+export type BodySource = { file: string } | { text: string } | { merged: string };
 
 /** An answer the edge gives itself: every /api/ request, and static paths it refuses. */
 export interface EdgeResponse {
@@ -46,15 +54,27 @@ export interface EdgeResponse {
   omitBody: boolean;
 }
 
+/**
+ * An answer that needs a few prebuilt files first (near-miss suggestions): the adapter reads
+ * `files` (identity, as UTF-8 text, in this order) and sends what `answer` gives for them.
+ */
+export interface EdgeLookup {
+  type: 'lookup';
+  files: string[];
+  answer(texts: readonly string[]): EdgeResponse;
+}
+
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { type: 'static' } | EdgeResponse;
+export type EdgeDecision = { type: 'static' } | EdgeResponse | EdgeLookup;
 
 export interface EdgeOptions {
   manifest: Manifest;
   tokenDigests: readonly Digest[];
 }
 
-const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+const ENDPOINT = /^\/api\/([a-z]+)(\/suggest)?\/?$/;
+
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
   const baseHeaders = { ...COMMON_HEADERS, 'X-Data-Version': manifest.version };
@@ -75,14 +95,32 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     return { type: 'respond', status, headers, body, encoding, omitBody: request.method.toUpperCase() === 'HEAD' };
   }
 
-  /** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-  function serveFile(path: string, sha256: string, request: EdgeRequest): EdgeResponse {
-    const decision = respond(200, { file: path }, request, { 'Cache-Control': CACHE_FOUND });
+  /** 200 with a body of the given SHA-256, or 304 when the client already holds this encoding of it. */
+  function serveFound(body: BodySource, sha256: string, request: EdgeRequest): EdgeResponse {
+    const decision = respond(200, body, request, { 'Cache-Control': CACHE_FOUND });
     const etag = etagFor(sha256, decision.encoding);
     decision.headers['ETag'] = etag;
     if (!ifNoneMatchHits(request.header('if-none-match'), etag)) return decision;
     const { 'Content-Type': _type, 'Content-Encoding': _encoding, ...headers } = decision.headers;
     return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
+  }
+
+  /** A body merged for this request, served like a file: its ETag is its own SHA-256. */
+  const serveMerged = (body: string, request: EdgeRequest) => serveFound({ merged: body }, sha256Hex(body), request);
+
+  /** GET /api/{kind}/suggest: a prebuilt answer, or a lookup of the near-miss shards. */
+  function suggest(kind: Kind, request: EdgeRequest): EdgeResponse | EdgeLookup {
+    const exists = (path: string) => Object.hasOwn(manifest.files, path);
+    const plan = planSuggestion(kind.id, request.url.searchParams.get('search'), exists);
+    if (plan.type === 'near') {
+      const answer = (texts: readonly string[]) => serveMerged(nearBody(kind.noun, plan.key, texts), request);
+      return { type: 'lookup', files: plan.shards, answer };
+    }
+    const file = manifest.files[plan.path];
+    // Only a build without a suggestion index lacks the empty answer: it is still an empty answer.
+    return file
+      ? serveFound({ file: plan.path }, file.sha256, request)
+      : serveMerged(suggestBody(kind.noun, []), request);
   }
 
   return function decide(request: EdgeRequest): EdgeDecision {
@@ -107,7 +145,8 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
         'Cache-Control': CACHE_ERROR,
       });
     }
-    const kind = kindById(ENDPOINT.exec(pathname)?.[1] ?? '');
+    const endpoint = ENDPOINT.exec(pathname);
+    const kind = kindById(endpoint?.[1] ?? '');
     if (!kind) return respond(404, { text: UNKNOWN_ENDPOINT_BODY }, request, { 'Cache-Control': CACHE_ERROR });
     if (method !== 'GET' && method !== 'HEAD') {
       return respond(405, { text: METHOD_NOT_ALLOWED_BODY }, request, {
@@ -115,11 +154,12 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
         'Cache-Control': CACHE_ERROR,
       });
     }
+    if (endpoint?.[2]) return suggest(kind, request);
     const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
     const file = path === undefined ? undefined : manifest.files[path];
     if (path === undefined || !file)
       return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
-    return serveFile(path, file.sha256, request);
+    return serveFound({ file: path }, file.sha256, request);
   };
 }
 

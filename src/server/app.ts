@@ -92,6 +92,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         sendDecision(response, decision, store);
         return;
       }
+      if (decision.type === 'lookup') {
+        sendDecision(response, decision.answer(decision.files.map((file) => store.text(file))), store);
+        return;
+      }
       serveStatic(request, response).catch(() => {
         if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
         response.end('Internal error\n');

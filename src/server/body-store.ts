@@ -9,6 +9,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import { FIXED_BODIES } from '../contract/messages.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import type { BodySource } from '../edge/core.ts';
+import { encodeBody } from '../edge/encode.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 
@@ -24,7 +25,9 @@ interface Variants {
 
 export interface BodyStore {
   manifest: Manifest;
-  bytes(source: BodySource, encoding: Encoding): Buffer;
+  bytes(source: BodySource, encoding: Encoding): Uint8Array;
+  /** A file of the build as text (what a lookup decision reads). */
+  text(file: string): string;
 }
 
 const brotli = promisify(brotliCompress);
@@ -106,9 +109,16 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
   return {
     manifest,
     bytes(source, encoding) {
+      // A merged body is made for one request: compressed on the spot, never kept.
+      if ('merged' in source) return encodeBody(Buffer.from(source.merged, 'utf8'), encoding, 'quick');
       const variants = 'file' in source ? fileVariants.get(source.file) : texts.get(source.text);
       if (!variants) throw new DistError(`${'file' in source ? source.file : 'that text'} is not a body of this build`);
       return variants[encoding];
+    },
+    text(file) {
+      const variants = fileVariants.get(file);
+      if (!variants) throw new DistError(`${file} is not a file of this build`);
+      return variants.identity.toString('utf8');
     },
   };
 }

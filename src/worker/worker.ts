@@ -2,11 +2,11 @@
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
 // the core; everything the core calls static goes to the assets binding.
 import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
+import { encodeBody } from '../edge/encode.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 
 interface Fetcher {
@@ -42,12 +42,6 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
   return { manifest, decide, bodies: new Map() };
 }
 
-function encode(identity: Uint8Array, encoding: Encoding): Uint8Array {
-  if (encoding === 'br') return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
-  if (encoding === 'gzip') return gzipSync(identity, { level: 9 });
-  return identity;
-}
-
 function bodyBytes(
   env: Env,
   origin: string,
@@ -55,17 +49,20 @@ function bodyBytes(
   source: BodySource,
   encoding: Encoding,
 ): Promise<Uint8Array> {
+  // A merged body is made for one request: compressed on the spot, never kept.
+  if ('merged' in source)
+    return Promise.resolve(encodeBody(new TextEncoder().encode(source.merged), encoding, 'quick'));
   const key = `${'file' in source ? `file:${source.file}` : `text:${source.text}`}:${encoding}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
     bytes = (async () => {
-      if (!('file' in source)) return encode(new TextEncoder().encode(source.text), encoding);
+      if (!('file' in source)) return encodeBody(new TextEncoder().encode(source.text), encoding, 'best');
       const identity = await assetBytes(env, origin, source.file);
       const expected = state.manifest.files[source.file];
       // An asset that does not match the manifest it was deployed with is never served.
       if (createHash('sha256').update(identity).digest('hex') !== expected?.sha256)
         throw new Error(`${source.file} does not match the manifest`);
-      return encode(identity, encoding);
+      return encodeBody(identity, encoding, 'best');
     })();
     bytes.catch(() => state.bodies.delete(key));
     state.bodies.set(key, bytes);
@@ -89,8 +86,12 @@ export default {
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
         : request.headers.get(name);
-    const decision = state.decide({ method: request.method, url, header });
+    let decision = state.decide({ method: request.method, url, header });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
+    if (decision.type === 'lookup') {
+      const files = decision.files.map((file) => bodyBytes(env, url.origin, state, { file }, 'identity'));
+      decision = decision.answer((await Promise.all(files)).map((bytes) => new TextDecoder().decode(bytes)));
+    }
     const headers = new Headers(decision.headers);
     let body: Uint8Array<ArrayBuffer> | null = null;
     if (decision.body) {

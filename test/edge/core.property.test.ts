@@ -2,7 +2,8 @@
 // query and headers, it decides without throwing, never answers 5xx, never hands out API
 // data (or confirms an ETag) without a valid token, and only ever names files of the build.
 import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { API_DIR } from '../../src/contract/paths.ts';
@@ -53,6 +54,7 @@ const segment = fc.oneof(
     'API',
     'Api',
     ...kindIds,
+    'suggest',
     'Trees',
     '',
     '.',
@@ -208,16 +210,27 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
       }),
     );
 
+interface Decided {
+  request: EdgeRequest;
+  /** A lookup already answered from the files it named, as an adapter does. */
+  decision: Exclude<EdgeDecision, { type: 'lookup' }>;
+  /** The files a lookup named. */
+  lookedUp: string[];
+}
+
 /** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
-function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: EdgeDecision } | undefined {
+function decideCase({ method, target, headers }: Case): Decided | undefined {
   const url = requestUrl(target);
   if (!url) return undefined;
   const request: EdgeRequest = { method, url, header: (name) => headers[name] ?? null };
-  return { request, decision: decide(request) };
+  const decision = decide(request);
+  if (decision.type !== 'lookup') return { request, decision, lookedUp: [] };
+  const texts = decision.files.map((file) => readFileSync(join(distDir, file), 'utf8'));
+  return { request, decision: decision.answer(texts), lookedUp: decision.files };
 }
 
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const fileOf = (decision: EdgeDecision) =>
+const fileOf = (decision: Decided['decision']) =>
   decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
 
 describe('the edge core, for any method, path, query and headers', () => {
@@ -236,7 +249,8 @@ describe('the edge core, for any method, path, query and headers', () => {
       fc.property(anyCase(invalidAuthorization), (request) => {
         const decided = decideCase(request);
         if (!decided || decided.decision.type === 'static') return;
-        const { decision, request: edgeRequest } = decided;
+        const { decision, request: edgeRequest, lookedUp } = decided;
+        expect(lookedUp).toEqual([]);
         expect(decision.status).not.toBe(200);
         expect(decision.status).not.toBe(304);
         expect(fileOf(decision)).toBeUndefined();
@@ -252,9 +266,9 @@ describe('the edge core, for any method, path, query and headers', () => {
       fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
         const decided = decideCase(request);
         const file = decided && fileOf(decided.decision);
-        if (file !== undefined) {
-          expect(apiFiles).toContain(file);
-          expect(file.startsWith(`${API_DIR}/`)).toBe(true);
+        for (const chosen of [...(file === undefined ? [] : [file]), ...(decided?.lookedUp ?? [])]) {
+          expect(apiFiles).toContain(chosen);
+          expect(chosen.startsWith(`${API_DIR}/`)).toBe(true);
         }
       }),
       RUNS,
