@@ -38,8 +38,17 @@ function nameOf(entry: ContentEntry): string | undefined {
   return 'name' in entry.data ? entry.data.name : undefined;
 }
 
+export interface SuggestIndexOptions {
+  /** A near-miss shard is split by the next character of its variants once it would pass this size. */
+  shardSplitBytes?: number;
+}
+
 /** Every file of a kind's suggestion index, in a fixed order. */
-export function* suggestFiles(kind: Kind, entries: readonly ContentEntry[]): Generator<ApiFile> {
+export function* suggestFiles(
+  kind: Kind,
+  entries: readonly ContentEntry[],
+  { shardSplitBytes = SHARD_SPLIT_BYTES }: SuggestIndexOptions = {},
+): Generator<ApiFile> {
   const suggestions = entries.map((entry) => suggestionOf({ level: entry.data.level, name: nameOf(entry) }));
   const answer = (positions: Iterable<number>) =>
     suggestBody(
@@ -54,7 +63,7 @@ export function* suggestFiles(kind: Kind, entries: readonly ContentEntry[]): Gen
   for (const [prefix, groups] of keyPrefixes(entries)) {
     yield { path: suggestKeyPath(kind.id, prefix), body: answer(new Set(groups.flat())) };
   }
-  for (const [shard, text] of nearShards(entries, suggestions)) {
+  for (const [shard, text] of nearShards(entries, suggestions, shardSplitBytes)) {
     yield { path: suggestShardPath(kind.id, shard), body: text };
   }
 }
@@ -97,7 +106,7 @@ function keyPrefixes(entries: readonly ContentEntry[]): Map<string, Groups> {
   return byPrefix;
 }
 
-/** A shard is split by the next character of its variants once it would pass this size. */
+/** A near-miss shard is split once it would pass this size: a query reads a few shards this small. */
 const SHARD_SPLIT_BYTES = 16 * 1024;
 
 /** Variant -> key it was made from -> positions of the records with that key. */
@@ -128,11 +137,15 @@ function variantIndex(entries: readonly ContentEntry[]): VariantIndex {
 
 /**
  * The index in shards named by variant prefix, as the text of each: one per two-character
- * prefix, split by the next character while larger than SHARD_SPLIT_BYTES. A split shard keeps
+ * prefix, split by the next character while larger than `splitBytes`. A split shard keeps
  * the variants as long as its prefix (maybe none), so every prefix on the way to a shard names
  * one (see shardHolding).
  */
-function nearShards(entries: readonly ContentEntry[], suggestions: readonly Suggestion[]): Map<string, string> {
+function nearShards(
+  entries: readonly ContentEntry[],
+  suggestions: readonly Suggestion[],
+  splitBytes: number,
+): Map<string, string> {
   const index = variantIndex(entries);
   // Sorted, every prefix's variants are one run; sizeBefore[i] sums the rough sizes before i.
   const variants = [...index.keys()].sort();
@@ -149,7 +162,7 @@ function nearShards(entries: readonly ContentEntry[], suggestions: readonly Sugg
     const size = (sizeBefore[to] ?? 0) - (sizeBefore[from] ?? 0);
     // The sort puts the variant equal to the prefix, if any, first.
     const exact = variants[from] === prefix ? from + 1 : from;
-    if (size <= SHARD_SPLIT_BYTES || exact === to) {
+    if (size <= splitBytes || exact === to) {
       shards.set(prefix, text(from, to));
       return;
     }

@@ -68,7 +68,7 @@ describe.each(targets)('suggestions, $name', (opener) => {
   const suggest = (kind: KindId, search?: string) => target.suggest(kind, search);
 
   test('rule 1: no search, an empty one, null or undefined give the first 25 records in list order', async () => {
-    const first25 = named(referenceSuggestions(content, 'trees', null)).slice(0, 25);
+    const first25 = named(referenceSuggestions(content.entries.trees, null)).slice(0, 25);
     expect(first25[0]).toBe('African Juniper 1');
     expect(first25[24]).toBe('Bonsai Tree 25');
     for (const search of [undefined, '', '   ', 'null', 'NULL', 'undefined', 'UnDefined']) {
@@ -183,7 +183,7 @@ describe.each(targets)('suggestions, $name', (opener) => {
     // 26 trees have a word starting with "t" (every "... Tree", Tulip Tree, ...).
     const list = await suggest('trees', 't');
     expect(list).toHaveLength(25);
-    expect(list).toEqual(referenceSuggestions(content, 'trees', 't'));
+    expect(list).toEqual(referenceSuggestions(content.entries.trees, 't'));
   });
 
   test('entries are {name, level} in that order, plots {level} alone', async () => {
@@ -209,7 +209,7 @@ describe.each(targets)('suggestions, $name', (opener) => {
         expect({ kind: kind.id, search, list: await suggest(kind.id, search) }).toEqual({
           kind: kind.id,
           search,
-          list: referenceSuggestions(content, kind.id, search),
+          list: referenceSuggestions(content.entries[kind.id], search),
         });
       }
     }

@@ -1,9 +1,8 @@
 // The contract's section "Suggestions (autocomplete)" as a brute force over all records,
 // written apart from src/contract/suggest.ts and the build's index, so tests can check the
 // prebuilt answers and the near-miss merge against it.
-import type { Content, ContentEntry } from '../../src/build/content.ts';
+import type { ContentEntry } from '../../src/build/content.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
-import type { KindId } from '../../src/schema/kinds.ts';
 
 export type ReferenceSuggestion = { name: string; level: number } | { level: number };
 
@@ -49,7 +48,7 @@ const shown = (entry: ContentEntry): ReferenceSuggestion =>
   'name' in entry.data ? { name: entry.data.name, level: entry.data.level } : { level: entry.data.level };
 
 /** The records of group e for key `k`, each with its distance, nearer first then list order. */
-export function referenceNearMisses(records: readonly Keyed[], k: string): ContentEntry[] {
+function referenceNearMisses(records: readonly Keyed[], k: string): ContentEntry[] {
   const budget = k.length >= 8 ? 2 : k.length >= 4 ? 1 : 0;
   const found: { entry: ContentEntry; distance: number; position: number }[] = [];
   records.forEach((record, position) => {
@@ -60,9 +59,9 @@ export function referenceNearMisses(records: readonly Keyed[], k: string): Conte
   return found.sort((a, b) => a.distance - b.distance || a.position - b.position).map(({ entry }) => entry);
 }
 
-/** What GET /api/{kind}/suggest?search=<search> answers (search null: no parameter). */
-export function referenceSuggestions(content: Content, kind: KindId, search: string | null): ReferenceSuggestion[] {
-  const records = content.entries[kind].map(keyed);
+/** What GET /api/{kind}/suggest?search=<search> answers over a kind's entries in list order (null: no parameter). */
+export function referenceSuggestions(entries: readonly ContentEntry[], search: string | null): ReferenceSuggestion[] {
+  const records = entries.map(keyed);
   const value = search?.trim() ?? '';
   if ([...value].length > 100) return [];
   if (value === '' || /^(null|undefined)$/i.test(value)) return records.slice(0, 25).map((r) => shown(r.entry));
