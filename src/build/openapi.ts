@@ -6,6 +6,7 @@ import {
   METHOD_NOT_ALLOWED_BODY,
   notFoundBody,
   successBody,
+  suggestBody,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
@@ -19,6 +20,7 @@ import {
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
+import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
 import { kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
 import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
@@ -29,11 +31,13 @@ type Json = Record<string, unknown>;
 
 const messageOf = (body: string): string => (JSON.parse(body) as { message: string }).message;
 const endpointOf = (kind: Kind) => `/api/${kind.id}`;
+const suggestEndpointOf = (kind: Kind) => `${endpointOf(kind)}/suggest`;
 const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
 
 // Component names.
 const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
 const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
+const suggestionsSchema = (kind: Kind) => `${recordTitle(kind)}Suggestions`;
 const AUTH_FAILED = 'AuthFailed';
 const UNKNOWN_ENDPOINT = 'UnknownEndpoint';
 const METHOD_NOT_ALLOWED = 'MethodNotAllowed';
@@ -42,6 +46,21 @@ const PREFLIGHT = 'Preflight';
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
+}
+
+/** A suggestion answer: the current name and level of each record (plots: level only). */
+function suggestionsEnvelope(kind: Kind) {
+  const { shape } = kind.schema;
+  const entry =
+    'name' in shape ? z.strictObject({ name: shape.name, level: shape.level }) : z.strictObject({ level: shape.level });
+  return z.strictObject({
+    error: z.literal(false),
+    message: z.literal(messageOf(suggestBody(kind.noun, []))),
+    data: z
+      .array(entry)
+      .max(SUGGESTION_LIMIT)
+      .describe(`At most ${SUGGESTION_LIMIT}, one per record, best first; [] when nothing matches.`),
+  });
 }
 
 /** Record and envelope schemas, generated together so envelopes refer to the records. */
@@ -56,6 +75,7 @@ function componentSchemas(): Record<string, Json> {
     });
     registry.add(found, { id: foundSchema(kind) });
     registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun))]), { id: notFoundSchema(kind) });
+    registry.add(suggestionsEnvelope(kind), { id: suggestionsSchema(kind) });
   }
   registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
   registry.add(errorEnvelope([messageOf(UNKNOWN_ENDPOINT_BODY)]), { id: UNKNOWN_ENDPOINT });
@@ -138,7 +158,7 @@ function componentResponses(): Record<string, Json> {
       },
     ),
     [UNKNOWN_ENDPOINT]: jsonResponse(
-      'Any other path below /api/, also a deeper one such as /api/trees/extra, whatever the method.',
+      'Any other path below /api/, also a deeper one such as /api/trees/extra or /api/trees/suggest/extra, whatever the method.',
       UNKNOWN_ENDPOINT,
       BODY_HEADERS,
       { unknown: exampleOf(UNKNOWN_ENDPOINT_BODY) },
@@ -157,6 +177,12 @@ function componentResponses(): Record<string, Json> {
       'ETag',
       ...BODY_HEADERS,
     ]);
+    responses[suggestionsSchema(kind)] = jsonResponse(
+      `Up to ${SUGGESTION_LIMIT} ${kind.id} for a type-ahead box; [] when nothing matches.`,
+      suggestionsSchema(kind),
+      ['ETag', ...BODY_HEADERS],
+      { oak: exampleOf(suggestBody(kind.noun, kind.named ? [{ name: 'Oak Tree', level: 69 }] : [{ level: 5 }])) },
+    );
     responses[notFoundSchema(kind)] = jsonResponse(
       `No ${kind.noun} matches the search.`,
       notFoundSchema(kind),
@@ -223,6 +249,40 @@ function searchParameter(kind: Kind): Json {
   };
 }
 
+const suggestParameterName = (kind: Kind) => (kind.named ? 'suggestSearch' : 'suggestLevelSearch');
+
+function suggestParameter(kind: Kind): Json {
+  const rules = [
+    'What the user typed so far. Only the first `search` parameter counts; v is it with surrounding white space removed.',
+    `1. Absent, v empty, \`null\` or \`undefined\`: the first ${SUGGESTION_LIMIT} records in list order.`,
+    '2. v all digits: the records whose level, written in decimal, starts with v, in list order (`6`: 6, 60 to 69, ...).',
+    kind.named
+      ? [
+          '3. Otherwise, with k the search key of v (an empty key gives []), in this order of groups, each in list order,',
+          'a record listed once at its first group: a. its name or an alias has the key k; b. its name key starts with k;',
+          'c. a word of its name starts with k; d. an alias starts with k (the entry shows the current name);',
+          `e. only when a to d are empty and k has ${NEAR_MIN_LENGTH} or more characters: a word or the whole name within`,
+          `1 edit of k (2 edits from ${TWO_EDITS_MIN_LENGTH} characters), an edit inserting, deleting or replacing a character`,
+          'or swapping two neighbours; nearer first, then list order.',
+        ].join(' ')
+      : `3. Otherwise []: ${kind.id} have no name.`,
+    `4. v longer than ${MAX_SEARCH_LENGTH} characters: [].`,
+  ];
+  const examples: Json = { first: { value: '' }, level: { value: '6' } };
+  if (kind.named) {
+    examples['prefix'] = { value: 'oak', summary: 'Oak Tree, then every tree with a word starting "oak"' };
+    examples['typo'] = { value: 'sequioa', summary: 'one swap away from Giant Sequoia' };
+  }
+  return {
+    name: 'search',
+    in: 'query',
+    required: false,
+    description: rules.join('\n'),
+    schema: { type: 'string' },
+    examples,
+  };
+}
+
 const IF_NONE_MATCH = 'IfNoneMatch';
 
 const ifNoneMatch = {
@@ -235,43 +295,59 @@ const ifNoneMatch = {
 
 function componentParameters(): Record<string, Json> {
   const searches = kinds.map((kind) => [searchParameterName(kind), searchParameter(kind)]);
-  return { ...Object.fromEntries(searches), [IF_NONE_MATCH]: ifNoneMatch };
+  const suggests = kinds.map((kind) => [suggestParameterName(kind), suggestParameter(kind)]);
+  return { ...Object.fromEntries(searches), ...Object.fromEntries(suggests), [IF_NONE_MATCH]: ifNoneMatch };
 }
 
 const REJECTED_METHODS = ['post', 'put', 'patch', 'delete'] as const;
 
-function kindPath(kind: Kind): Json {
+interface PathSpec {
+  /** The path below the API: /api/trees or /api/trees/suggest. */
+  path: string;
+  /** Prefix of the operation ids: "Trees", "TreeSuggestions". */
+  name: string;
+  parameter: string;
+  summary: string;
+  responses: Record<string, string>;
+}
+
+const listSpec = (kind: Kind): PathSpec => ({
+  path: endpointOf(kind),
+  name: kindTitle(kind.id),
+  parameter: searchParameterName(kind),
+  summary: `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
+  responses: getResponses(kind),
+});
+
+const suggestSpec = (kind: Kind): PathSpec => ({
+  path: suggestEndpointOf(kind),
+  name: suggestionsSchema(kind),
+  parameter: suggestParameterName(kind),
+  summary: `${kindTitle(kind.id)}: up to ${SUGGESTION_LIMIT} suggestions for a type-ahead box (autocomplete, typos forgiven)`,
+  responses: { '200': suggestionsSchema(kind), '304': NOT_MODIFIED, '401': AUTH_FAILED },
+});
+
+function kindPath(kind: Kind, spec: PathSpec): Json {
   const operation = (method: string, summary: string, responses: Json) => ({
-    operationId: `${method}${kindTitle(kind.id)}`,
+    operationId: `${method}${spec.name}`,
     tags: [kind.id],
     summary,
     responses,
   });
   const rejected = REJECTED_METHODS.map((method) => [
     method,
-    {
-      operationId: `${method}${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'Not allowed: the API is read-only',
-      responses: responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
-    },
+    operation(
+      method,
+      'Not allowed: the API is read-only',
+      responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
+    ),
   ]);
   return {
-    description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
-    parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
-    get: operation(
-      'get',
-      `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
-      responsesOf(getResponses(kind)),
-    ),
-    head: operation('head', 'As GET, without the body', responsesOf(getResponses(kind), 'head')),
-    options: {
-      operationId: `options${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'CORS preflight',
-      security: [],
-      responses: responsesOf({ '204': PREFLIGHT }),
-    },
+    description: `The same endpoint with a trailing slash: \`${spec.path}/\`.`,
+    parameters: [ref('parameters', spec.parameter), ref('parameters', IF_NONE_MATCH)],
+    get: operation('get', spec.summary, responsesOf(spec.responses)),
+    head: operation('head', 'As GET, without the body', responsesOf(spec.responses, 'head')),
+    options: { ...operation('options', 'CORS preflight', responsesOf({ '204': PREFLIGHT })), security: [] },
     ...Object.fromEntries(rejected),
   };
 }
@@ -291,7 +367,8 @@ function unknownPath(): Json {
   };
 }
 
-const DESCRIPTION = `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`.
+const DESCRIPTION = `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`, each with
+suggestions for type-ahead boxes below it (\`/api/trees/suggest\`).
 A trailing slash is the same endpoint (\`/api/trees/\`). Methods: GET, HEAD (no body) and OPTIONS (CORS preflight, no token).
 
 Every request but a preflight sends a token in the Authorization header, bare (\`Authorization: <token>\`) or as \`Authorization: Bearer <token>\` (scheme in any letter case).
@@ -308,7 +385,8 @@ export function openApiDocument(version: string): Json {
     tags: [...kinds.map((kind) => ({ name: kind.id })), { name: 'errors' }],
     security: [{ apiToken: [] }],
     paths: {
-      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind, listSpec(kind))])),
+      ...Object.fromEntries(kinds.map((kind) => [suggestEndpointOf(kind), kindPath(kind, suggestSpec(kind))])),
       '/api/{path}': unknownPath(),
     },
     components: {

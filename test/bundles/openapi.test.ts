@@ -97,10 +97,14 @@ test('every prebuilt envelope of the manifest validates against the response sch
   const paths = Object.keys(manifest.files);
   expect(paths.length).toBeGreaterThan(kinds.length * 2);
   for (const path of paths) {
-    const kind = kindById(path.split('/')[1] ?? '');
+    const [, id = '', folder, subfolder] = path.split('/');
+    const kind = kindById(id);
     if (!path.startsWith(`${API_DIR}/`) || !kind) throw new Error(`${path} is not an envelope of a kind`);
+    // Near-miss shards are the index a suggestion is merged from, never an answer themselves.
+    if (folder === 'suggest' && subfolder === 'near') continue;
+    const endpoint = folder === 'suggest' ? `/api/${kind.id}/suggest` : `/api/${kind.id}`;
     const status = path === notFoundPath(kind.id) ? 404 : 200;
-    expectValid(documented(`/api/${kind.id}`, 'get', status), JSON.parse(readDist(path)), path);
+    expectValid(documented(endpoint, 'get', status), JSON.parse(readDist(path)), path);
   }
 });
 
@@ -141,6 +145,23 @@ describe('every endpoint', () => {
       expect(parameter?.description).toContain(rule);
     }
   });
+
+  test.each(kinds.map((kind) => kind.id))(
+    '/api/%s/suggest documents GET and HEAD with 200, 304 and 401, OPTIONS with 204, and the suggestion rules',
+    (id) => {
+      const path = `/api/${id}/suggest`;
+      for (const method of ['get', 'head']) {
+        expect(Object.keys(document.paths[path]?.[method]?.responses ?? {}).sort()).toEqual(['200', '304', '401']);
+      }
+      expect(Object.keys(document.paths[path]?.['options']?.responses ?? {})).toEqual(['204']);
+      const [search] = document.paths[path]?.parameters ?? [];
+      const parameter = document.components.parameters[componentName(search ?? { $ref: '' })];
+      expect(parameter).toMatchObject({ name: 'search', in: 'query' });
+      for (const rule of ['first 25 records', 'starts with v', 'longer than 100 characters: []']) {
+        expect(parameter?.description).toContain(rule);
+      }
+    },
+  );
 
   test('HEAD documents the headers of GET and no body', () => {
     const get = documented('/api/trees', 'get', 200);
