@@ -71,7 +71,8 @@ The reference data of the tree-farming game, for use without a network (${descri
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
 - \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,
-  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it.
+  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it. \`api/<kind>/suggest/\`
+  holds the suggestion index: the client's \`suggest(kind, text)\` answers from it as \`/api/<kind>/suggest\` does.
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 

@@ -11,8 +11,8 @@ import { searchKey } from '../contract/search-key.ts';
 import { apiFields, kinds, type ApiRecord, type Kind, type KindId } from '../schema/kinds.ts';
 import type { Manifest } from '../schema/manifest.ts';
 
-/** Bumped when the envelope format changes, so the data version changes with it. */
-const FORMAT_VERSION = 1;
+/** Bumped when the envelope format changes, so the data version changes with it (2: the suggestion index). */
+const FORMAT_VERSION = 2;
 const CONTENT_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)\.(yaml|yml|json)$/;
 
 export type ContentData = z.infer<Kind['contentSchema']>;

@@ -56,6 +56,17 @@ describe('pages', () => {
     expect([...pages.keys()].filter((path) => path.startsWith('/api/'))).toEqual([]);
   });
 
+  test('the API docs describe the suggestion endpoint, its rules and an example', () => {
+    const page = pages.get('/docs/api/') ?? '';
+    for (const text of [
+      '/api/trees/suggest?search=oak',
+      'up to 25 choices',
+      'sequioa',
+      'Suggestions for the requested tree.',
+    ])
+      expect(page).toContain(text);
+  });
+
   test('plots are at /plots/level-N/', () => expect(pages.has('/plots/level-1/')).toBe(true));
 });
 
