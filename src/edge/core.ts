@@ -105,23 +105,11 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     return { type: 'respond', status: 304, headers, encoding: 'identity', omitBody: true };
   }
 
-  /** A body merged for this request, served like a file: its ETag is its own SHA-256. */
-  const serveMerged = (body: string, request: EdgeRequest) => serveFound({ merged: body }, sha256Hex(body), request);
-
-  /** GET /api/{kind}/suggest: a prebuilt answer, or a lookup of the near-miss shards. */
-  function suggest(kind: Kind, request: EdgeRequest): EdgeResponse | EdgeLookup {
-    const exists = (path: string) => Object.hasOwn(manifest.files, path);
-    const plan = planSuggestion(kind.id, request.url.searchParams.get('search'), exists);
-    if (plan.type === 'near') {
-      const answer = (texts: readonly string[]) => serveMerged(nearBody(kind.noun, plan.key, texts), request);
-      return { type: 'lookup', files: plan.shards, answer };
-    }
-    const file = manifest.files[plan.path];
-    // Only a build without a suggestion index lacks the empty answer: it is still an empty answer.
-    return file
-      ? serveFound({ file: plan.path }, file.sha256, request)
-      : serveMerged(suggestBody(kind.noun, []), request);
-  }
+  const serve: Serve = {
+    found: serveFound,
+    // A body merged for this request, served like a file: its ETag is its own SHA-256.
+    merged: (body, request) => serveFound({ merged: body }, sha256Hex(body), request),
+  };
 
   return function decide(request: EdgeRequest): EdgeDecision {
     const pathname = request.url.pathname;
@@ -154,13 +142,34 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
         'Cache-Control': CACHE_ERROR,
       });
     }
-    if (endpoint?.[2]) return suggest(kind, request);
+    if (endpoint?.[2]) return suggest(kind, request, manifest, serve);
     const path = queryPath(kind.id, parseSearch(request.url.searchParams.get('search')));
     const file = path === undefined ? undefined : manifest.files[path];
     if (path === undefined || !file)
       return respond(404, { file: notFoundPath(kind.id) }, request, { 'Cache-Control': CACHE_ERROR });
     return serveFound({ file: path }, file.sha256, request);
   };
+}
+
+/** How the core answers 200s: a body with its SHA-256, or a body merged for one request. */
+interface Serve {
+  found(body: BodySource, sha256: string, request: EdgeRequest): EdgeResponse;
+  merged(body: string, request: EdgeRequest): EdgeResponse;
+}
+
+/** GET /api/{kind}/suggest: a prebuilt answer, or a lookup of the near-miss shards. */
+function suggest(kind: Kind, request: EdgeRequest, manifest: Manifest, serve: Serve): EdgeResponse | EdgeLookup {
+  const exists = (path: string) => Object.hasOwn(manifest.files, path);
+  const plan = planSuggestion(kind.id, request.url.searchParams.get('search'), exists);
+  if (plan.type === 'near') {
+    const answer = (texts: readonly string[]) => serve.merged(nearBody(kind.noun, plan.key, texts), request);
+    return { type: 'lookup', files: plan.shards, answer };
+  }
+  const file = manifest.files[plan.path];
+  // Only a build without a suggestion index lacks the empty answer: it is still an empty answer.
+  return file
+    ? serve.found({ file: plan.path }, file.sha256, request)
+    : serve.merged(suggestBody(kind.noun, []), request);
 }
 
 /**

@@ -107,6 +107,9 @@ const searchValue = fc.oneof(
     'oak_tree',
     'breadknife',
     'small',
+    'oak',
+    'sequioa',
+    'giant%20sekuoya',
   ),
   fc.constantFrom('%', '%zz', '%E0%A4%A', '+', '%20', 'Oak%Tree', '５', '\u0301', 'a'.repeat(101)),
   anyText,
@@ -312,6 +315,42 @@ describe('the edge core, for any method, path, query and headers', () => {
           expect(fileOf(decision)).toMatch(new RegExp(`^${API_DIR}/${kind}/(index|level/\\d+|name/[a-z0-9]+)\\.json$`));
         }
         expect(decision.omitBody).toBe(request.method.toUpperCase() === 'HEAD' || decision.status === 304);
+      }),
+      RUNS,
+    );
+  });
+
+  test('with a valid token, a GET or HEAD of a suggest endpoint is 200 or 304, from an answer file or merged shards', () => {
+    const suggestCase = fc
+      .record({
+        method: fc.constantFrom('GET', 'HEAD'),
+        kind: fc.constantFrom(...kindIds),
+        slash: fc.constantFrom('', '/'),
+        query,
+        presented: validAuthorization,
+        ifNoneMatch,
+      })
+      .map(
+        ({ method, kind, slash, query, presented, ifNoneMatch }): Case => ({
+          method,
+          target: `/api/${kind}/suggest${slash}${query}`,
+          presented,
+          headers: { authorization: presented.authorization, 'if-none-match': ifNoneMatch },
+        }),
+      );
+    fc.assert(
+      fc.property(suggestCase, (request) => {
+        const decided = decideCase(request);
+        if (!decided) return;
+        const { decision, lookedUp } = decided;
+        if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
+        const kind = decided.request.url.pathname.split('/')[2];
+        if (decision.status === 304) expect(request.headers['if-none-match']).toBeDefined();
+        else expect(decision.status).toBe(200);
+        const body = decision.body;
+        if (body && 'file' in body) expect(body.file).toMatch(new RegExp(`^${API_DIR}/${kind}/suggest/(?!near/)`));
+        else if (body) expect('merged' in body && lookedUp.length > 0).toBe(true);
+        for (const shard of lookedUp) expect(shard).toMatch(new RegExp(`^${API_DIR}/${kind}/suggest/near/`));
       }),
       RUNS,
     );
