@@ -80,12 +80,14 @@ try {
   console.log('|---|---|---|---|---|');
   for (const weight of [heaviest, ...others]) {
     console.log(
-      `| ${weight.path}${weight === heaviest ? ' (heaviest record page)' : ''} | ${kb(weight.html)} | ${kb(weight.htmlGzip)} | ${kb(weight.cssGzip)} | ${kb(total(weight))} |`,
+      `| ${weight.path}${weight === heaviest ? ' (heaviest record page)' : ''} | ${kb(weight.html)} | ` +
+        `${kb(weight.htmlGzip)} | ${kb(weight.cssGzip)} | ${kb(total(weight))} |`,
     );
   }
   // On a shared machine the fastest run is the least disturbed one: report it beside the median.
   console.log(
-    `\nWhole site build (wiki, API, search index, bundles): fastest ${seconds(times[0] ?? 0)}, median ${seconds(median)} (runs: ${times.map(seconds).join(', ')})`,
+    `\nWhole site build (wiki, API, search index, bundles): fastest ${seconds(times[0] ?? 0)}, ` +
+      `median ${seconds(median)} (runs: ${times.map(seconds).join(', ')})`,
   );
   const withinBudget = total(heaviest) < PAGE_BUDGET_BYTES;
   console.log(

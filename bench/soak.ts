@@ -172,7 +172,8 @@ async function main(): Promise<void> {
   const pid = server.child.pid ?? 0;
   const origin = new URL(server.url);
   console.log(
-    `Soak: ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), ${CONNECTIONS} keep-alive connections, ${templates.length} request kinds, ${RELOADS} SIGHUP reloads, server pid ${pid}`,
+    `Soak: ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), ${CONNECTIONS} keep-alive connections, ` +
+      `${templates.length} request kinds, ${RELOADS} SIGHUP reloads, server pid ${pid}`,
   );
   console.log(`Node ${process.version}, ${new Date().toISOString()}, data version ${build.manifest.version}\n`);
 
@@ -252,7 +253,8 @@ async function main(): Promise<void> {
   console.log('| measure | value |');
   console.log('|---|---:|');
   console.log(
-    `| requests | ${requests} in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)} req/s; ${Math.round((requests - requestsAtWarmup) / (elapsed - WARMUP_SECONDS))} req/s after warm-up) |`,
+    `| requests | ${requests} in ${elapsed.toFixed(1)} s (${Math.round(requests / elapsed)} req/s; ` +
+      `${Math.round((requests - requestsAtWarmup) / (elapsed - WARMUP_SECONDS))} req/s after warm-up) |`,
   );
   console.log(
     `| statuses | ${[...statuses]
@@ -261,14 +263,16 @@ async function main(): Promise<void> {
       .join(', ')} |`,
   );
   console.log(
-    `| latency p50 / p99 / max | ${ms(latency.percentile(50))} / ${ms(latency.percentile(99))} / ${ms(latency.max)} ms |`,
+    `| latency p50 / p99 / max | ${ms(latency.percentile(50))} / ${ms(latency.percentile(99))} / ` +
+      `${ms(latency.max)} ms |`,
   );
   console.log(`| checked in full | ${checked} (1 in ${CHECK_ONE_IN}); every status checked |`);
   console.log(`| 5xx | ${fivexx} |`);
   console.log(`| failed connections | ${failedConnections} |`);
   console.log(`| wrong responses | ${wrongCount} |`);
   console.log(
-    `| server RSS | ${(baseline / MiB).toFixed(1)} MiB after warm-up, peak ${(peak / MiB).toFixed(1)} MiB, final ${(final / MiB).toFixed(1)} MiB: growth ${((peak - baseline) / MiB).toFixed(1)} MiB |`,
+    `| server RSS | ${(baseline / MiB).toFixed(1)} MiB after warm-up, peak ${(peak / MiB).toFixed(1)} MiB, ` +
+      `final ${(final / MiB).toFixed(1)} MiB: growth ${((peak - baseline) / MiB).toFixed(1)} MiB |`,
   );
   if (RELOADS > 0)
     console.log(`| SIGHUP reloads | ${(server.output().match(/^Reloaded/gm) ?? []).length} of ${RELOADS} done |`);

@@ -1,7 +1,8 @@
 // The offline bundles: a pure function from the content to the files of dist/downloads/
 // (a .tar.gz, a .zip and latest.json). The same content gives byte-identical archives:
-// fixed timestamps and modes, sorted entries, fixed gzip header. The downloads page calls
-// the same function to show names, sizes and digests, and the integration writes its bytes.
+// fixed timestamps and modes, sorted entries, fixed gzip header. They are made once per build
+// (src/build/session.ts): the downloads page shows their names, sizes and digests, and the
+// integration writes the same bytes.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -76,7 +77,8 @@ The reference data of the tree-farming game, for use without a network (${descri
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
-With the project's client: \`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
+With the project's client:
+\`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
 It checks every file against manifest.json first. To check an archive: \`npm run bundle:verify -- <archive>\`.
 `;
 }
@@ -183,31 +185,24 @@ export async function createDownloads(content: Content): Promise<NamedBytes[]> {
   return [...archives.map(({ name, bytes }) => ({ name, bytes })), { name: LATEST_FILE, bytes: utf8(json(latest)) }];
 }
 
-let memo: { version: string; downloads: Promise<NamedBytes[]> } | undefined;
-
-/** createDownloads, computed once per content version in this process (page and build share it). */
-export function downloadsFor(content: Content): Promise<NamedBytes[]> {
-  if (memo?.version !== content.version) memo = { version: content.version, downloads: createDownloads(content) };
-  return memo.downloads;
-}
-
-/** What latest.json says, for the downloads page. */
-export async function latestFor(content: Content): Promise<Latest> {
-  const latest = (await downloadsFor(content)).find((file) => file.name === LATEST_FILE);
+/** What latest.json among the downloads says, for the downloads page. */
+export function latestOf(downloads: readonly NamedBytes[]): Latest {
+  const latest = downloads.find((file) => file.name === LATEST_FILE);
   if (!latest) throw new Error(`${LATEST_FILE} is missing from the downloads`);
   return JSON.parse(new TextDecoder().decode(latest.bytes)) as Latest;
 }
 
 /** Writes openapi.json, schemas/ and downloads/ below `outDir`; returns a line for the log. */
-export async function emitSchemasAndDownloads(content: Content, outDir: string): Promise<string> {
+export function emitSchemasAndDownloads(content: Content, downloads: readonly NamedBytes[], outDir: string): string {
   const files = [
     ...schemaFiles(content),
-    ...(await downloadsFor(content)).map((file) => ({ name: `${DOWNLOADS_DIR}/${file.name}`, bytes: file.bytes })),
+    ...downloads.map((file) => ({ name: `${DOWNLOADS_DIR}/${file.name}`, bytes: file.bytes })),
   ];
   for (const file of files) {
     const target = join(outDir, file.name);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, file.bytes);
   }
-  return `Offline: ${OPENAPI_FILE}, ${kinds.length} JSON Schemas and bundles ${BUNDLE_FORMATS.map((format) => bundleFileName(content.version, format)).join(', ')}`;
+  const bundles = BUNDLE_FORMATS.map((format) => bundleFileName(content.version, format)).join(', ');
+  return `Offline: ${OPENAPI_FILE}, ${kinds.length} JSON Schemas and bundles ${bundles}`;
 }

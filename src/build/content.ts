@@ -2,6 +2,7 @@
 // schema and the rules across files, and returns the records in API order. Every problem
 // found is reported at once, each naming the file, the field and what was expected.
 import { createHash } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -51,8 +52,12 @@ export class ContentError extends Error {
   }
 }
 
+/** Published once per read of a content folder, with its path: a test counts the reads of one build. */
+export const contentLoadChannel = channel('treefarm-data:content-load');
+
 /** Loads and validates all kinds under `contentDir`; throws a ContentError listing every problem. */
 export function loadContent(contentDir: string, projectDir = join(contentDir, '..')): Content {
+  contentLoadChannel.publish({ contentDir });
   const issues: ContentIssue[] = [];
   const entries = {} as Record<KindId, ContentEntry[]>;
   if (!existsSync(contentDir))
@@ -170,12 +175,16 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
           ? {
               file: entry.file,
               field: 'level',
-              message: `level ${entry.data.level} is also the level of ${levelOwner.file}; each level of ${kind.id} holds one record`,
+              message:
+                `level ${entry.data.level} is also the level of ${levelOwner.file}; ` +
+                `each level of ${kind.id} holds one record`,
             }
           : {
               file: entry.file,
               field: 'order',
-              message: `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; records of one level need distinct orders`,
+              message:
+                `level ${entry.data.level} with order ${orderOf(entry)} is also declared by ${levelOwner.file}; ` +
+                'records of one level need distinct orders',
             },
       );
     } else {
@@ -199,7 +208,9 @@ function checkAcrossFiles(kind: Kind, entries: ContentEntry[], issues: ContentIs
         issues.push({
           file: entry.file,
           field,
-          message: `${JSON.stringify(name)} has the search key "${key}", as ${JSON.stringify(owner.name)} of ${owner.entry.file} does; names and aliases of one kind need distinct search keys`,
+          message:
+            `${JSON.stringify(name)} has the search key "${key}", as ${JSON.stringify(owner.name)} of ` +
+            `${owner.entry.file} does; names and aliases of one kind need distinct search keys`,
         });
       } else {
         keyOwners.set(key, { entry, name });

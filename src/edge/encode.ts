@@ -13,7 +13,10 @@ export type Effort = 'best' | 'quick';
 const BROTLI_QUALITY: Record<Effort, number> = { best: 11, quick: 5 };
 const GZIP_LEVEL: Record<Effort, number> = { best: 9, quick: 6 };
 
-export function encodeBody(identity: Uint8Array, encoding: Encoding, effort: Effort): Uint8Array {
+/** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+export function encodeBody(identity: Bytes, encoding: Encoding, effort: Effort): Bytes {
   if (encoding === 'br')
     return brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort] } });
   if (encoding === 'gzip') return gzipSync(identity, { level: GZIP_LEVEL[effort] });

@@ -5,14 +5,19 @@ import { expected, range, text, wholeNumber } from './fields.ts';
 
 const level = wholeNumber(1);
 const money = wholeNumber(0);
-/** Earlier names of an item, so a search by an old name still finds it (wiki and search only). */
+/**
+ * Other names of a record (an item's earlier name, a species' right spelling where the game
+ * misspells it), so a search by them still finds it (wiki and search only).
+ */
 const aliases = z.array(text('alias'), { error: expected('a list of names') }).optional();
 
 function strictRecord<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   return z.strictObject(shape, {
     error: (issue) =>
       issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the fields are ${Object.keys(shape).join(', ')}`
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ` +
+          `${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; ` +
+          `the fields are ${Object.keys(shape).join(', ')}`
         : expected('a mapping of fields')(issue),
   });
 }
@@ -71,7 +76,7 @@ export const vehicleSchema = strictRecord({
 });
 
 // Content schemas: the API record plus metadata that the API does not serve.
-export const treeContentSchema = treeSchema.extend({});
+export const treeContentSchema = treeSchema.extend({ aliases });
 export const cutterContentSchema = cutterSchema.extend({ aliases });
 export const giftContentSchema = giftSchema.extend({
   order: wholeNumber(1).describe('Position among the gifts of the same level (1 first).'),

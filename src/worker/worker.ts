@@ -1,34 +1,25 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
-// the core; everything the core calls static goes to the assets binding.
+// the core; everything the core calls static goes to the assets binding. Env and the runtime's
+// types come from `npm run worker:types` (worker-configuration.d.ts, from wrangler.toml).
 import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
-import { encodeBody } from '../edge/encode.ts';
+import { encodeBody, type Bytes } from '../edge/encode.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { createHash } from 'node:crypto';
 
-interface Fetcher {
-  fetch(request: Request | string): Promise<Response>;
-}
-
-export interface Env {
-  ASSETS: Fetcher;
-  API_TOKENS?: string;
-  API_TOKEN_SHA256?: string;
-}
-
 interface Isolate {
   manifest: Manifest;
   decide: (request: EdgeRequest) => EdgeDecision;
   /** Bodies by source and encoding, made once per isolate. */
-  bodies: Map<string, Promise<Uint8Array>>;
+  bodies: Map<string, Promise<Bytes>>;
 }
 
 let isolate: Promise<Isolate> | undefined;
 
-async function assetBytes(env: Env, origin: string, path: string): Promise<Uint8Array> {
+async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes> {
   const response = await env.ASSETS.fetch(`${origin}/${path}`);
   if (!response.ok) throw new Error(`${path} is missing from the deployed assets (${response.status})`);
   return new Uint8Array(await response.arrayBuffer());
@@ -42,21 +33,16 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
   return { manifest, decide, bodies: new Map() };
 }
 
-function bodyBytes(
-  env: Env,
-  origin: string,
-  state: Isolate,
-  source: BodySource,
-  encoding: Encoding,
-): Promise<Uint8Array> {
+function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Bytes> {
   // A merged body is made for one request: compressed on the spot, never kept.
   if ('merged' in source)
-    return Promise.resolve(encodeBody(new TextEncoder().encode(source.merged), encoding, 'quick'));
+    return Promise.resolve(encodeBody(new Uint8Array(new TextEncoder().encode(source.merged)), encoding, 'quick'));
   const key = `${'file' in source ? `file:${source.file}` : `text:${source.text}`}:${encoding}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
     bytes = (async () => {
-      if (!('file' in source)) return encodeBody(new TextEncoder().encode(source.text), encoding, 'best');
+      if (!('file' in source))
+        return encodeBody(new Uint8Array(new TextEncoder().encode(source.text)), encoding, 'best');
       const identity = await assetBytes(env, origin, source.file);
       const expected = state.manifest.files[source.file];
       // An asset that does not match the manifest it was deployed with is never served.
@@ -71,7 +57,7 @@ function bodyBytes(
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request, env): Promise<Response> {
     const url = new URL(request.url);
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
@@ -80,8 +66,7 @@ export default {
     const state = await isolate;
     // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
     // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
-    const clientAcceptEncoding = (request as Request & { cf?: { clientAcceptEncoding?: string } }).cf
-      ?.clientAcceptEncoding;
+    const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
     const header = (name: string) =>
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
@@ -93,13 +78,13 @@ export default {
       decision = decision.answer((await Promise.all(files)).map((bytes) => new TextDecoder().decode(bytes)));
     }
     const headers = new Headers(decision.headers);
-    let body: Uint8Array<ArrayBuffer> | null = null;
+    let body: Bytes | null = null;
     if (decision.body) {
       const bytes = await bodyBytes(env, url.origin, state, decision.body, decision.encoding);
       headers.set('Content-Length', String(bytes.length));
-      if (!decision.omitBody) body = bytes as Uint8Array<ArrayBuffer>;
+      if (!decision.omitBody) body = bytes;
     }
     // The bytes are already encoded as Content-Encoding says: the runtime must not encode again.
-    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' } as ResponseInit);
+    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' });
   },
-};
+} satisfies ExportedHandler<Env>;

@@ -53,7 +53,7 @@ test('a first build that fails leaves no output at all', async () => {
   expect(readdirSync(parent)).toEqual([]);
 });
 
-test('a killed build leaves the previous output intact, and the next build removes its staging folder and lock', async () => {
+test('a killed build leaves the previous output; the next build removes its staging folder and lock', async () => {
   await killBuildMidway(target, "fs.writeFileSync(staging + '/half.json', 'half a build');");
   expect(previousIsIntact()).toBe(true);
   const leftovers = readdirSync(parent)

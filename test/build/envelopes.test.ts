@@ -174,6 +174,12 @@ describe.each(namedKinds.map((kind) => [kind.id, kind] as const))('%s', (_id, ki
   });
 });
 
+test('a tree is found by the alias its content gives: the species spelling of a misspelled name', () => {
+  const path = queryPath('trees', parseSearch('Croton Megalocarpus'));
+  expect(path).toBe(namePath('trees', 'crotonmegalocarpus'));
+  expect(readEnvelope(path ?? '').data?.map((record) => record['name'])).toEqual(['Croton Megabcarpas']);
+});
+
 test('plots have no names: no name envelopes, found by level only', () => {
   expect(apiEnvelopePaths().filter((path) => path.startsWith(`${API_DIR}/plots/name/`))).toEqual([]);
 });

@@ -251,7 +251,8 @@ const corpus: HostileCase[] = [
     target: '/api/trees',
     headers: [bearer(TOKEN), ['Accept-Encoding', 'br\x01']],
   }),
-  // Refusing identity and offering nothing else: the contract sends identity; Cloudflare's front line (and wrangler dev) answers 415.
+  // Refusing identity and offering nothing else: the contract sends identity; Cloudflare's front
+  // line (and wrangler dev) answers 415.
   ...['*;q=0', 'identity;q=0, *;q=0'].map((value) =>
     one(`Accept-Encoding ${shown(value)}`, {
       target: '/api/trees',
@@ -304,7 +305,8 @@ const corpus: HostileCase[] = [
   ),
   raw(
     'HTTP/1.0 keep-alive, pipelined',
-    `GET /api/trees HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\nAuthorization: Bearer ${TOKEN}\r\n\r\nGET /api/cutters HTTP/1.0\r\nHost: localhost\r\n\r\n`,
+    `GET /api/trees HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n` +
+      'GET /api/cutters HTTP/1.0\r\nHost: localhost\r\n\r\n',
     [
       { method: 'GET', apiData: true },
       { method: 'GET', apiData: false },
@@ -374,7 +376,8 @@ const corpus: HostileCase[] = [
   ),
   raw(
     'a request without a token whose body is a request with one',
-    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`,
+    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +
+      `Content-Length: ${SMUGGLED.length}\r\n\r\n${SMUGGLED}`,
     [{ method: 'GET', apiData: false }],
     [401],
   ),
@@ -433,7 +436,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       if (hasData(body) && !apiData) found.push(`${where}: API data, without a valid token or on a static path`);
       if (response.status === 200 && body.length > 0 && !digests.api.has(digest) && !digests.other.has(digest)) {
         found.push(
-          `${where}: a body that is no file of the built site: ${JSON.stringify(body.toString('latin1').slice(0, 120))}`,
+          `${where}: a body that is no file of the built site: ` +
+            JSON.stringify(body.toString('latin1').slice(0, 120)),
         );
       }
     }

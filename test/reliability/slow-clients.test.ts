@@ -96,7 +96,10 @@ async function slowloris(everyMs: number): Promise<{ socket: Socket; answer: Pro
   };
 }
 
-/** A paused connection that has asked for the biggest body `times` times in one write (pipelined; the last asks to close). */
+/**
+ * A paused connection that has asked for the biggest body `times` times in one write (pipelined;
+ * the last asks to close).
+ */
 async function neverReads(times: number): Promise<Socket> {
   const socket = await open();
   socket.on('error', () => {});
@@ -119,7 +122,8 @@ async function streamBody(limitBytes: number): Promise<number> {
   const socket = await open();
   const closed = received(socket);
   socket.write(
-    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+      'Transfer-Encoding: chunked\r\n\r\n',
   );
   const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
   let sent = 0;
@@ -151,7 +155,8 @@ test('a body declared larger than maxBodyBytes gets 413 before it is sent', asyn
   const socket = await open();
   const answer = received(socket);
   socket.write(
-    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Length: ${LIMITS.maxBodyBytes * 1000}\r\n\r\n`,
+    `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\n` +
+      `Content-Length: ${LIMITS.maxBodyBytes * 1000}\r\n\r\n`,
   );
   expect(parseResponses(await answer)[0]?.status).toBe(413);
 });
@@ -169,7 +174,7 @@ test('a client may pipeline maxQueuedResponses requests and gets every response'
   expect(statuses).toEqual(Array.from({ length: LIMITS.maxQueuedResponses }, () => 200));
 });
 
-test('a client that pipelines more than maxQueuedResponses requests without reading is disconnected, its backlog dropped', async () => {
+test('a client pipelining over maxQueuedResponses requests unread is disconnected, its backlog dropped', async () => {
   const socket = await neverReads(LIMITS.maxQueuedResponses * 10);
   const answer = received(socket);
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -192,7 +197,7 @@ test(
   LIMITS.headersTimeoutMs + 20_000,
 );
 
-test('while slow, oversized and never-reading clients go on, normal requests keep their usual latency and memory stays bounded', async () => {
+test('under slow, oversized and never-reading clients, latency and memory stay bounded', async () => {
   await latencies(50); // warm-up
   const baseline = p99(await latencies(400));
   const rssBefore = await residentBytes(server.child.pid!);
@@ -218,7 +223,9 @@ test('while slow, oversized and never-reading clients go on, normal requests kee
   for (const socket of nonReaders) socket.destroy();
 
   console.log(
-    `p99 latency: ${baseline.toFixed(1)} ms alone, ${underAbuse.toFixed(1)} ms under abuse; server RSS +${(rssGrowth / 2 ** 20).toFixed(1)} MiB while 20 clients each ask for the ${BIGGEST.bytes}-byte body 500 times and never read`,
+    `p99 latency: ${baseline.toFixed(1)} ms alone, ${underAbuse.toFixed(1)} ms under abuse; ` +
+      `server RSS +${(rssGrowth / 2 ** 20).toFixed(1)} MiB while 20 clients each ask for the ` +
+      `${BIGGEST.bytes}-byte body 500 times and never read`,
   );
   expect(underAbuse).toBeLessThan(baseline + LATENCY_MARGIN_MS);
   // Buffering every unread body would take ~350 MiB (20 × 500 × 36 KiB); what remains is garbage of dropped requests.

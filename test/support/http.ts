@@ -84,7 +84,8 @@ export function openConnection(origin: string): Promise<RawConnection> {
           () =>
             finish(
               new Error(
-                `nothing complete from ${origin} within ${timeoutMs} ms; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
+                `nothing complete from ${origin} within ${timeoutMs} ms; ` +
+                  `received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
               ),
             ),
           timeoutMs,
@@ -105,7 +106,8 @@ export function openConnection(origin: string): Promise<RawConnection> {
             else if (ended)
               finish(
                 new Error(
-                  `${origin} closed the connection; received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
+                  `${origin} closed the connection; ` +
+                    `received ${JSON.stringify(received.toString('latin1').slice(0, 300))}`,
                 ),
               );
           } catch (error) {

@@ -1,0 +1,101 @@
+// Imports point one way, as data flows: content -> build (with schema and contract) -> dist ->
+// edge (the pure core) -> adapters (server: Node, worker: Workers) -> clients. Each layer of
+// src/ may import only the layers named here; an arrow the wrong way fails with its file.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
+
+/** Each folder of src/ (a layer), and the layers its files may import besides their own. */
+const allowed: Record<string, readonly string[]> = {
+  schema: ['contract'],
+  contract: ['schema'],
+  edge: ['schema', 'contract'],
+  client: ['schema', 'contract'],
+  worker: ['edge', 'schema', 'contract'],
+  server: ['edge', 'schema', 'contract'],
+  build: ['schema', 'contract'],
+  // The wiki is rendered by the build: its pages may read what the build computes.
+  wiki: ['build', 'schema', 'contract'],
+  pages: ['wiki', 'build', 'schema', 'contract'],
+};
+/** Files that configure a tool and sit at the top of src/ (Astro's content collections). */
+const topLevel: Record<string, readonly string[]> = { 'src/content.config.ts': ['build', 'schema'] };
+
+/** The files npm scripts run: a command line may reach into any layer (npm start builds, then serves). */
+function commandLineFiles(): Set<string> {
+  const { scripts } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return new Set(Object.values(scripts).flatMap((command) => /^node (src\/\S+\.ts)/.exec(command)?.[1] ?? []));
+}
+
+/** The code files git has (or would add) below the folders. */
+function trackedFiles(...folders: string[]): string[] {
+  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', ...folders], {
+    cwd: projectDir,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => /\.(ts|mjs|astro)$/.test(file));
+}
+const sourceFiles = trackedFiles('src');
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The project-relative paths a file imports (its relative imports only: packages are not layers). */
+function importsOf(file: string): string[] {
+  const source = readFileSync(join(projectDir, file), 'utf8');
+  return Array.from(source.matchAll(IMPORT), (match) => match[1] ?? match[2] ?? '')
+    .filter((specifier) => specifier.startsWith('.'))
+    .map((specifier) => relative(projectDir, resolve(projectDir, dirname(file), specifier)));
+}
+
+const layerOf = (path: string) => (path.startsWith('src/') ? path.split('/')[1] : undefined);
+
+test('the import scan sees the imports of src/', () => {
+  expect(sourceFiles.length).toBeGreaterThan(40);
+  expect(importsOf('src/edge/core.ts')).toContain('src/contract/paths.ts');
+});
+
+test('every import of src/ points along the layers', () => {
+  const commandLines = commandLineFiles();
+  const wrongWay: string[] = [];
+  for (const file of sourceFiles) {
+    if (commandLines.has(file)) continue;
+    const own = layerOf(file) ?? '';
+    const mayImport = topLevel[file] ?? allowed[own];
+    if (!mayImport) {
+      wrongWay.push(`${file}: a folder of src/ with no place in the layers`);
+      continue;
+    }
+    for (const target of importsOf(file)) {
+      const layer = layerOf(target);
+      if (layer === undefined) wrongWay.push(`${file} -> ${target}: outside src/`);
+      else if (layer !== own && !mayImport.includes(layer)) {
+        wrongWay.push(`${file} -> ${target} (${own} may import only ${mayImport.join(', ')})`);
+      }
+    }
+  }
+  expect(wrongWay).toEqual([]);
+});
+
+test('no import of src/, test/ or bench/ resolves outside the repository', () => {
+  const files = trackedFiles('src', 'test', 'bench');
+  const outside = files.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => target.startsWith('..'))
+      .map((target) => `${file} -> ${target}`),
+  );
+  expect(files.length).toBeGreaterThan(100);
+  expect(outside).toEqual([]);
+});
+
+test('no file of the repository names the folder beside it that a clone does not have', () => {
+  // The team's shared folder sits beside the checkout here; a user's clone has nothing there.
+  const beside = ['..', 'shared'].join('/');
+  const found = spawnSync('git', ['grep', '-n', '-F', beside, '--', '.'], { cwd: projectDir, encoding: 'utf8' });
+  expect(found.stdout).toBe('');
+  expect(found.status).toBe(1);
+});
