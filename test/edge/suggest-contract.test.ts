@@ -1,5 +1,6 @@
 // The contract's section "Suggestions (autocomplete)", one test per rule, against both
-// runtimes (the Node server and the Worker in workerd) and the offline client over a bundle.
+// runtimes (the Node server and the Worker in workerd), the online client and the offline
+// client over a bundle.
 // Expected answers are written by hand from the content, or come from the brute-force
 // reference in test/support/suggest-reference.ts.
 import { readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
-import { openBundle, type BundleClient } from '../../src/client/index.ts';
+import { createClient, openBundle, type BundleClient } from '../../src/client/index.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { kinds, type KindId } from '../../src/schema/kinds.ts';
 import { readManifest } from '../../src/server/body-store.ts';
@@ -48,6 +49,18 @@ const targets: { name: string; open(): Promise<Target & { close(): Promise<void>
       };
     },
   })),
+  {
+    name: 'online client',
+    async open() {
+      const runtime = await startRuntime('node', { tokens: [TOKEN] });
+      const client = createClient({ baseUrl: runtime.url, token: TOKEN });
+      return {
+        name: 'online client',
+        close: () => runtime.close(),
+        suggest: (kind, search) => client.suggest(kind, search),
+      };
+    },
+  },
   {
     name: 'offline',
     async open() {
