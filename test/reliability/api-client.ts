@@ -2,7 +2,7 @@
 // every byte is that version's.
 import { createHash } from 'node:crypto';
 import type { Manifest } from '../../src/schema/manifest.ts';
-import { requestFor, type Build } from './builds.ts';
+import { answerFiles, requestFor, type Build } from './builds.ts';
 
 export interface ApiResponse {
   status: number;
@@ -38,7 +38,7 @@ export function mismatch(path: string, response: ApiResponse, manifests: readonl
 /** Requests every API file of `build` and returns what differs (an empty list: all of it, that version). */
 export async function differencesFrom(origin: string, token: string, build: Build): Promise<string[]> {
   const differences: string[] = [];
-  for (const path of Object.keys(build.manifest.files)) {
+  for (const path of answerFiles(build.manifest)) {
     const response = await getApi(origin, requestFor(path).target, token);
     if (response.version !== build.manifest.version) differences.push(`${path}: version ${response.version}`);
     else {

@@ -86,12 +86,24 @@ export function decodeBody(body: Buffer, contentEncoding: string | null | undefi
 /** A name no record of any kind has: its search finds nothing. */
 export const UNKNOWN_NAME = 'No Such Record';
 
+/**
+ * The API files a request is answered with, whole: every file but the near-miss shards of the
+ * suggestion index, which a near-miss answer is merged from.
+ */
+export const answerFiles = (manifest: Manifest): string[] =>
+  Object.keys(manifest.files).filter((path) => !/^api\/[a-z]+\/suggest\/near\//.test(path));
+
 /** The request target that the API answers with the API file at `path`, and its status. */
 export function requestFor(path: string): { target: string; status: number } {
   const [, kind, rest = ''] = /^api\/([a-z]+)\/(.+)\.json$/.exec(path) ?? [];
   if (!kind) throw new Error(`${path} is not an API file`);
   if (rest === 'index') return { target: `/api/${kind}`, status: 200 };
   if (rest === 'not-found') return { target: `/api/${kind}?search=${encodeURIComponent(UNKNOWN_NAME)}`, status: 404 };
+  if (rest === 'suggest/index') return { target: `/api/${kind}/suggest`, status: 200 };
+  // "!" has an empty search key: the empty suggestion answer.
+  if (rest === 'suggest/none') return { target: `/api/${kind}/suggest?search=%21`, status: 200 };
+  const suggestion = /^suggest\/(?:level|key)\/(.+)$/.exec(rest)?.[1];
+  if (suggestion) return { target: `/api/${kind}/suggest?search=${suggestion}`, status: 200 };
   const search = /^(?:level|name)\/(.+)$/.exec(rest)?.[1];
   if (!search) throw new Error(`${path} is not an API file`);
   return { target: `/api/${kind}?search=${search}`, status: 200 };

@@ -12,11 +12,16 @@ import type { Manifest } from '../../src/schema/manifest.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses } from '../support/http.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
-import { buildEditedApi, copyDist, readBuild, requestFor, tempDir, type Build } from './builds.ts';
+import { answerFiles, buildEditedApi, copyDist, readBuild, requestFor, tempDir, type Build } from './builds.ts';
 import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'reliability-token';
 const treesList = listPath('trees');
+/**
+ * Tests that reload and then request every answer file of a build: ~3,000 with the suggestion
+ * index, each compressed at load and each requested, which on a busy machine outlasts 30 s.
+ */
+const WHOLE_BUILD_MS = 180_000;
 
 let workDir: string;
 let liveDir: string;
@@ -68,12 +73,16 @@ describe('SIGHUP reload', () => {
     server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
   });
 
-  test('a complete rebuild swapped in atomically is served whole: every API file of the new version', async () => {
-    const next = await buildEditedApi(liveDir, workDir);
-    expect(next.version).not.toBe(previous.manifest.version);
-    expect(await reload(server!)).toMatch(/^Reloaded: data version [0-9a-f]+/);
-    expect(await differencesFrom(server!.url, TOKEN, readBuild(liveDir))).toEqual([]);
-  });
+  test(
+    'a complete rebuild swapped in atomically is served whole: every API file of the new version',
+    async () => {
+      const next = await buildEditedApi(liveDir, workDir);
+      expect(next.version).not.toBe(previous.manifest.version);
+      expect(await reload(server!)).toMatch(/^Reloaded: data version [0-9a-f]+/);
+      expect(await differencesFrom(server!.url, TOKEN, readBuild(liveDir))).toEqual([]);
+    },
+    WHOLE_BUILD_MS,
+  );
 
   const incomplete: [string, (next: Build) => void][] = [
     [
@@ -98,41 +107,46 @@ describe('SIGHUP reload', () => {
       expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: \/\S+\.json /);
       expect(await differencesFrom(server!.url, TOKEN, previous)).toEqual([]);
     },
+    WHOLE_BUILD_MS,
   );
 
-  test('under load through a refused and an accepted reload, every response is whole and of one version', async () => {
-    const nextDir = join(workDir, 'next');
-    await buildEditedApi(nextDir, workDir);
-    const next = readBuild(nextDir);
-    const manifests: Manifest[] = [previous.manifest, next.manifest];
-    const paths = Object.keys(previous.manifest.files).filter((path) => path in next.manifest.files);
-    const problems: string[] = [];
-    const versionsSeen = new Set<string | null>();
-    let loading = true;
-    const client = async () => {
-      for (let index = 0; loading; index++) {
-        const path = paths[index % paths.length] ?? treesList;
-        const response = await getApi(server!.url, requestFor(path).target, TOKEN);
-        versionsSeen.add(response.version);
-        const problem = mismatch(path, response, manifests);
-        if (problem) problems.push(problem);
-      }
-    };
-    const clients = [client(), client(), client()];
+  test(
+    'under load through a refused and an accepted reload, every response is whole and of one version',
+    async () => {
+      const nextDir = join(workDir, 'next');
+      await buildEditedApi(nextDir, workDir);
+      const next = readBuild(nextDir);
+      const manifests: Manifest[] = [previous.manifest, next.manifest];
+      const paths = answerFiles(previous.manifest).filter((path) => path in next.manifest.files);
+      const problems: string[] = [];
+      const versionsSeen = new Set<string | null>();
+      let loading = true;
+      const client = async () => {
+        for (let index = 0; loading; index++) {
+          const path = paths[index % paths.length] ?? treesList;
+          const response = await getApi(server!.url, requestFor(path).target, TOKEN);
+          versionsSeen.add(response.version);
+          const problem = mismatch(path, response, manifests);
+          if (problem) problems.push(problem);
+        }
+      };
+      const clients = [client(), client(), client()];
 
-    // A rebuild written in place, file by file, with a reload halfway: refused.
-    cpSync(join(nextDir, MANIFEST_FILE), join(liveDir, MANIFEST_FILE));
-    expect(await reload(server!)).toMatch(/^Reload refused/);
-    // The complete rebuild swapped in whole, then reloaded: accepted.
-    await replaceAtomically(liveDir, (staging) => cpSync(nextDir, staging, { recursive: true }));
-    expect(await reload(server!)).toMatch(/^Reloaded/);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    loading = false;
-    await Promise.all(clients);
+      // A rebuild written in place, file by file, with a reload halfway: refused.
+      cpSync(join(nextDir, MANIFEST_FILE), join(liveDir, MANIFEST_FILE));
+      expect(await reload(server!)).toMatch(/^Reload refused/);
+      // The complete rebuild swapped in whole, then reloaded: accepted.
+      await replaceAtomically(liveDir, (staging) => cpSync(nextDir, staging, { recursive: true }));
+      expect(await reload(server!)).toMatch(/^Reloaded/);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      loading = false;
+      await Promise.all(clients);
 
-    expect(problems).toEqual([]);
-    expect(versionsSeen).toEqual(new Set(manifests.map((manifest) => manifest.version)));
-  });
+      expect(problems).toEqual([]);
+      expect(versionsSeen).toEqual(new Set(manifests.map((manifest) => manifest.version)));
+    },
+    WHOLE_BUILD_MS,
+  );
 });
 
 describe('SIGTERM', () => {
@@ -160,22 +174,26 @@ describe('SIGTERM', () => {
   });
 });
 
-test('a build killed midway (SIGKILL) leaves the previous build intact, and a reload keeps serving it whole', async () => {
-  const previous = readBuild(liveDir);
-  const nextDir = join(workDir, 'next');
-  await buildEditedApi(nextDir, workDir);
-  server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
+test(
+  'a build killed midway (SIGKILL) leaves the previous build intact, and a reload keeps serving it whole',
+  async () => {
+    const previous = readBuild(liveDir);
+    const nextDir = join(workDir, 'next');
+    await buildEditedApi(nextDir, workDir);
+    server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
 
-  // The swap of `npm run build` killed while it copies the next build into its staging folder.
-  await killBuildMidway(
-    liveDir,
-    `fs.cpSync(${JSON.stringify(join(nextDir, 'api'))}, staging + '/api', { recursive: true });`,
-  );
+    // The swap of `npm run build` killed while it copies the next build into its staging folder.
+    await killBuildMidway(
+      liveDir,
+      `fs.cpSync(${JSON.stringify(join(nextDir, 'api'))}, staging + '/api', { recursive: true });`,
+    );
 
-  expect(readBuild(liveDir).manifest).toEqual(previous.manifest);
-  expect(await reload(server)).toMatch(/^Reloaded/);
-  expect(await differencesFrom(server.url, TOKEN, previous)).toEqual([]);
-});
+    expect(readBuild(liveDir).manifest).toEqual(previous.manifest);
+    expect(await reload(server)).toMatch(/^Reloaded/);
+    expect(await differencesFrom(server.url, TOKEN, previous)).toEqual([]);
+  },
+  WHOLE_BUILD_MS,
+);
 
 function collect(socket: Socket): Promise<Buffer> {
   const chunks: Buffer[] = [];
