@@ -138,15 +138,35 @@ function measureInChild(contentDir: string, label: string): IndexCost {
 const kib = (bytes: number) => `${(bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB`;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 const count = (value: number) => value.toLocaleString('en-US');
+/** A row of a Markdown table. */
+const row = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
 
 function printCosts(costs: IndexCost[]): void {
   console.log(
-    '| content | records | index files (of all API files) | index bytes (of all API bytes) | near-miss shards | largest shard | index made in | whole API emitted in |',
+    row([
+      'content',
+      'records',
+      'index files (of all API files)',
+      'index bytes (of all API bytes)',
+      'near-miss shards',
+      'largest shard',
+      'index made in',
+      'whole API emitted in',
+    ]),
   );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of costs) {
     console.log(
-      `| ${c.label} | ${count(c.records)} | ${count(c.indexFiles)} (${count(c.apiFiles)}) | ${mib(c.indexBytes)} (${mib(c.apiBytes)}) | ${count(c.shards)} | ${kib(c.largestShardBytes)} | ${(c.indexMs / 1000).toFixed(2)} s | ${(c.emitMs / 1000).toFixed(2)} s |`,
+      row([
+        c.label,
+        count(c.records),
+        `${count(c.indexFiles)} (${count(c.apiFiles)})`,
+        `${mib(c.indexBytes)} (${mib(c.apiBytes)})`,
+        count(c.shards),
+        kib(c.largestShardBytes),
+        `${(c.indexMs / 1000).toFixed(2)} s`,
+        `${(c.emitMs / 1000).toFixed(2)} s`,
+      ]),
     );
   }
   console.log(
@@ -155,7 +175,14 @@ function printCosts(costs: IndexCost[]): void {
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const c of costs) {
     console.log(
-      `| ${c.label} | ${count(c.typoQueries)} | ${c.meanShardsRead.toFixed(1)} | ${c.maxShardsRead} | ${kib(c.meanBytesRead)} | ${kib(c.maxBytesRead)} |`,
+      row([
+        c.label,
+        count(c.typoQueries),
+        c.meanShardsRead.toFixed(1),
+        c.maxShardsRead,
+        kib(c.meanBytesRead),
+        kib(c.maxBytesRead),
+      ]),
     );
   }
 }
@@ -190,7 +217,15 @@ async function printThroughput(cases: ServeCase[]): Promise<void> {
         const results = rounds.get(scenario.name) ?? [];
         const rps = median(results.map((r) => r.requestsPerSecond));
         console.log(
-          `| ${serveCase.label} | ${scenario.name} (\`${scenario.query}\`) | ${Math.round(rps)} | ${median(results.map((r) => r.p99Ms)).toFixed(2)} | ${results.reduce((total, r) => total + r.errors, 0)} | ${median(results.map((r) => r.cpuMicros)).toFixed(1)} | ${(rps / nameSearch).toFixed(2)}x |`,
+          row([
+            serveCase.label,
+            `${scenario.name} (\`${scenario.query}\`)`,
+            Math.round(rps),
+            median(results.map((r) => r.p99Ms)).toFixed(2),
+            results.reduce((total, r) => total + r.errors, 0),
+            median(results.map((r) => r.cpuMicros)).toFixed(1),
+            `${(rps / nameSearch).toFixed(2)}x`,
+          ]),
         );
       }
     } finally {

@@ -156,4 +156,5 @@ export const median = (values: number[]) =>
 
 /** The line of the run: the load command, the rounds and the time. */
 export const loaderLine = () =>
-  `Load: ${has('wrk') ? `wrk -t2 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}`;
+  `Load: ${has('wrk') ? `wrk -t2 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ` +
+  `${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}`;

@@ -1,7 +1,8 @@
 // The API bodies of one build, held in memory: every API file and its br and gzip variants,
 // and the files of the suggestion index, as the build wrote them, read once from dist/ and
-// each checked against the manifest's sha256 and size. Nothing is compressed here. A build that does not match its manifest is
-// refused whole, naming the file, so a server never mixes versions.
+// each checked against the manifest's sha256 and size. Nothing is compressed here. A build
+// that does not match its manifest is refused whole, naming the file, so a server never mixes
+// versions.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

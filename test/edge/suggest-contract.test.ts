@@ -145,7 +145,7 @@ describe.each(targets)('suggestions, $name', (opener) => {
     expect(named(await suggest('vehicles', 'car'))).toEqual(['Cargo Bike 2', 'Carriage 4', 'Golf Cart 3']);
   });
 
-  test('rule 3c: a word of the name that starts with the key finds the record (oak finds Northern Red Oak)', async () => {
+  test('rule 3c: a word of the name that starts with the key finds the record (red: Northern Red Oak)', async () => {
     expect(named(await suggest('trees', 'sequoia'))).toEqual(['Giant Sequoia 51']);
     expect(named(await suggest('trees', 'red'))).toEqual([
       'Red Maple Tree 82',
@@ -296,7 +296,7 @@ describe.each(runtimeNames)('suggestions over HTTP, %s runtime', (runtimeName) =
     }
   });
 
-  test('release=<id> pins suggestions: the answer of that release, its X-Data-Version and immutable caching', async () => {
+  test('release=<id> pins suggestions: that release answers, with its X-Data-Version, cached for good', async () => {
     const { id, version: releaseVersion } = manifest.releases.at(-1) ?? { id: '', version: '' };
     for (const search of ['oak', 'sequioa', '6', '']) {
       const pinned = await get(`/api/trees/suggest?search=${search}&release=${id}`);
@@ -334,7 +334,7 @@ describe.each(runtimeNames)('suggestions over HTTP, %s runtime', (runtimeName) =
       expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$|^"[0-9a-f]{32}-(br|gzip)"$/);
     });
 
-    test('br and gzip decode to the identity bytes, each encoding with its own ETag, and If-None-Match gives 304', async () => {
+    test('br and gzip decode to the identity bytes, each with its own ETag; If-None-Match gives 304', async () => {
       const bodies = new Map<string, string>();
       const etags = new Set<string>();
       for (const coding of ['identity', 'gzip', 'br']) {
