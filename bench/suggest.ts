@@ -117,7 +117,7 @@ function nearMissReads(content: Content, manifest: BuildManifest): { shards: num
       for (const typo of typos(searchKey(entry.data.name))) {
         const plan = planSuggestion(kind.id, typo, exists);
         if (plan.type !== 'near') continue;
-        const bytes = plan.shards.reduce((total, path) => total + (manifest.index[path]?.size ?? 0), 0);
+        const bytes = plan.shards.reduce((total, { path }) => total + (manifest.index[path]?.size ?? 0), 0);
         reads.push({ shards: plan.shards.length, bytes });
       }
     }

@@ -119,7 +119,7 @@ export function measure(target: Target, url: string): Result {
 export function load(url: string): Omit<Result, 'cpuMicros'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
   if (has('wrk')) {
-    const run = spawnSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', auth, url], {
+    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', auth, url], {
       encoding: 'utf8',
     });
     const out = run.stdout;
@@ -156,5 +156,5 @@ export const median = (values: number[]) =>
 
 /** The line of the run: the load command, the rounds and the time. */
 export const loaderLine = () =>
-  `Load: ${has('wrk') ? `wrk -t2 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ` +
+  `Load: ${has('wrk') ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ` +
   `${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}`;

@@ -243,14 +243,12 @@ function searchParameter(kind: Kind): Json {
   const examples: Json = { whole: { value: '' }, level: { value: '1' } };
   if (kind.named)
     examples['name'] = { value: 'Oak Tree', summary: 'any letter case and punctuation: "oak-tree", "OAKTREE"' };
-  return {
-    name: 'search',
-    in: 'query',
-    required: false,
-    description: rules.join('\n'),
-    schema: { type: 'string' },
-    examples,
-  };
+  return queryParameter('search', rules, examples);
+}
+
+/** A string query parameter, its rules one per line. */
+function queryParameter(name: string, rules: readonly string[], examples: Json): Json {
+  return { name, in: 'query', required: false, description: rules.join('\n'), schema: { type: 'string' }, examples };
 }
 
 const SUGGEST_SEARCH = 'suggestSearch';
@@ -269,14 +267,11 @@ function suggestSearchParameter(): Json {
       'two neighbours; nearer first (`sequioa` finds Giant Sequoia).',
     `4. v longer than ${MAX_SEARCH_LENGTH} characters: [].`,
   ];
-  return {
-    name: 'search',
-    in: 'query',
-    required: false,
-    description: rules.join('\n'),
-    schema: { type: 'string' },
-    examples: { prefix: { value: 'oak' }, typo: { value: 'sequioa' }, level: { value: '6' } },
-  };
+  return queryParameter('search', rules, {
+    prefix: { value: 'oak' },
+    typo: { value: 'sequioa' },
+    level: { value: '6' },
+  });
 }
 
 const IF_NONE_MATCH = 'IfNoneMatch';

@@ -78,10 +78,7 @@ export function suggestionBody(files: ArchiveFiles, kind: KindId, text: string |
   const noun = kindById(kind)?.noun ?? kind;
   return suggestBody(
     noun,
-    nearSuggestions(
-      plan.key,
-      plan.shards.map((path) => parseShard(read(path))),
-    ),
+    nearSuggestions(plan, new Map(plan.shards.map(({ prefix, path }) => [prefix, parseShard(read(path))]))),
   );
 }
 

@@ -123,22 +123,31 @@ export function queryVariants(key: string): Set<string> {
   return budget === 0 || key.length > MAX_SEARCH_LENGTH + budget ? new Set() : deletionVariants(key, budget);
 }
 
-/** Group e: the records with a word or name key within the edit budget of `key`, nearer first, then list order. */
-export function nearSuggestions(key: string, shards: readonly NearShard[]): Suggestion[] {
+/**
+ * Group e: the records with a word or name key within the edit budget of `key`, nearer first,
+ * then list order, from the shards the plan named, by their prefix. Each of the query's
+ * variants is looked up in the one shard holding it: the work grows with the query, not the index.
+ */
+export function nearSuggestions(
+  { key, isShard }: Pick<NearPlan, 'key' | 'isShard'>,
+  shards: ReadonlyMap<string, NearShard>,
+): Suggestion[] {
   const budget = editBudget(key);
   const found = new Map<number, { distance: number; entry: Suggestion }>();
-  const variants = queryVariants(key);
-  for (const shard of shards) {
-    for (const [variant, byKey] of Object.entries(shard.variants)) {
-      if (!variants.has(variant)) continue;
-      for (const [candidate, positions] of Object.entries(byKey)) {
-        const distance = editDistance(key, candidate, budget);
-        if (distance > budget) continue;
-        for (const position of positions) {
-          const known = found.get(position);
-          const entry = shard.entries[position];
-          if (entry && (!known || distance < known.distance)) found.set(position, { distance, entry });
-        }
+  const distances = new Map<string, number>();
+  for (const variant of queryVariants(key)) {
+    const prefix = shardHolding(variant, isShard);
+    const shard = prefix === undefined ? undefined : shards.get(prefix);
+    const byKey = shard && Object.hasOwn(shard.variants, variant) ? shard.variants[variant] : undefined;
+    if (!shard || !byKey) continue;
+    for (const [candidate, positions] of Object.entries(byKey)) {
+      const distance = distances.get(candidate) ?? editDistance(key, candidate, budget);
+      distances.set(candidate, distance);
+      if (distance > budget) continue;
+      for (const position of positions) {
+        const known = found.get(position);
+        const entry = shard.entries[position];
+        if (entry && (!known || distance < known.distance)) found.set(position, { distance, entry });
       }
     }
   }
@@ -154,7 +163,21 @@ export function parseShard(text: string): NearShard {
 }
 
 /** How to answer a suggestion query: one prebuilt file, or a merge of near-miss shards. */
-export type SuggestPlan = { type: 'file'; path: string } | { type: 'near'; key: string; shards: string[] };
+export type SuggestPlan = { type: 'file'; path: string } | NearPlan;
+
+/** A near-miss query: its key, the shards its variants fall in, and which variant prefixes name shards. */
+export interface NearPlan {
+  type: 'near';
+  key: string;
+  shards: readonly NearShardFile[];
+  isShard(prefix: string): boolean;
+}
+
+/** A near-miss shard the plan names: the variant prefix it holds, and its file. */
+export interface NearShardFile {
+  prefix: string;
+  path: string;
+}
 
 /** Where the files of an index live: the current data's (as they are) or a release's (pinnedPath). */
 export type IndexLocation = (path: string) => string;
@@ -181,12 +204,14 @@ export function planSuggestion(
   if (text.type === 'none') return file(suggestEmptyPath(kind));
   const { key } = text;
   if (exists(at(suggestKeyPath(kind, key)))) return file(suggestKeyPath(kind, key));
-  const shards = new Set<string>();
+  const isShard = (prefix: string) => exists(at(suggestShardPath(kind, prefix)));
+  const shards = new Map<string, NearShardFile>();
   for (const variant of queryVariants(key)) {
-    const shard = shardHolding(variant, (prefix) => exists(at(suggestShardPath(kind, prefix))));
-    if (shard !== undefined) shards.add(at(suggestShardPath(kind, shard)));
+    const prefix = shardHolding(variant, isShard);
+    if (prefix !== undefined) shards.set(prefix, { prefix, path: at(suggestShardPath(kind, prefix)) });
   }
-  return shards.size === 0 ? file(suggestEmptyPath(kind)) : { type: 'near', key, shards: [...shards] };
+  if (shards.size === 0) return file(suggestEmptyPath(kind));
+  return { type: 'near', key, shards: [...shards.values()], isShard };
 }
 
 /**

@@ -20,7 +20,7 @@ import { suggestBody } from '../contract/messages.ts';
 import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
 import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { nearSuggestions, type NearShard, parseShard, planSuggestion } from '../contract/suggest.ts';
+import { nearSuggestions, type NearShard, type NearPlan, parseShard, planSuggestion } from '../contract/suggest.ts';
 import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { boundedMemo, type Memo } from './memo.ts';
@@ -124,7 +124,7 @@ interface NearTarget {
   /** Names the answer in the memos: the kind, the release and the key. */
   file: string;
   headers: Headers;
-  near: { noun: string; key: string; shards: readonly string[] };
+  near: NearPlan & { noun: string };
 }
 
 /** A body made for a query: its text and that text's SHA-256 (its ETag's source). */
@@ -258,7 +258,7 @@ function suggestionTarget(
   const noun = kindById(kind)?.noun ?? kind;
   // A NUL cannot be in a path of the manifest: this key names no file.
   const file = `\0near\0${kind}\0${releaseId}\0${plan.key}`;
-  return { status: 200, file, headers, near: { noun, key: plan.key, shards: plan.shards } };
+  return { status: 200, file, headers, near: { ...plan, noun } };
 }
 
 /**
@@ -271,25 +271,25 @@ function nearAnswer(edge: Edge, target: NearTarget, request: EdgeRequest): EdgeR
   if (made) return serve(made);
   // The shards remembered now are held here: the memo may let them go before a lookup returns.
   const known = new Map<string, NearShard>();
-  const missing: string[] = [];
-  for (const path of target.near.shards) {
-    const shard = edge.shards.find(path);
-    if (shard) known.set(path, shard);
-    else missing.push(path);
+  const missing: NearPlan['shards'][number][] = [];
+  for (const file of target.near.shards) {
+    const shard = edge.shards.find(file.path);
+    if (shard) known.set(file.prefix, shard);
+    else missing.push(file);
   }
   const answer = (texts: readonly string[]) => {
-    missing.forEach((path, index) => {
+    missing.forEach((file, index) => {
       const shard = parseShard(texts[index] ?? '');
-      known.set(path, shard);
-      edge.shards.set(path, shard);
+      known.set(file.prefix, shard);
+      edge.shards.set(file.path, shard);
     });
-    const shards = target.near.shards.flatMap((path) => known.get(path) ?? []);
-    const text = suggestBody(target.near.noun, nearSuggestions(target.near.key, shards));
+    const text = suggestBody(target.near.noun, nearSuggestions(target.near, known));
     const body = { text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
     edge.nearBodies.set(target.file, body);
     return serve(body);
   };
-  return missing.length === 0 ? answer([]) : Object.freeze({ type: 'lookup', files: missing, answer });
+  if (missing.length === 0) return answer([]);
+  return Object.freeze({ type: 'lookup', files: missing.map((file) => file.path), answer });
 }
 
 /** The encoding the request's Accept-Encoding chooses. */
