@@ -12,7 +12,8 @@ const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
 export function encodeText(text: string, encoding: Encoding): Bytes {
-  const identity = new TextEncoder().encode(text);
+  // Copied into a Uint8Array of its own ArrayBuffer, as a Response takes in both runtimes' types.
+  const identity = new Uint8Array(new TextEncoder().encode(text));
   if (encoding === 'br')
     return new Uint8Array(
       brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
