@@ -23,7 +23,17 @@ import { searchKey } from '../src/contract/search-key.ts';
 import { planSuggestion } from '../src/contract/suggest.ts';
 import { kinds } from '../src/schema/kinds.ts';
 import type { BuildManifest } from '../src/schema/manifest.ts';
-import { loaderLine, measure, median, nodeTarget, ROUNDS, load, type Result, type Target } from './lib/load.ts';
+import {
+  loaderLine,
+  measure,
+  median,
+  nodeTarget,
+  ROUNDS,
+  load,
+  type Result,
+  type Target,
+  WARM_UP_SECONDS,
+} from './lib/load.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
 const { values } = parseArgs({
@@ -208,7 +218,7 @@ async function printThroughput(cases: ServeCase[]): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const scenario of serveCase.scenarios) {
           const url = target.url(scenario);
-          load(url); // warm-up
+          load(url, WARM_UP_SECONDS);
           rounds.get(scenario.name)?.push(measure(target, url));
         }
       }
@@ -229,7 +239,7 @@ async function printThroughput(cases: ServeCase[]): Promise<void> {
         );
       }
     } finally {
-      target?.stop();
+      await target?.stop();
     }
   }
 }

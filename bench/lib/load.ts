@@ -1,5 +1,6 @@
-// Load generation shared by the serving benchmarks: servers started as child processes,
-// wrk (or autocannon) against them on loopback, and the servers' CPU time per request.
+// Load generation shared by the serving benchmarks (bench:serve, bench:suggest): servers
+// started as child processes, wrk -t1 (or autocannon) against them on loopback, and the
+// servers' CPU time per request, which holds steady on a busy machine where req/s does not.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { freePort } from '../../test/support/runtimes.ts';
 export const CONNECTIONS = 32;
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The warm-up before each measured run: the JIT and the connection pool. */
+export const WARM_UP_SECONDS = 2;
 export const TOKEN = 'bench-token';
 
 /** What a benchmark asks of a server: a path with its query. */
@@ -17,14 +20,14 @@ export interface Scenario {
   query: string;
 }
 
-export interface Target {
+export interface Target<Role extends string = string> {
   name: string;
-  role: 'ours' | 'baseline' | 'ceiling';
+  role: Role;
   /** Processes whose CPU time counts as the server's. */
   pids(): number[];
   /** The URL that answers a scenario on this target. */
   url(scenario: Scenario): string;
-  stop(): void;
+  stop(): Promise<unknown>;
 }
 
 export interface Result {
@@ -39,6 +42,7 @@ export function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
 
+/** Starts a server and waits until it answers on `port` (a large build takes a while to load). */
 export async function startChild(
   command: string,
   args: string[],
@@ -71,21 +75,28 @@ export function withChildren(child: ChildProcess): number[] {
   return [child.pid ?? 0, ...children];
 }
 
-export async function nodeTarget(
+/** A Node server of this project (or a baseline) on a free port, with the bench token. */
+export async function nodeTarget<Role extends string>(
   name: string,
-  role: Target['role'],
+  role: Role,
   script: string,
   extraEnv: Record<string, string> = {},
-): Promise<Target> {
+  nodeOptions: string[] = [],
+): Promise<Target<Role>> {
   const port = await freePort();
   const env = { PORT: String(port), API_TOKENS: TOKEN, CONTENT_DIR: join(projectDir, 'content'), ...extraEnv };
-  const child = await startChild(process.execPath, [script], env, port);
+  const child = await startChild(process.execPath, [...nodeOptions, script], env, port);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     name,
     role,
     pids: () => withChildren(child),
     url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`,
-    stop: () => child.kill(),
+    // SIGTERM: the server drains and exits, so a CPU profile is written.
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
   };
 }
 
@@ -108,18 +119,20 @@ function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
+/** One measured run against `url`, with the server's CPU time per request. */
 export function measure(target: Target, url: string): Result {
   const pids = target.pids();
   const before = cpuSeconds(pids);
-  const result = load(url);
+  const result = load(url, SECONDS);
   const requests = result.requestsPerSecond * SECONDS;
   return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests };
 }
 
-export function load(url: string): Omit<Result, 'cpuMicros'> {
+/** `seconds` of load on `url`, 32 connections, one load thread (the server has the other core). */
+export function load(url: string, seconds: number): Omit<Result, 'cpuMicros'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
   if (has('wrk')) {
-    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-H', auth, url], {
+    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
       encoding: 'utf8',
     });
     const out = run.stdout;
@@ -135,7 +148,7 @@ export function load(url: string): Omit<Result, 'cpuMicros'> {
   const autocannon = join(projectDir, 'node_modules/autocannon/autocannon.js');
   const run = spawnSync(
     process.execPath,
-    [autocannon, '-c', String(CONNECTIONS), '-d', String(SECONDS), '-j', '-H', auth, url],
+    [autocannon, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', auth, url],
     { encoding: 'utf8' },
   );
   const report = JSON.parse(run.stdout) as {
@@ -153,6 +166,17 @@ export function load(url: string): Omit<Result, 'cpuMicros'> {
 
 export const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The median run of several (errors summed); undefined for none. */
+export function summary(results: Result[]): Result | undefined {
+  if (results.length === 0) return undefined;
+  return {
+    cpuMicros: median(results.map((result) => result.cpuMicros)),
+    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+  };
+}
 
 /** The line of the run: the load command, the rounds and the time. */
 export const loaderLine = () =>
