@@ -32,6 +32,41 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
+/** How long wrangler may take to stop after SIGTERM before its group is killed. */
+const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * Closes a process started as a group leader: SIGTERM to the group, SIGKILL to what is left
+ * once the leader exits (or after the grace period); this process's exit kills the group too.
+ */
+function groupCloser(child: ChildProcess): () => Promise<void> {
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, signal);
+    } catch {
+      // The group has ended already.
+    }
+  };
+  const killOnExit = () => signalGroup('SIGKILL');
+  process.once('exit', killOnExit);
+  return () =>
+    new Promise<void>((resolve) => {
+      process.off('exit', killOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        signalGroup('SIGKILL');
+        return resolve();
+      }
+      const stubborn = setTimeout(() => signalGroup('SIGKILL'), CLOSE_GRACE_MS);
+      child.once('exit', () => {
+        clearTimeout(stubborn);
+        // What the CLI left behind (workerd) goes with it.
+        signalGroup('SIGKILL');
+        resolve();
+      });
+      signalGroup('SIGTERM');
+    });
+}
+
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const args = [
@@ -50,18 +85,16 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
   if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
+  // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
     cwd: options.cwd ?? projectDir,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   const url = `http://${host}:${options.port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const close = groupCloser(child);
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
