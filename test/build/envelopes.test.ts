@@ -224,7 +224,11 @@ describe('the manifest', () => {
 
   test('lists every API file, and no other; beside each are its .br and .gz variants, and nothing else', () => {
     expect(Object.keys(manifest.files).sort()).toEqual(apiFilePaths().sort());
-    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + 1);
+    const others = [...tree(outDir).keys()].filter(
+      (path) => !(path in manifest.files) && !/\.json\.(?:br|gz)$/.test(path),
+    );
+    expect(others.sort()).toEqual(['.assetsignore', 'api/bodies.pack', 'manifest.json']);
+    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + 3);
   });
 
   test('gives every file and each of its variants its sha256 and size', () => {
@@ -243,6 +247,23 @@ describe('the manifest', () => {
         gzip: digest(files.get(compressedPath(path, 'gzip'))),
       });
     }
+  });
+});
+
+describe('the pack', () => {
+  test("holds each API file, then its .br, then its .gz, one after another in the manifest's order", () => {
+    const files = tree(outDir);
+    const parts = Object.keys(manifest.files).flatMap((path) => [path, `${path}.br`, `${path}.gz`]);
+    const expected = Buffer.concat(parts.map((path) => files.get(path) ?? Buffer.alloc(0)));
+    expect(files.get('api/bodies.pack')?.equals(expected)).toBe(true);
+    expect(manifest.pack).toEqual({
+      sha256: createHash('sha256').update(expected).digest('hex'),
+      size: expected.length,
+    });
+  });
+
+  test('is left out of the Worker deployment: .assetsignore lists it', () => {
+    expect(readText('.assetsignore')).toBe('api/bodies.pack\n');
   });
 });
 
