@@ -5,7 +5,7 @@
 // identity bytes, then br, then gzip, nothing between; so each part's place follows from the
 // sizes in the manifest, and a reader checks every part against its sha256 as it would the
 // file. The Worker fetches single files and never the pack, so the pack is not deployed.
-import type { BuildManifest, ManifestFile } from '../schema/manifest.ts';
+import type { BuildManifest, BuiltFile, ManifestFile } from '../schema/manifest.ts';
 import { API_DIR, type Compression } from './paths.ts';
 
 export const PACK_FILE = `${API_DIR}/bodies.pack`;
@@ -30,12 +30,19 @@ export interface PackedPart {
   expected: ManifestFile;
 }
 
+/** The manifest entry of one part of an API file: the file's own, or its variant's. */
+export const partEntry = (entry: BuiltFile, part: PackPart): ManifestFile =>
+  part === 'identity' ? entry : entry[part];
+
 /** Where each part of each API file lies in the pack of a build with these files, in pack order. */
 export function* packLayout(files: BuildManifest['files']): Generator<PackedPart> {
   let offset = 0;
-  for (const [file, entry] of Object.entries(files)) {
+  // for...in rather than Object.entries: no array per file, at 200k files.
+  for (const file in files) {
+    const entry = files[file];
+    if (!entry) continue;
     for (const part of PACK_PARTS) {
-      const expected = part === 'identity' ? entry : entry[part];
+      const expected = partEntry(entry, part);
       yield { file, part, offset, expected };
       offset += expected.size;
     }

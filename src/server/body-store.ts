@@ -3,12 +3,12 @@
 // rather than three per API file) and each checked against the manifest's sha256 and size.
 // Nothing is compressed here. A build that does not match its manifest is refused whole,
 // naming the file, so a server never mixes versions.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { PACK_FILE, packLayout, type PackedPart } from '../contract/pack.ts';
+import { PACK_FILE, packLayout, partEntry, type PackedPart } from '../contract/pack.ts';
 import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { buildManifestSchema, type BuildManifest, type ManifestFile } from '../schema/manifest.ts';
@@ -17,7 +17,8 @@ export class DistError extends Error {
   override name = 'DistError';
 }
 
-type Variants = Record<Encoding, Buffer>;
+/** Where each encoding of an API file starts in the pack. */
+type Offsets = Record<Encoding, number>;
 
 export interface BodyStore {
   manifest: BuildManifest;
@@ -79,11 +80,11 @@ async function readPack(distDir: string, expected: ManifestFile): Promise<Buffer
   }
 }
 
-/** A part of the pack, checked against its manifest entry; the error names the file it stands for. */
-function checkedPart(distDir: string, pack: Buffer, { file, part, offset, expected }: PackedPart): Buffer {
+/** Checks a part of the pack against its manifest entry; the error names the file it stands for. */
+function checkPart(distDir: string, pack: Buffer, { file, part, offset, expected }: PackedPart): void {
   const bytes = pack.subarray(offset, offset + expected.size);
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length === expected.size && digest === expected.sha256) return bytes;
+  const digest = hash('sha256', bytes, 'hex');
+  if (bytes.length === expected.size && digest === expected.sha256) return;
   const path = join(distDir, part === 'identity' ? file : compressedPath(file, part));
   throw new DistError(
     `${path} (packed in ${join(distDir, PACK_FILE)}) does not match the manifest (${bytes.length} bytes, ` +
@@ -100,15 +101,16 @@ function checkedPart(distDir: string, pack: Buffer, { file, part, offset, expect
 export async function loadBodyStore(distDir: string): Promise<BodyStore> {
   const manifest = await readManifest(distDir);
   const pack = await readPack(distDir, manifest.pack);
-  // Parts past the end of a short pack come out short, and fail their check.
-  const files = new Map<string, Variants>();
+  // Parts past the end of a short pack come out short, and fail their check. Only offsets are
+  // kept: a Buffer object per part (600k at 100k records) would cost time and memory.
+  const offsets = new Map<string, Offsets>();
   let sinceYield = 0;
   for (const packed of packLayout(manifest.files)) {
-    const bytes = checkedPart(distDir, pack, packed);
+    checkPart(distDir, pack, packed);
     // Every part of a file is set here; the first one read stands in for the others until then.
-    const variants = files.get(packed.file) ?? { identity: bytes, br: bytes, gzip: bytes };
-    variants[packed.part] = bytes;
-    files.set(packed.file, variants);
+    const at = offsets.get(packed.file) ?? { identity: packed.offset, br: packed.offset, gzip: packed.offset };
+    at[packed.part] = packed.offset;
+    offsets.set(packed.file, at);
     if (++sinceYield === PARTS_PER_TURN) {
       sinceYield = 0;
       await yieldToEventLoop();
@@ -123,9 +125,10 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
   return {
     manifest,
     bytes(file, encoding) {
-      const variants = files.get(file);
-      if (!variants) throw new DistError(`${file} is not an API file of this build`);
-      return variants[encoding];
+      const at = offsets.get(file)?.[encoding];
+      const entry = manifest.files[file];
+      if (at === undefined || !entry) throw new DistError(`${file} is not an API file of this build`);
+      return pack.subarray(at, at + partEntry(entry, encoding).size);
     },
   };
 }
