@@ -4,7 +4,7 @@
 // Nothing is compressed here. A build that does not match its manifest is refused whole,
 // naming the file, so a server never mixes versions.
 import { hash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -66,7 +66,8 @@ async function readPack(distDir: string, expected: ManifestFile): Promise<Buffer
     throw new DistError(`${path} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
   }
   try {
-    const bytes = Buffer.allocUnsafeSlow(expected.size + 1);
+    // No more than the file holds, whatever size a damaged manifest gives.
+    const bytes = Buffer.allocUnsafeSlow(Math.min(fstatSync(fd).size, expected.size + 1));
     let filled = 0;
     while (filled < bytes.length) {
       const read = readSync(fd, bytes, filled, Math.min(READ_BYTES_PER_TURN, bytes.length - filled), null);
