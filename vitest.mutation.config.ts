@@ -12,6 +12,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/tokens.test.ts',
     'test/edge/core.test.ts',
     'test/edge/core.property.test.ts',
+    'test/edge/memo.test.ts',
+    'test/edge/encode.test.ts',
     'test/worker/worker.test.ts',
   ],
   contract: [
@@ -22,12 +24,14 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/bundles/bundles.test.ts',
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
+    'test/build/suggest.property.test.ts',
   ],
   client: [
     'test/client/offline.test.ts',
     'test/client/online.test.ts',
     'test/client/network.test.ts',
     'test/bundles/bundles.test.ts',
+    'test/build/suggest.property.test.ts',
   ],
 };
 

@@ -1,7 +1,8 @@
 // Writes prebuilt API files below dist/, each with its br (quality 11) and gzip (level 9)
 // variant beside it, and returns their manifest entries. Compression happens here, once per
 // build, so no runtime compresses at start-up or per request. Any file given to emitFiles
-// gets its variants: every emitter of API files goes through it.
+// gets its variants (every emitter of API files goes through it), except the files of the
+// suggestion index that the edge reads and never sends (`indexOnly`): those are listed apart.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -16,7 +17,12 @@ export interface ApiFile {
   /** Path below dist/, forward slashes. */
   path: string;
   body: string;
+  /** Read by the edge to make an answer, never sent as it is: no variants, listed in the manifest's `index`. */
+  indexOnly?: boolean;
 }
+
+/** The manifest's lists of what emitFiles wrote: served files with variants, and index files. */
+export type EmittedFiles = Pick<BuildManifest, 'files' | 'pack' | 'index'>;
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -94,11 +100,6 @@ class PackWriter {
   }
 }
 
-export interface EmittedFiles {
-  files: BuildManifest['files'];
-  pack: ManifestFile;
-}
-
 /**
  * Writes every file and its variants below `outDir`, in parallel across the cores, and the
  * pack of them all (src/contract/pack.ts); returns their manifest entries in the order given.
@@ -107,6 +108,7 @@ export interface EmittedFiles {
 export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promise<EmittedFiles> {
   const order: string[] = [];
   const written = new Map<string, BuiltFile>();
+  const index: BuildManifest['index'] = {};
   const madeDirs = new Set<string>();
   const write = (path: string, bytes: Buffer) => {
     const target = join(outDir, path);
@@ -131,9 +133,13 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
   let packed = Promise.resolve();
   let packEntry: ManifestFile;
   try {
-    await forEachConcurrently(files, availableParallelism(), async ({ path, body }) => {
-      order.push(path);
+    await forEachConcurrently(files, availableParallelism(), async ({ path, body, indexOnly }) => {
       const identity = Buffer.from(body, 'utf8');
+      if (indexOnly) {
+        index[path] = write(path, identity);
+        return;
+      }
+      order.push(path);
       const variants = variantsOf(body, identity);
       const joined = packed.then(async () => pack.append({ identity, ...(await variants) }));
       packed = joined;
@@ -156,5 +162,5 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
     const entry = written.get(path);
     if (entry) entries[path] = entry;
   }
-  return { files: entries, pack: packEntry };
+  return { files: entries, pack: packEntry, index };
 }

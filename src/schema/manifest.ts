@@ -1,7 +1,8 @@
 // The build manifest (dist/manifest.json): which data version the build holds, every API
-// file with its digest and the digests of its br and gzip variants, and the pack that holds
-// them all (src/contract/pack.ts). Runtimes refuse to serve a dist/ that does not match it.
-// Offline bundles carry a manifest of the same shape without variants (manifestSchema).
+// file with its digest and the digests of its br and gzip variants, the pack that holds them
+// all (src/contract/pack.ts), and the index files the edge reads (suggestions' near misses).
+// Runtimes refuse to serve a dist/ that does not match it. Offline bundles carry a manifest
+// of the same shape without variants (manifestSchema).
 import { z } from 'zod';
 import { kindIds, kinds } from './kinds.ts';
 
@@ -41,6 +42,9 @@ export const buildManifestSchema = z.strictObject({
   pack: manifestFileSchema.describe(
     'The pack: every API file and its br and gzip variants in one file, one after another in the order of files.',
   ),
+  index: z
+    .record(z.string(), manifestFileSchema)
+    .describe('The files of the near-miss suggestion index: read by the edge to make answers, never sent as they are.'),
   releases,
 });
 

@@ -1,10 +1,11 @@
 // The API bodies of one build, held in memory: every API file and its br and gzip variants,
-// as the build wrote them, read once from the build's pack (src/contract/pack.ts: one file
-// rather than three per API file) and each checked against the manifest's sha256 and size.
-// Nothing is compressed here. A build that does not match its manifest is refused whole,
-// naming the file, so a server never mixes versions.
+// and the files of the suggestion index, as the build wrote them: the bodies read once from
+// the build's pack (src/contract/pack.ts: one file rather than three per API file), the index
+// files one by one, each checked against the manifest's sha256 and size. Nothing is
+// compressed here. A build that does not match its manifest is refused whole, naming the
+// file, so a server never mixes versions.
 import { hash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -24,6 +25,8 @@ export interface BodyStore {
   manifest: BuildManifest;
   /** The bytes of an API file of this build in one encoding. */
   bytes(file: string, encoding: Encoding): Buffer;
+  /** A file of the build's suggestion index (manifest.index), as text. */
+  indexText(file: string): string;
 }
 
 export async function readManifest(distDir: string): Promise<BuildManifest> {
@@ -94,6 +97,29 @@ function checkPart(distDir: string, pack: Buffer, { file, part, offset, expected
   );
 }
 
+/** The files of the suggestion index, each read whole and checked against its manifest entry. */
+async function readIndex(distDir: string, files: BuildManifest['index']): Promise<Map<string, Buffer>> {
+  const index = new Map<string, Buffer>();
+  for (const [path, expected] of Object.entries(files)) {
+    const fullPath = join(distDir, path);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(fullPath);
+    } catch {
+      throw new DistError(`${fullPath} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+    }
+    const digest = hash('sha256', bytes, 'hex');
+    if (bytes.length !== expected.size || digest !== expected.sha256)
+      throw new DistError(
+        `${fullPath} does not match the manifest (${bytes.length} bytes, sha256 ${digest.slice(0, 12)}…; ` +
+          `expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
+      );
+    index.set(path, bytes);
+    await yieldToEventLoop();
+  }
+  return index;
+}
+
 /**
  * Reads every API file of the build in `distDir` and its variants from the pack, each checked
  * against the manifest. The reads and checks run in short stretches between turns of the
@@ -123,6 +149,7 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
       `${join(distDir, PACK_FILE)} is longer than the manifest says (${manifest.pack.size} bytes): ` +
         'it is corrupted or from another build.',
     );
+  const index = await readIndex(distDir, manifest.index);
   return {
     manifest,
     bytes(file, encoding) {
@@ -130,6 +157,11 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
       const entry = manifest.files[file];
       if (at === undefined || !entry) throw new DistError(`${file} is not an API file of this build`);
       return pack.subarray(at, at + partEntry(entry, encoding).size);
+    },
+    indexText(file) {
+      const bytes = index.get(file);
+      if (!bytes) throw new DistError(`${file} is not an index file of this build`);
+      return bytes.toString('utf8');
     },
   };
 }

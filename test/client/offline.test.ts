@@ -14,7 +14,7 @@ import {
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, type BundleFormat } from '../../src/contract/bundle-layout.ts';
-import { BundleError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
+import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import { outcomesOf, querySet } from './query-set.ts';
 
 let content: Content;
@@ -55,6 +55,38 @@ describe.each(['tar.gz', 'zip'] as const)('a %s bundle', (format) => {
     outcomes.forEach((outcome, index) => {
       const { kind, search, expected } = queries[index] ?? {};
       expect({ kind, search, outcome }).toEqual({ kind, search, outcome: expected });
+    });
+  });
+});
+
+describe('suggestions offline', () => {
+  test('suggest answers from the bundle: prefixes, typos, levels, [] for nothing', async () => {
+    const bundle = await openBundle(archives.zip);
+    expect((await bundle.suggest('trees', 'oak')).map((entry) => 'name' in entry && entry.name)).toEqual([
+      'Oak Tree',
+      'Chestnut Oak',
+      'Northern Red Oak',
+      'Scarlet Oak',
+      'Silky Oak',
+      'White Oak',
+    ]);
+    expect(await bundle.suggest('trees', 'sequioa')).toEqual([{ name: 'Giant Sequoia', level: 51 }]);
+    expect(await bundle.suggest('cutters', 'bread')).toEqual([{ name: 'Knife', level: 2 }]);
+    expect(await bundle.suggest('plots', '5')).toEqual([{ level: 5 }]);
+    expect(await bundle.suggest('trees', 'zzzzzz')).toEqual([]);
+    expect(await bundle.suggest('gifts')).toHaveLength(3);
+  });
+
+  test('with release, suggestions come from that release; an unknown release is NotFoundError', async () => {
+    // The build's bundle holds the releases of releases/.
+    const built = join(projectDir, 'dist', DOWNLOADS_DIR, bundleFileName(content.version, 'zip'));
+    const bundle = await openBundle(built, { release: '2026-11-22' });
+    expect(await bundle.suggest('trees', 'sequioa')).toEqual([{ name: 'Giant Sequoia', level: 51 }]);
+    const unknown = await openBundle(built, { release: '1999-01-01' });
+    const error = await unknown.suggest('trees', 'oak').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      message: 'The requested release could not be found. The releases are listed at /api/releases.',
     });
   });
 });

@@ -13,7 +13,7 @@ import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses, rawRequest } from '../support/http.ts';
-import { startRuntime } from '../support/runtimes.ts';
+import { distDir, startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import {
   buildEditedApi,
@@ -31,6 +31,11 @@ import { spawnServe, startServe, until, type RunningServeChild } from './serve-c
 
 const TOKEN = 'reliability-token';
 const treesList = listPath('trees');
+/** A file of the suggestion index (a near-miss shard of the trees), from the built manifest. */
+const indexFile =
+  Object.keys(
+    (JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as { index: Record<string, unknown> }).index,
+  ).find((path) => path.startsWith('api/trees/')) ?? '';
 
 let workDir: string;
 let liveDir: string;
@@ -66,6 +71,15 @@ describe('a damaged build is refused at start-up with a message naming the file'
     ],
     ['a pack longer than the manifest says', PACK_FILE, (dir) => appendFileSync(join(dir, PACK_FILE), '\n')],
     ['a missing pack', PACK_FILE, (dir) => rmSync(join(dir, PACK_FILE))],
+    [
+      'a corrupted file of the suggestion index',
+      indexFile,
+      (dir) => {
+        const file = join(dir, indexFile);
+        writeFileSync(file, readFileSync(file, 'utf8').replace(/"(\d+)"/, '"9$1"'));
+      },
+    ],
+    ['a missing file of the suggestion index', indexFile, (dir) => rmSync(join(dir, indexFile))],
     ['a missing manifest', MANIFEST_FILE, (dir) => rmSync(join(dir, MANIFEST_FILE))],
     ['a truncated manifest', MANIFEST_FILE, (dir) => truncateSync(join(dir, MANIFEST_FILE), 40)],
   ];
