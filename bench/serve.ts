@@ -1,9 +1,10 @@
 // `npm run bench:serve`: throughput and p99 latency of the local server (one process), side
 // by side in one run with (a) the floor: a bare node:http server that parses the URL, compares
 // the token and writes a preloaded buffer with the same headers, (b) nginx serving the same
-// bytes (one worker process) when installed, and (c) a dynamic Fastify server shaped like
-// the service this project replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32
-// connections. BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
+// bytes (one worker process) when installed, with sendfile and without (which copies each
+// body as Node does), and (c) a dynamic Fastify server shaped like the service this project
+// replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
+// BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', file: listPath('trees') },
 ];
 
-type Role = 'ours' | 'floor' | 'nginx' | 'fastify';
+type Role = 'ours' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
 function floorTarget(): Promise<Target<Role>> {
@@ -58,7 +59,12 @@ function floorTarget(): Promise<Target<Role>> {
   });
 }
 
-async function nginxTarget(): Promise<Target<Role>> {
+/**
+ * nginx on the same bytes. With `sendfile` (its usual setting) the kernel sends the file's
+ * pages without copying them; without it nginx copies each body into the socket as any Node
+ * server must, which shows what the copy costs.
+ */
+async function nginxTarget(sendfile: boolean): Promise<Target<Role>> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   const locations = scenarios.map(
@@ -70,15 +76,15 @@ async function nginxTarget(): Promise<Target<Role>> {
     `${process.getuid?.() === 0 ? 'user root;' : ''} worker_processes 1; daemon off; ` +
       `pid ${dir}/nginx.pid; error_log ${dir}/error.log;
 events { worker_connections 4096; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
+http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepalive_requests 1000000;
   client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; ` +
       `uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
   server { listen 127.0.0.1:${port}; location = / { return 204; } ${locations.join(' ')} } }\n`,
   );
   const child = await startChild('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], {}, port);
   return {
-    name: 'nginx, 1 worker (static)',
-    role: 'nginx',
+    name: sendfile ? 'nginx, 1 worker (static)' : 'nginx, 1 worker, sendfile off',
+    role: sendfile ? 'nginx' : 'nginx-copy',
     pids: () => withChildren(child),
     url: (scenario) => `http://127.0.0.1:${port}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
     stop: async () => {
@@ -95,7 +101,7 @@ try {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
   targets.push(await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', {}, profile));
   targets.push(await floorTarget());
-  if (has('nginx')) targets.push(await nginxTarget());
+  if (has('nginx')) targets.push(await nginxTarget(true), await nginxTarget(false));
   targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
 
   console.log(`${loaderLine()}\n`);

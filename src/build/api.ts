@@ -1,9 +1,11 @@
 // Emits the prebuilt API: one envelope per list, name key, alias key and level of every
 // kind, one not-found envelope per kind, each kind's suggestion index, the same again for
 // each data release below api/releases/<id>/, the list of releases, the edge's fixed error
-// bodies, each with its br and gzip variants (emit.ts), and the manifest that lists them all.
+// bodies, each with its br and gzip variants and the pack of them all (emit.ts), the manifest
+// that lists them, and the list of what the Worker deployment leaves out (the pack).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/pack.ts';
 import { FIXED_BODIES, notFoundBody, RELEASE_NOUN, successBody } from '../contract/messages.ts';
 import {
   fixedBodyPath,
@@ -82,7 +84,7 @@ export function* publishedApiFiles(content: Content, releases: readonly Release[
 export const manifestReleases = (releases: readonly Release[]): Manifest['releases'] =>
   releases.map(({ id, version }) => ({ id, version })).reverse();
 
-/** Writes every API file, its variants and the manifest below `outDir`; returns the manifest. */
+/** Writes every API file, its variants, the pack and the manifest below `outDir`; returns the manifest. */
 export async function emitApi(
   content: Content,
   outDir: string,
@@ -92,14 +94,16 @@ export async function emitApi(
     yield* fixedBodyFiles();
     yield* publishedApiFiles(content, releases);
   }
-  const { files, index } = await emitFiles(everyFile(), outDir);
+  const { files, pack, index } = await emitFiles(everyFile(), outDir);
   const manifest: BuildManifest = {
     version: content.version,
     counts: countsOf(content),
     files,
+    pack,
     index,
     releases: manifestReleases(releases),
   };
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);
+  writeFileSync(join(outDir, ASSETS_IGNORE_FILE), `${NOT_DEPLOYED.join('\n')}\n`);
   return manifest;
 }

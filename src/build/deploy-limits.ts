@@ -4,6 +4,7 @@
 // warns and goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/pack.ts';
 
 export const WORKER_ASSET_LIMITS = {
   /** Files per Worker version on the Workers Free plan. */
@@ -21,8 +22,11 @@ export const WORKER_ASSET_LIMITS = {
   manifestBytes: 16 * 1024 * 1024,
 } as const;
 
-/** Files at the root of the assets folder that wrangler reads as configuration and does not upload. */
-const NOT_UPLOADED = new Set(['_headers', '_redirects', '.assetsignore']);
+/**
+ * Files of the assets folder wrangler does not upload: those it reads as configuration, and
+ * those the build lists in its .assetsignore (the pack, which only the Node server reads).
+ */
+const NOT_UPLOADED = new Set(['_headers', '_redirects', ASSETS_IGNORE_FILE, ...NOT_DEPLOYED]);
 /** Oversized files named one by one in a warning; the rest are counted. */
 const NAMED_FILES = 5;
 

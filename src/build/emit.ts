@@ -4,11 +4,12 @@
 // gets its variants (every emitter of API files goes through it), except the files of the
 // suggestion index that the edge reads and never sends (`indexOnly`): those are listed apart.
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { PACK_FILE, PACK_PARTS, type PackPart } from '../contract/pack.ts';
 import { type Compression, compressedPath } from '../contract/paths.ts';
 import type { BuildManifest, BuiltFile, ManifestFile } from '../schema/manifest.ts';
 
@@ -21,7 +22,7 @@ export interface ApiFile {
 }
 
 /** The manifest's lists of what emitFiles wrote: served files with variants, and index files. */
-export type EmittedFiles = Pick<BuildManifest, 'files' | 'index'>;
+export type EmittedFiles = Pick<BuildManifest, 'files' | 'pack' | 'index'>;
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -72,10 +73,37 @@ async function forEachConcurrently<T>(items: Iterable<T>, limit: number, work: (
   if (failure) throw failure.error;
 }
 
+/** The pack of a build, written part after part in the pack's order as the files are made. */
+class PackWriter {
+  private readonly fd: number;
+  private readonly hash = createHash('sha256');
+  private size = 0;
+
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.fd = openSync(path, 'w');
+  }
+
+  append(parts: Record<PackPart, Buffer>): void {
+    for (const part of PACK_PARTS) {
+      const bytes = parts[part];
+      writeSync(this.fd, bytes);
+      this.hash.update(bytes);
+      this.size += bytes.length;
+    }
+  }
+
+  /** Closes the file; its manifest entry. */
+  close(): ManifestFile {
+    closeSync(this.fd);
+    return { sha256: this.hash.digest('hex'), size: this.size };
+  }
+}
+
 /**
- * Writes every file and its variants below `outDir`, in parallel across the cores, and
- * returns their manifest entries in the order given. Consecutive files with the same body
- * (a record's name and alias envelopes) are compressed once.
+ * Writes every file and its variants below `outDir`, in parallel across the cores, and the
+ * pack of them all (src/contract/pack.ts); returns their manifest entries in the order given.
+ * Consecutive files with the same body (a record's name and alias envelopes) are compressed once.
  */
 export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promise<EmittedFiles> {
   const order: string[] = [];
@@ -100,26 +128,39 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
     }
     return previous.variants;
   };
-  await forEachConcurrently(files, availableParallelism(), async ({ path, body, indexOnly }) => {
-    const identity = Buffer.from(body, 'utf8');
-    if (indexOnly) {
-      index[path] = write(path, identity);
-      return;
-    }
-    order.push(path);
-    const variants = variantsOf(body, identity);
-    const entry = write(path, identity);
-    const { br, gzip } = await variants;
-    written.set(path, {
-      ...entry,
-      br: write(compressedPath(path, 'br'), br),
-      gzip: write(compressedPath(path, 'gzip'), gzip),
+  const pack = new PackWriter(join(outDir, PACK_FILE));
+  // Files join the pack in the order they were given, each after the one before it.
+  let packed = Promise.resolve();
+  let packEntry: ManifestFile;
+  try {
+    await forEachConcurrently(files, availableParallelism(), async ({ path, body, indexOnly }) => {
+      const identity = Buffer.from(body, 'utf8');
+      if (indexOnly) {
+        index[path] = write(path, identity);
+        return;
+      }
+      order.push(path);
+      const variants = variantsOf(body, identity);
+      const joined = packed.then(async () => pack.append({ identity, ...(await variants) }));
+      packed = joined;
+      const entry = write(path, identity);
+      const { br, gzip } = await variants;
+      written.set(path, {
+        ...entry,
+        br: write(compressedPath(path, 'br'), br),
+        gzip: write(compressedPath(path, 'gzip'), gzip),
+      });
+      await joined;
     });
-  });
+  } finally {
+    // Settles the file whatever happened; a failed build's pack is never listed in a manifest.
+    await packed.catch(() => undefined);
+    packEntry = pack.close();
+  }
   const entries: BuildManifest['files'] = {};
   for (const path of order) {
     const entry = written.get(path);
     if (entry) entries[path] = entry;
   }
-  return { files: entries, index };
+  return { files: entries, pack: packEntry, index };
 }

@@ -1,8 +1,8 @@
-// The build manifest (dist/manifest.json): which data version the build holds and every
-// API file with its digest, and the digests of its br and gzip variants, and the index files
-// the edge reads (suggestions' near misses). Runtimes refuse
-// to serve a dist/ that does not match it. Offline bundles carry a manifest of the same
-// shape without variants (manifestSchema).
+// The build manifest (dist/manifest.json): which data version the build holds, every API
+// file with its digest and the digests of its br and gzip variants, the pack that holds them
+// all (src/contract/pack.ts), and the index files the edge reads (suggestions' near misses).
+// Runtimes refuse to serve a dist/ that does not match it. Offline bundles carry a manifest
+// of the same shape without variants (manifestSchema).
 import { z } from 'zod';
 import { kindIds, kinds } from './kinds.ts';
 
@@ -39,6 +39,9 @@ export const buildManifestSchema = z.strictObject({
   version,
   counts,
   files: z.record(z.string(), builtFileSchema).describe('Every API file, by its path below dist/.'),
+  pack: manifestFileSchema.describe(
+    'The pack: every API file and its br and gzip variants in one file, one after another in the order of files.',
+  ),
   index: z
     .record(z.string(), manifestFileSchema)
     .describe('The files of the near-miss suggestion index: read by the edge to make answers, never sent as they are.'),

@@ -1,14 +1,16 @@
 // The API bodies of one build, held in memory: every API file and its br and gzip variants,
-// and the files of the suggestion index, as the build wrote them, read once from dist/ and
-// each checked against the manifest's sha256 and size. Nothing is compressed here. A build
-// that does not match its manifest is refused whole, naming the file, so a server never mixes
-// versions.
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+// and the files of the suggestion index, as the build wrote them: the bodies read once from
+// the build's pack (src/contract/pack.ts: one file rather than three per API file), the index
+// files one by one, each checked against the manifest's sha256 and size. Nothing is
+// compressed here. A build that does not match its manifest is refused whole, naming the
+// file, so a server never mixes versions.
+import { hash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type Compression, compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
+import { PACK_FILE, packLayout, partEntry, type PackedPart } from '../contract/pack.ts';
+import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { buildManifestSchema, type BuildManifest, type ManifestFile } from '../schema/manifest.ts';
 
@@ -16,7 +18,8 @@ export class DistError extends Error {
   override name = 'DistError';
 }
 
-type Variants = Record<Encoding, Buffer>;
+/** Where each encoding of an API file starts in the pack. */
+type Offsets = Record<Encoding, number>;
 
 export interface BodyStore {
   manifest: BuildManifest;
@@ -48,108 +51,112 @@ export async function readManifest(distDir: string): Promise<BuildManifest> {
   return result.data;
 }
 
+/** Bytes of the pack read, and parts of it checked, between turns of the event loop (a reload never stalls serving). */
+const READ_BYTES_PER_TURN = 8 * 1024 * 1024;
+const PARTS_PER_TURN = 512;
+
 /**
- * Small files are read into shared slabs rather than one allocation each: at 100k records a
- * build has 600k files, and a Buffer of its own per file would cost more than the bytes. The
- * manifest gives each file's size, so a read is open, read, close: no stat.
+ * The pack of the build in `distDir`, read whole with a few sequential reads, each between
+ * turns of the event loop. One byte more than the manifest's size is asked for, so that a
+ * longer pack shows.
  */
-class SlabReader {
-  static readonly SLAB_BYTES = 4 * 1024 * 1024;
-  private slab = Buffer.allocUnsafeSlow(SlabReader.SLAB_BYTES);
-  private used = 0;
-
-  /**
-   * The file at `path`, expected to hold `size` bytes; one byte more is asked for, so a longer
-   * file shows (and fails its check). Throws (naming nothing) when it cannot be read.
-   */
-  read(path: string, size: number): Buffer {
-    const fd = openSync(path, 'r');
-    try {
-      if (size + 1 > SlabReader.SLAB_BYTES / 8) return this.fill(fd, Buffer.allocUnsafeSlow(size + 1));
-      if (this.used + size + 1 > this.slab.length) {
-        this.slab = Buffer.allocUnsafeSlow(SlabReader.SLAB_BYTES);
-        this.used = 0;
-      }
-      const bytes = this.fill(fd, this.slab.subarray(this.used, this.used + size + 1));
-      this.used += bytes.length;
-      return bytes;
-    } finally {
-      closeSync(fd);
-    }
+async function readPack(distDir: string, expected: ManifestFile): Promise<Buffer> {
+  const path = join(distDir, PACK_FILE);
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    throw new DistError(`${path} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
   }
-
-  private fill(fd: number, target: Buffer): Buffer {
+  try {
+    // No more than the file holds, whatever size a damaged manifest gives.
+    const bytes = Buffer.allocUnsafeSlow(Math.min(fstatSync(fd).size, expected.size + 1));
     let filled = 0;
-    while (filled < target.length) {
-      const read = readSync(fd, target, filled, target.length - filled, null);
+    while (filled < bytes.length) {
+      const read = readSync(fd, bytes, filled, Math.min(READ_BYTES_PER_TURN, bytes.length - filled), null);
       if (read === 0) break;
       filled += read;
+      await yieldToEventLoop();
     }
-    return target.subarray(0, filled);
+    return bytes.subarray(0, filled);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Files read between two turns of the event loop, so a reload never stalls serving for long. */
-const FILES_PER_TURN = 128;
+/** Checks a part of the pack against its manifest entry; the error names the file it stands for. */
+function checkPart(distDir: string, pack: Buffer, { file, part, offset, expected }: PackedPart): void {
+  const bytes = pack.subarray(offset, offset + expected.size);
+  const digest = hash('sha256', bytes, 'hex');
+  if (bytes.length === expected.size && digest === expected.sha256) return;
+  const path = join(distDir, part === 'identity' ? file : compressedPath(file, part));
+  throw new DistError(
+    `${path} (packed in ${join(distDir, PACK_FILE)}) does not match the manifest (${bytes.length} bytes, ` +
+      `sha256 ${digest.slice(0, 12)}…; expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): ` +
+      'it is corrupted or from another build.',
+  );
+}
 
-/** Reads the file at `path` below `distDir` and checks it against its manifest entry. */
-function readChecked(reader: SlabReader, distDir: string, path: string, expected: ManifestFile): Buffer {
-  const fullPath = join(distDir, path);
-  let bytes: Buffer;
-  try {
-    bytes = reader.read(fullPath, expected.size);
-  } catch {
-    throw new DistError(`${fullPath} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+/** The files of the suggestion index, each read whole and checked against its manifest entry. */
+async function readIndex(distDir: string, files: BuildManifest['index']): Promise<Map<string, Buffer>> {
+  const index = new Map<string, Buffer>();
+  for (const [path, expected] of Object.entries(files)) {
+    const fullPath = join(distDir, path);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(fullPath);
+    } catch {
+      throw new DistError(`${fullPath} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+    }
+    const digest = hash('sha256', bytes, 'hex');
+    if (bytes.length !== expected.size || digest !== expected.sha256)
+      throw new DistError(
+        `${fullPath} does not match the manifest (${bytes.length} bytes, sha256 ${digest.slice(0, 12)}…; ` +
+          `expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
+      );
+    index.set(path, bytes);
+    await yieldToEventLoop();
   }
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== expected.size || digest !== expected.sha256) {
-    // One byte more than expected was asked for: a longer file reads as "more than" its size.
-    const size = bytes.length > expected.size ? `more than ${expected.size}` : String(bytes.length);
-    throw new DistError(
-      `${fullPath} does not match the manifest (${size} bytes, sha256 ${digest.slice(0, 12)}…; ` +
-        `expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
-    );
-  }
-  return bytes;
+  return index;
 }
 
 /**
- * Reads every API file of the build in `distDir` and its variants, each checked against the
- * manifest. The reads are synchronous (one system call each, no thread-pool round trips) in
- * short runs between turns of the event loop, so requests keep being served during a reload.
+ * Reads every API file of the build in `distDir` and its variants from the pack, each checked
+ * against the manifest. The reads and checks run in short stretches between turns of the
+ * event loop, so requests keep being served during a reload.
  */
 export async function loadBodyStore(distDir: string): Promise<BodyStore> {
   const manifest = await readManifest(distDir);
-  const reader = new SlabReader();
-  const files = new Map<string, Variants>();
+  const pack = await readPack(distDir, manifest.pack);
+  // Parts past the end of a short pack come out short, and fail their check. Only offsets are
+  // kept: a Buffer object per part (600k at 100k records) would cost time and memory.
+  const offsets = new Map<string, Offsets>();
   let sinceYield = 0;
-  for (const [path, expected] of Object.entries(manifest.files)) {
-    const variant = (compression: Compression) =>
-      readChecked(reader, distDir, compressedPath(path, compression), expected[compression]);
-    files.set(path, {
-      identity: readChecked(reader, distDir, path, expected),
-      br: variant('br'),
-      gzip: variant('gzip'),
-    });
-    if (++sinceYield === FILES_PER_TURN) {
+  for (const packed of packLayout(manifest.files)) {
+    checkPart(distDir, pack, packed);
+    // Every part of a file is set here; the first one read stands in for the others until then.
+    const at = offsets.get(packed.file) ?? { identity: packed.offset, br: packed.offset, gzip: packed.offset };
+    at[packed.part] = packed.offset;
+    offsets.set(packed.file, at);
+    if (++sinceYield === PARTS_PER_TURN) {
       sinceYield = 0;
       await yieldToEventLoop();
     }
   }
-  const index = new Map<string, Buffer>();
-  for (const [path, expected] of Object.entries(manifest.index)) {
-    index.set(path, readChecked(reader, distDir, path, expected));
-    if (++sinceYield === FILES_PER_TURN) {
-      sinceYield = 0;
-      await yieldToEventLoop();
-    }
-  }
+  // Checked last, so a pack of another build is named by the first file that differs.
+  if (pack.length > manifest.pack.size)
+    throw new DistError(
+      `${join(distDir, PACK_FILE)} is longer than the manifest says (${manifest.pack.size} bytes): ` +
+        'it is corrupted or from another build.',
+    );
+  const index = await readIndex(distDir, manifest.index);
   return {
     manifest,
     bytes(file, encoding) {
-      const variants = files.get(file);
-      if (!variants) throw new DistError(`${file} is not an API file of this build`);
-      return variants[encoding];
+      const at = offsets.get(file)?.[encoding];
+      const entry = manifest.files[file];
+      if (at === undefined || !entry) throw new DistError(`${file} is not an API file of this build`);
+      return pack.subarray(at, at + partEntry(entry, encoding).size);
     },
     indexText(file) {
       const bytes = index.get(file);

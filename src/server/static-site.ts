@@ -5,6 +5,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import serveHandler from 'serve-handler';
+import { ASSETS_IGNORE_FILE } from '../contract/pack.ts';
 
 export interface HeaderRule {
   /** A serve-handler glob, e.g. "/_astro/**". */
@@ -34,7 +35,7 @@ export function parseHeaderRules(text: string): HeaderRule[] {
 /**
  * lstat for the static site: a path no file can have (a NUL byte, a name too long) is simply
  * not there, so serve-handler answers 404 rather than 500; nor is a file of `hidden` (the
- * _headers file, which Cloudflare does not serve either). (Its types name the callback lstat;
+ * _headers and .assetsignore files, which Cloudflare does not serve either). (Its types name the callback lstat;
  * it awaits a promise.)
  */
 function lstatOrNotFound(hidden: ReadonlySet<string>): typeof lstatWithCallback {
@@ -56,7 +57,7 @@ export type StaticSite = (request: IncomingMessage, response: ServerResponse) =>
 export async function staticSite(distDir: string): Promise<StaticSite> {
   const headersFile = join(distDir, '_headers');
   const rules = await readFile(headersFile, 'utf8').then(parseHeaderRules, () => []);
-  const methods = { lstat: lstatOrNotFound(new Set([headersFile])) };
+  const methods = { lstat: lstatOrNotFound(new Set([headersFile, join(distDir, ASSETS_IGNORE_FILE)])) };
   return (request, response) =>
     serveHandler(request, response, { public: distDir, directoryListing: false, etag: true, headers: rules }, methods);
 }

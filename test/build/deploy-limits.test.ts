@@ -33,6 +33,11 @@ test('the files wrangler reads as configuration are not counted', () => {
   expect(workerAssetWarnings([...files(20_000), ...config])).toEqual([]);
 });
 
+test('the pack, which the build leaves out of the deploy (.assetsignore), is neither counted nor weighed', () => {
+  const pack = { path: 'api/bodies.pack', size: 200 * MIB };
+  expect(workerAssetWarnings([...files(20_000), pack])).toEqual([]);
+});
+
 test('a file over 25 MiB is named with its size', () => {
   const manifest = { path: 'api/trees/index.json', size: 25 * MIB + 1 };
   expect(workerAssetWarnings([...files(10), manifest, { path: 'ok.json', size: 25 * MIB }])).toEqual([

@@ -229,7 +229,11 @@ describe('the manifest', () => {
 
   test('lists every API file, and no other; beside each are its .br and .gz variants, and nothing else', () => {
     expect(Object.keys(manifest.files).sort()).toEqual(apiFilePaths().sort());
-    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + Object.keys(manifest.index).length + 1);
+    const others = [...tree(outDir).keys()].filter(
+      (path) => !(path in manifest.files) && !(path in manifest.index) && !/\.json\.(?:br|gz)$/.test(path),
+    );
+    expect(others.sort()).toEqual(['.assetsignore', 'api/bodies.pack', 'manifest.json']);
+    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + Object.keys(manifest.index).length + 3);
   });
 
   test('lists every file of the suggestion index apart, without variants', () => {
@@ -255,6 +259,23 @@ describe('the manifest', () => {
     }
     for (const path of indexFilePaths())
       expect({ path, ...manifest.index[path] }).toEqual({ path, ...digest(files.get(path)) });
+  });
+});
+
+describe('the pack', () => {
+  test("holds each API file, then its .br, then its .gz, one after another in the manifest's order", () => {
+    const files = tree(outDir);
+    const parts = Object.keys(manifest.files).flatMap((path) => [path, `${path}.br`, `${path}.gz`]);
+    const expected = Buffer.concat(parts.map((path) => files.get(path) ?? Buffer.alloc(0)));
+    expect(files.get('api/bodies.pack')?.equals(expected)).toBe(true);
+    expect(manifest.pack).toEqual({
+      sha256: createHash('sha256').update(expected).digest('hex'),
+      size: expected.length,
+    });
+  });
+
+  test('is left out of the Worker deployment: .assetsignore lists it', () => {
+    expect(readText('.assetsignore')).toBe('api/bodies.pack\n');
   });
 });
 

@@ -1,8 +1,10 @@
 // The small shared rules of src/contract that the build, the edge and the client import:
-// list order, the bundle's names and how an archive's format is told from its first bytes.
+// list order, the bundle's names, how an archive's format is told from its first bytes, and
+// where each API file lies in the pack.
 import { describe, expect, test } from 'vitest';
 import { archiveFormat, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { byListOrder, type ListOrdered } from '../../src/contract/list-order.ts';
+import { packLayout } from '../../src/contract/pack.ts';
 
 describe('list order', () => {
   const entry = (slug: string, level: number, order?: number): ListOrdered => ({
@@ -58,5 +60,27 @@ describe('bundle layout', () => {
     ];
     for (const [bytes, format] of cases)
       expect({ bytes, format: archiveFormat(Uint8Array.from(bytes)) }).toEqual({ bytes, format });
+  });
+});
+
+describe('the pack', () => {
+  const digest = (size: number, fill: string) => ({ sha256: fill.repeat(64), size });
+  const built = (size: number, br: number, gzip: number) => ({
+    ...digest(size, 'a'),
+    br: digest(br, 'b'),
+    gzip: digest(gzip, 'c'),
+  });
+
+  test("holds each file's bytes, then its br, then its gzip, one file after another in the manifest's order", () => {
+    const files = { 'api/b.json': built(10, 7, 9), 'api/a.json': built(100, 40, 50) };
+    const parts = [...packLayout(files)].map(({ file, part, offset, expected }) => [file, part, offset, expected.size]);
+    expect(parts).toEqual([
+      ['api/b.json', 'identity', 0, 10],
+      ['api/b.json', 'br', 10, 7],
+      ['api/b.json', 'gzip', 17, 9],
+      ['api/a.json', 'identity', 26, 100],
+      ['api/a.json', 'br', 126, 40],
+      ['api/a.json', 'gzip', 166, 50],
+    ]);
   });
 });

@@ -45,15 +45,15 @@ const notFoundText = (noun: string) =>
   'Please check the name or ID and try again."}';
 const encodeSearch = (value: string) => `?search=${encodeURIComponent(value)}`;
 
-/**
- * Every file of the site as a URL path: dist/ but the API folder and _headers (the static
- * assets' configuration, served by neither runtime).
- */
+/** The static assets' configuration files at the root of dist/, served by neither runtime. */
+const ASSETS_CONFIG_FILES = ['_headers', '.assetsignore'];
+
+/** Every file of the site as a URL path: dist/ but the API folder and the assets' configuration. */
 function wikiPaths(): string[] {
   return readdirSync(distDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(distDir, join(entry.parentPath, entry.name)).split(/[\\/]/))
-    .filter((segments) => segments[0] !== 'api' && segments.join('/') !== '_headers')
+    .filter((segments) => segments[0] !== 'api' && !ASSETS_CONFIG_FILES.includes(segments.join('/')))
     .map((segments) => `/${segments.map(encodeURIComponent).join('/')}`);
 }
 
@@ -812,6 +812,11 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
         );
       }
       expect(failures).toEqual([]);
+    });
+
+    test("the static assets' configuration (_headers, .assetsignore) is not served", async () => {
+      const statuses = await Promise.all(ASSETS_CONFIG_FILES.map(async (file) => (await anonymous(`/${file}`)).status));
+      expect(statuses).toEqual([404, 404]);
     });
 
     test('the home page is the wiki, without a token', async () => {

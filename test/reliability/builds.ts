@@ -9,6 +9,7 @@ import { emitApi } from '../../src/build/api.ts';
 import { replaceAtomically } from '../../src/build/atomic.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { loadReleases } from '../../src/build/releases.ts';
+import { PACK_FILE } from '../../src/contract/pack.ts';
 import { MANIFEST_FILE, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -82,6 +83,26 @@ export function decodeBody(body: Buffer, contentEncoding: string | null | undefi
   if (contentEncoding === 'gzip') return gunzipSync(body);
   if (!contentEncoding || contentEncoding === 'identity') return body;
   throw new Error(`unexpected Content-Encoding ${contentEncoding}`);
+}
+
+/** Where the bytes of the API file `file` start in its build's pack: after every part of the files before it. */
+export function packOffset(manifest: BuildManifest, file: string): number {
+  let offset = 0;
+  for (const [path, entry] of Object.entries(manifest.files)) {
+    if (path === file) return offset;
+    offset += entry.size + entry.br.size + entry.gzip.size;
+  }
+  throw new Error(`${file} is not an API file of the build`);
+}
+
+/** Changes one byte in the middle of the API file `file` as the pack of the build in `dir` holds it. */
+export function corruptPacked(dir: string, file: string): void {
+  const { manifest } = readBuild(dir);
+  const packPath = join(dir, PACK_FILE);
+  const pack = readFileSync(packPath);
+  const at = packOffset(manifest, file) + ((manifest.files[file]?.size ?? 0) >> 1);
+  pack[at] = (pack[at] ?? 0) ^ 0xff;
+  writeFileSync(packPath, pack);
 }
 
 /** A name no record of any kind has: its search finds nothing. */

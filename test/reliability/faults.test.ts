@@ -3,11 +3,12 @@
 // Worker, which cannot refuse to start, never serves a file that differs from the manifest); SIGHUP
 // swaps in a complete rebuild whole or keeps the old one; SIGTERM lets in-flight requests
 // finish; a build killed midway leaves the previous one intact.
-import { cpSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { replaceAtomically } from '../../src/build/atomic.ts';
+import { PACK_FILE } from '../../src/contract/pack.ts';
 import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
@@ -17,8 +18,10 @@ import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import {
   buildEditedApi,
   copyDist,
+  corruptPacked,
   decodeBody,
   envelopePaths,
+  packOffset,
   readBuild,
   requestFor,
   tempDir,
@@ -57,24 +60,31 @@ async function reload(running: RunningServeChild): Promise<string> {
 }
 
 describe('a damaged build is refused at start-up with a message naming the file', () => {
-  const damages: [string, string, (file: string) => void][] = [
+  // The server reads every API file and variant from the pack, checking each against the manifest.
+  const packed = (file: string) => packOffset(readBuild(liveDir).manifest, file);
+  const damages: [string, string, (dir: string) => void][] = [
+    ['a corrupted API file (in the pack)', treesList, (dir) => corruptPacked(dir, treesList)],
     [
-      'a corrupted API file',
+      'a pack truncated in the middle of an API file',
       treesList,
-      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('"level":1', '"level":2')),
+      (dir) => truncateSync(join(dir, PACK_FILE), packed(treesList) + 100),
     ],
-    ['a truncated API file', treesList, (file) => truncateSync(file, 100)],
+    ['a pack longer than the manifest says', PACK_FILE, (dir) => appendFileSync(join(dir, PACK_FILE), '\n')],
+    ['a missing pack', PACK_FILE, (dir) => rmSync(join(dir, PACK_FILE))],
     [
       'a corrupted file of the suggestion index',
       indexFile,
-      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace(/"(\d+)"/, '"9$1"')),
+      (dir) => {
+        const file = join(dir, indexFile);
+        writeFileSync(file, readFileSync(file, 'utf8').replace(/"(\d+)"/, '"9$1"'));
+      },
     ],
-    ['a missing API file', listPath('cutters'), (file) => rmSync(file)],
-    ['a missing manifest', MANIFEST_FILE, (file) => rmSync(file)],
-    ['a truncated manifest', MANIFEST_FILE, (file) => truncateSync(file, 40)],
+    ['a missing file of the suggestion index', indexFile, (dir) => rmSync(join(dir, indexFile))],
+    ['a missing manifest', MANIFEST_FILE, (dir) => rmSync(join(dir, MANIFEST_FILE))],
+    ['a truncated manifest', MANIFEST_FILE, (dir) => truncateSync(join(dir, MANIFEST_FILE), 40)],
   ];
   test.each(damages)('%s', async (_damage, path, damage) => {
-    damage(join(liveDir, path));
+    damage(liveDir);
     const served = spawnServe({ distDir: liveDir, tokens: [TOKEN] });
     expect(await served.exited).toBe(1);
     expect(served.output()).toContain(`Cannot start: ${join(liveDir, path)}`);
@@ -145,7 +155,7 @@ describe('SIGHUP reload', () => {
       'complete but with one corrupted file',
       (next) => {
         cpSync(next.dir, liveDir, { recursive: true });
-        writeFileSync(join(liveDir, treesList), next.body(treesList).subarray(0, 1000));
+        corruptPacked(liveDir, treesList);
       },
     ],
     ['missing (between the two renames of a swap)', () => renameSync(liveDir, `${liveDir}-retired`)],
