@@ -10,12 +10,14 @@ export const mutationTests: Record<string, readonly string[]> = {
   edge: [
     'test/edge/negotiation.test.ts',
     'test/edge/tokens.test.ts',
+    'test/edge/memo.test.ts',
     'test/edge/core.test.ts',
     'test/edge/core.property.test.ts',
     'test/worker/worker.test.ts',
   ],
   contract: [
     'test/contract/layout-and-order.test.ts',
+    'test/contract/releases.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',
     'test/build/envelopes.test.ts',
