@@ -23,7 +23,12 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
   ],
-  client: ['test/client/offline.test.ts', 'test/client/online.test.ts', 'test/bundles/bundles.test.ts'],
+  client: [
+    'test/client/archive.test.ts',
+    'test/client/offline.test.ts',
+    'test/client/online.test.ts',
+    'test/bundles/bundles.test.ts',
+  ],
 };
 
 const folder = process.env['MUTATE_FOLDER'];

@@ -138,6 +138,14 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     );
   });
 
+  test('a manifest.json that is not a bundle manifest', async () => {
+    const notAManifest = (entries: NamedBytes[]) =>
+      entries.map((entry) =>
+        entry.name === 'manifest.json' ? { name: entry.name, bytes: new TextEncoder().encode('{"version":1}') } : entry,
+      );
+    await expectRefused(notAManifest, 'manifest.json', /^manifest\.json is not a bundle manifest: ./);
+  });
+
   test('counts in the manifest that differ from the data', async () => {
     const miscount = (entries: NamedBytes[]) =>
       entries.map((entry) => {
