@@ -50,7 +50,7 @@ describe.each(['tar.gz', 'zip'] as const)('a %s bundle', (format) => {
     ]);
   });
 
-  test('answers every query of the set as the contract says: names, aliases, levels, whole lists, not found', async () => {
+  test('answers the query set as the contract says: names, aliases, levels, whole lists, not found', async () => {
     const queries = querySet(content);
     const outcomes = await outcomesOf(await openBundle(archives[format]), queries);
     outcomes.forEach((outcome, index) => {

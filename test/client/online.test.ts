@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => runtime?.close());
 
 test.each(['tar.gz', 'zip'] as const)(
-  'one query set gives identical answers online (local server) and offline (%s bundle), and the answers the contract gives',
+  "one query set gives the same answers online (local server) and offline (%s bundle), the contract's",
   async (format) => {
     const queries = querySet(content);
     const online = await outcomesOf(createClient({ baseUrl: runtime.url, token: TOKEN }), queries);
@@ -109,7 +109,7 @@ describe('requests', () => {
     expect(error).toMatchObject({ status: 503, message: 'HTTP 503' });
   });
 
-  test('only a 200 with a data array is data: another status with one, or a 200 without one, is an ApiError', async () => {
+  test('only a 200 with a data array is data: another status, or a 200 without one, is an ApiError', async () => {
     const answer = (status: number, body: string) =>
       createClient({ baseUrl: 'https://x.example', token: 't', fetch: recordingFetch(status, body).fetch })
         .trees()
