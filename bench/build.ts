@@ -1,4 +1,4 @@
-// `npm run bench:build`: the API build (loadContent + emitApi) over synthetic content of 1k,
+// `npm run bench:build-api`: the API build (loadContent + emitApi) over synthetic content of 1k,
 // 10k and 100k trees, against the raw ceiling of writing the same files with a bare loop.
 // Each size is measured `--runs` times (3 by default), each in a fresh child process so its
 // peak RSS is its own and its build starts cold; the table shows the median of each figure.

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { zipSync, type Zippable } from 'fflate';
 import tar from 'tar-stream';
 import {
   BUNDLE_FORMATS,
@@ -22,6 +21,7 @@ import { apiFiles } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
+import { dosDateTime, writeZip } from './zip.ts';
 
 export const DOWNLOADS_DIR = 'downloads';
 export const LATEST_FILE = 'latest.json';
@@ -143,17 +143,12 @@ export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
 }
 
 export function packZip(entries: NamedBytes[]): Uint8Array {
-  // fflate writes the local time of `mtime` (DOS time): the local midnight of 2000-01-01 is
-  // stored as 2000-01-01 00:00 whatever the time zone of the machine.
-  const options = {
-    mtime: new Date(2000, 0, 1),
+  // DOS time has no time zone: 2000-01-01 00:00 is written as such on every machine.
+  return writeZip(entries, {
     os: GZIP_OS_UNIX,
     attrs: (REGULAR_FILE | FILE_MODE) * 0x10000,
-    level: 9,
-  } as const;
-  const zippable: Zippable = {};
-  for (const entry of entries) zippable[entry.name] = [entry.bytes, options];
-  return zipSync(zippable);
+    ...dosDateTime(2000, 1, 1),
+  });
 }
 
 const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Array> | Uint8Array> = {

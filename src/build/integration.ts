@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { emitApi } from './api.ts';
+import { assetFilesBelow, workerAssetWarnings } from './deploy-limits.ts';
 import { createDownloads, emitSchemasAndDownloads } from './bundles.ts';
 import { writeSearchIndex } from './search-index.ts';
 import { buildContent, buildDownloads } from './session.ts';
@@ -25,6 +26,9 @@ export default function treefarmData(): AstroIntegration {
         const downloads = await buildDownloads(contentDir, createDownloads);
         logger.info(emitSchemasAndDownloads(content, downloads, outDir));
         logger.info(await writeSearchIndex(outDir));
+        // Last, so every file the build writes is counted.
+        for (const warning of workerAssetWarnings(assetFilesBelow(outDir)))
+          logger.warn(`Deploying this build as a Cloudflare Worker: ${warning} (npm start has no such limit.)`);
       },
     },
   };

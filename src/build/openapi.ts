@@ -18,8 +18,9 @@ import {
   COMMON_HEADERS,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
+import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
-import { kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
+import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
 import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
 
@@ -35,10 +36,7 @@ const ref = (section: string, name: string) => ({ $ref: `#/components/${section}
 const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
 const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
 const AUTH_FAILED = 'AuthFailed';
-const UNKNOWN_ENDPOINT = 'UnknownEndpoint';
-const METHOD_NOT_ALLOWED = 'MethodNotAllowed';
 const NOT_MODIFIED = 'NotModified';
-const PREFLIGHT = 'Preflight';
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
@@ -58,8 +56,6 @@ function componentSchemas(): Record<string, Json> {
     registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun))]), { id: notFoundSchema(kind) });
   }
   registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
-  registry.add(errorEnvelope([messageOf(UNKNOWN_ENDPOINT_BODY)]), { id: UNKNOWN_ENDPOINT });
-  registry.add(errorEnvelope([messageOf(METHOD_NOT_ALLOWED_BODY)]), { id: METHOD_NOT_ALLOWED });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => ref('schemas', id).$ref });
   // Components live inside this document: no dialect or $id of their own.
   const embedded = Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]);
@@ -92,14 +88,11 @@ function componentHeaders(version: string): Record<string, Json> {
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },
     ...Object.fromEntries(
-      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS, Allow: ALLOWED_METHODS, ...PREFLIGHT_HEADERS }).map(
-        ([name, value]) => [name, { schema: headerSchema(value) }],
-      ),
+      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS }).map(([name, value]) => [
+        name,
+        { schema: headerSchema(value) },
+      ]),
     ),
-    'Access-Control-Max-Age': {
-      description: 'Seconds a preflight answer may be cached.',
-      schema: headerSchema(PREFLIGHT_HEADERS['Access-Control-Max-Age']),
-    },
   };
 }
 
@@ -129,27 +122,9 @@ function componentResponses(): Record<string, Json> {
       ['WWW-Authenticate', ...BODY_HEADERS],
       { missing: exampleOf(TOKEN_REQUIRED_BODY), invalid: exampleOf(TOKEN_INVALID_BODY) },
     ),
-    [METHOD_NOT_ALLOWED]: jsonResponse(
-      'Any method but GET, HEAD and OPTIONS.',
-      METHOD_NOT_ALLOWED,
-      ['Allow', ...BODY_HEADERS],
-      {
-        notAllowed: exampleOf(METHOD_NOT_ALLOWED_BODY),
-      },
-    ),
-    [UNKNOWN_ENDPOINT]: jsonResponse(
-      'Any other path below /api/, also a deeper one such as /api/trees/extra, whatever the method.',
-      UNKNOWN_ENDPOINT,
-      BODY_HEADERS,
-      { unknown: exampleOf(UNKNOWN_ENDPOINT_BODY) },
-    ),
     [NOT_MODIFIED]: {
       description: 'If-None-Match named the ETag of this body: no body.',
       headers: headers('ETag', 'Cache-Control', 'Vary'),
-    },
-    [PREFLIGHT]: {
-      description: 'CORS preflight answer; needs no token.',
-      headers: headers('Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age'),
     },
   };
   for (const kind of kinds) {
@@ -238,58 +213,38 @@ function componentParameters(): Record<string, Json> {
   return { ...Object.fromEntries(searches), [IF_NONE_MATCH]: ifNoneMatch };
 }
 
-const REJECTED_METHODS = ['post', 'put', 'patch', 'delete'] as const;
-
 function kindPath(kind: Kind): Json {
-  const operation = (method: string, summary: string, responses: Json) => ({
+  const operation = (method: 'get' | 'head', summary: string) => ({
     operationId: `${method}${kindTitle(kind.id)}`,
     tags: [kind.id],
     summary,
-    responses,
+    responses: responsesOf(getResponses(kind), method),
   });
-  const rejected = REJECTED_METHODS.map((method) => [
-    method,
-    {
-      operationId: `${method}${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'Not allowed: the API is read-only',
-      responses: responsesOf({ '401': AUTH_FAILED, '405': METHOD_NOT_ALLOWED }),
-    },
-  ]);
   return {
     description: `The same endpoint with a trailing slash: \`${endpointOf(kind)}/\`.`,
     parameters: [ref('parameters', searchParameterName(kind)), ref('parameters', IF_NONE_MATCH)],
-    get: operation(
-      'get',
-      `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`,
-      responsesOf(getResponses(kind)),
-    ),
-    head: operation('head', 'As GET, without the body', responsesOf(getResponses(kind), 'head')),
-    options: {
-      operationId: `options${kindTitle(kind.id)}`,
-      tags: [kind.id],
-      summary: 'CORS preflight',
-      security: [],
-      responses: responsesOf({ '204': PREFLIGHT }),
-    },
-    ...Object.fromEntries(rejected),
+    get: operation('get', `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`),
+    head: operation('head', 'As GET, without the body'),
   };
 }
 
-function unknownPath(): Json {
-  const byStatus = { '401': AUTH_FAILED, '404': UNKNOWN_ENDPOINT };
-  const operation = (method: 'get' | 'head') => ({
-    operationId: `${method}Unknown`,
-    tags: ['errors'],
-    summary: 'Not an endpoint',
-    responses: responsesOf(byStatus, method),
-  });
-  return {
-    parameters: [{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
-    get: operation('get'),
-    head: operation('head'),
-  };
-}
+const bodyLine = (body: string) => `\`${body}\``;
+
+/**
+ * The answers no operation can document (each has no success): writes, unknown paths and
+ * CORS preflights. Described in the document's description, with their exact bodies.
+ */
+const OTHER_ANSWERS = `## Other answers
+
+- Any other method than ${ALLOWED_METHODS} (POST, PUT, PATCH, DELETE...): 401 without a valid token, else 405 with \`Allow: ${ALLOWED_METHODS}\` and ${bodyLine(METHOD_NOT_ALLOWED_BODY)}.
+- Any other path below \`/api/\` (\`/api/unicorns\`, \`/api/trees/extra\`): 401 without a valid token, else 404 with ${bodyLine(UNKNOWN_ENDPOINT_BODY)}.
+- OPTIONS, the CORS preflight, needs no token: 204 with ${Object.entries(PREFLIGHT_HEADERS)
+  .map(([name, value]) => `\`${name}: ${value}\``)
+  .join(', ')}.
+- Every \`/api/\` answer carries ${Object.entries(COMMON_HEADERS)
+  .map(([name, value]) => `\`${name}: ${value}\``)
+  .join(', ')} and \`X-Data-Version\`; errors \`Cache-Control: ${CACHE_ERROR}\`. Bodies are compressed as
+  Accept-Encoding allows (\`Content-Encoding\`, \`Vary\`).`;
 
 const DESCRIPTION = `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`.
 A trailing slash is the same endpoint (\`/api/trees/\`). Methods: GET, HEAD (no body) and OPTIONS (CORS preflight, no token).
@@ -297,20 +252,34 @@ A trailing slash is the same endpoint (\`/api/trees/\`). Methods: GET, HEAD (no 
 Every request but a preflight sends a token in the Authorization header, bare (\`Authorization: <token>\`) or as \`Authorization: Bearer <token>\` (scheme in any letter case).
 
 Success is \`{"error": false, "message": ..., "data": [...]}\` (keys in that order); errors are \`{"error": true, "message": ...}\`.
-Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.`;
+Records carry exactly the fields of their schema, in that order. The same data is offered as offline bundles under /downloads/.
+
+${OTHER_ANSWERS}`;
+
+/** Relative first: the site that serves this document; then the local server of `npm start`. */
+const SERVERS = [
+  { url: '/', description: 'The site this document is served from' },
+  { url: LOCAL_ORIGIN, description: 'The local server of `npm start`' },
+];
+
+/** The licence of the API's code and documents (SPDX). */
+const LICENSE = { name: 'MIT License', identifier: 'MIT' };
+
+const tagOf = (kind: Kind) => ({
+  name: kind.id,
+  description: `${kindTitle(kind.id)}, ordered by level; each ${kind.noun} has ${apiFields(kind).join(', ')}.`,
+});
 
 /** The OpenAPI document of the API built from content of the given data version. */
 export function openApiDocument(version: string): Json {
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
-    info: { title: 'Tree farm data API', version, description: DESCRIPTION },
-    tags: [...kinds.map((kind) => ({ name: kind.id })), { name: 'errors' }],
+    info: { title: 'Tree farm data API', version, description: DESCRIPTION, license: LICENSE },
+    servers: SERVERS,
+    tags: kinds.map(tagOf),
     security: [{ apiToken: [] }],
-    paths: {
-      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
-      '/api/{path}': unknownPath(),
-    },
+    paths: Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
     components: {
       securitySchemes: {
         apiToken: {

@@ -3,21 +3,22 @@
 // search exactly as the API does.
 import { notFoundPath, queryPath } from '../contract/paths.ts';
 import { parseSearch } from '../contract/search-query.ts';
-import { kindIds, type KindId } from '../schema/kinds.ts';
+import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
 import { BundleError, NotFoundError } from './errors.ts';
+import type { Counts } from './records.ts';
 import { dataClient, type Envelope, type TreefarmData } from './types.ts';
 
 export interface VerifiedBundle {
   version: string;
-  counts: Manifest['counts'];
+  counts: Counts;
   /** Every file but the manifest, each checked against it. */
   files: ArchiveFiles;
 }
 
-export type BundleClient = TreefarmData & { version: string; counts: Manifest['counts'] };
+export type BundleClient = TreefarmData & { version: string; counts: Counts };
 
 /** Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it. */
 export async function openBundle(source: string | Uint8Array | ArrayBuffer): Promise<BundleClient> {

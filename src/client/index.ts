@@ -1,8 +1,5 @@
 // The typed client of the tree farm data, online (createClient) or offline (openBundle),
 // with the same methods: trees(search?), cutters(search?), gifts, plots, storages, vehicles.
-export type { Cutter, Gift, Plot, Storage, Tree, Vehicle } from '../schema/records.ts';
-export type { KindId, RecordsByKind } from '../schema/kinds.ts';
+// Published as the package in packages/client: the online entry and the offline one.
+export * from './entry-online.ts';
 export { openBundle, verifyBundle, type BundleClient, type VerifiedBundle } from './bundle.ts';
-export { ApiError, AuthError, BundleError, NotFoundError, TreefarmError } from './errors.ts';
-export { createClient, type ClientOptions } from './online.ts';
-export type { Search, TreefarmData } from './types.ts';

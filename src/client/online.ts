@@ -1,45 +1,33 @@
-// The online client: the API over fetch, with the token in the Authorization header.
-import type { KindId } from '../schema/kinds.ts';
+// The online client: the API over fetch, through the transport (token, cache, timeout,
+// retries); API errors become ApiError, AuthError or NotFoundError with the API's message.
+import type { KindId } from '../schema/kind-ids.ts';
 import { ApiError, AuthError, NotFoundError } from './errors.ts';
+import { createTransport, type Answer, type TransportOptions } from './request.ts';
 import { dataClient, type Envelope, type TreefarmData } from './types.ts';
 
-export interface ClientOptions {
-  /** The site's address; the API lives below it at api/ ("https://treefarm.example"). */
-  baseUrl: string | URL;
-  token: string;
-  /** Another fetch (a test double, a proxy-aware one); the global fetch by default. */
-  fetch?: typeof globalThis.fetch;
-}
+export type ClientOptions = TransportOptions;
 
-export function createClient({ baseUrl, token, fetch = globalThis.fetch }: ClientOptions): TreefarmData {
-  // A trailing slash, so a site below a path keeps it ("https://host/game/" + "api/trees").
-  const base = new URL(baseUrl);
-  if (!base.pathname.endsWith('/')) base.pathname += '/';
-  return dataClient(async (kind, search) => {
-    const url = new URL(`api/${kind}`, base);
-    if (search !== null) url.search = new URLSearchParams({ search }).toString();
-    const response = await fetch(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-    const envelope = await readEnvelope(response);
-    if (response.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
-    throw errorFor(
-      response.status,
-      envelope?.message ?? `HTTP ${response.status} ${response.statusText}`.trim(),
-      kind,
-      search,
-    );
+export function createClient(options: ClientOptions): TreefarmData {
+  const transport = createTransport(options);
+  return dataClient(async (kind, search, callOptions) => {
+    const answer = await transport(kind, { search }, callOptions);
+    const envelope = envelopeOf(answer);
+    if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
+    throw apiErrorOf(answer, kind, search);
   });
 }
 
-async function readEnvelope(response: Response): Promise<Envelope | undefined> {
-  try {
-    return (await response.json()) as Envelope;
-  } catch {
-    return undefined;
-  }
+export function envelopeOf({ body }: Answer): Envelope | undefined {
+  const candidate = body as Partial<Envelope> | undefined;
+  return typeof candidate?.message === 'string' ? (candidate as Envelope) : undefined;
 }
 
-function errorFor(status: number, message: string, kind: KindId, search: string | null): Error {
-  if (status === 404) return new NotFoundError(message, kind, search);
-  if (status === 401) return new AuthError(message);
-  return new ApiError(message, status);
+/** The error for an answer that is not the expected 200: the API's message, or the status line. */
+export function apiErrorOf(answer: Answer, kind?: KindId, search: string | null = null): ApiError {
+  const { status, request, response } = answer;
+  const message = envelopeOf(answer)?.message ?? `HTTP ${status} ${response.statusText}`.trim();
+  const details = { request, response };
+  if (status === 404 && kind !== undefined) return new NotFoundError(message, kind, search, details);
+  if (status === 401) return new AuthError(message, details);
+  return new ApiError(message, status, details);
 }

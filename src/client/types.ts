@@ -1,16 +1,23 @@
 // The interface both clients share: one method per kind, each taking the API's `search`.
-import { kindIds, type KindId, type RecordsByKind } from '../schema/kinds.ts';
+import { kindIds, type KindId } from '../schema/kind-ids.ts';
+import type { RecordsByKind } from './records.ts';
+import type { CallOptions } from './request.ts';
 
 /** A name, alias or level; absent or null for the whole list. Interpreted as the API's `search`. */
 export type Search = string | number | null | undefined;
 
-export type TreefarmData = { [Id in KindId]: (search?: Search) => Promise<RecordsByKind[Id][]> };
+export type TreefarmData = {
+  [Id in KindId]: (search?: Search, options?: CallOptions) => Promise<RecordsByKind[Id][]>;
+};
 
-/** Builds the interface over one lookup: `search` arrives as the text the API would see, or null. */
-export function dataClient(lookup: (kind: KindId, search: string | null) => Promise<unknown[]>): TreefarmData {
+/** Looks up `search` (the text the API would see, or null) among the records of `kind`. */
+export type Lookup = (kind: KindId, search: string | null, options: CallOptions) => Promise<unknown[]>;
+
+/** Builds the interface over one lookup. */
+export function dataClient(lookup: Lookup): TreefarmData {
   const methods = kindIds.map((kind) => [
     kind,
-    (search?: Search) => lookup(kind, search == null ? null : String(search)),
+    (search?: Search, options: CallOptions = {}) => lookup(kind, search == null ? null : String(search), options),
   ]);
   return Object.fromEntries(methods) as TreefarmData;
 }

@@ -17,7 +17,8 @@ export const COMMON_HEADERS = {
 /** The answer to an OPTIONS preflight. */
 export const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': ALLOWED_METHODS,
-  'Access-Control-Allow-Headers': 'Authorization',
+  // If-None-Match too, so a browser client can revalidate what it holds (ETag, 304).
+  'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
   'Access-Control-Max-Age': '86400',
 } as const;
 

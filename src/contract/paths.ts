@@ -3,6 +3,9 @@
 import type { KindId } from '../schema/kinds.ts';
 import type { SearchQuery } from './search-query.ts';
 
+/** Where `npm start` serves the wiki and the API; the CLI's default address. */
+export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
+
 /** The folder of dist/ that holds the API envelopes; reachable only through the edge. */
 export const API_DIR = 'api';
 export const MANIFEST_FILE = 'manifest.json';

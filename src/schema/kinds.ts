@@ -1,7 +1,10 @@
 // The registry of kinds: one entry per API endpoint, everything the build, the edge, the
 // wiki and the client need to know about a kind.
 import type { z } from 'zod';
+import type { KindId } from './kind-ids.ts';
 import * as records from './records.ts';
+
+export { kindIds, type KindId } from './kind-ids.ts';
 
 interface KindDefinition<Id extends string, Api extends z.ZodObject, Content extends z.ZodObject> {
   /** Plural id: endpoint path segment, content folder and collection name. */
@@ -18,7 +21,7 @@ interface KindDefinition<Id extends string, Api extends z.ZodObject, Content ext
   uniqueLevels: boolean;
 }
 
-function defineKind<const Id extends string, Api extends z.ZodObject, Content extends z.ZodObject>(
+function defineKind<const Id extends KindId, Api extends z.ZodObject, Content extends z.ZodObject>(
   kind: KindDefinition<Id, Api, Content>,
 ) {
   return kind;
@@ -76,7 +79,6 @@ export const kinds = [
 ] as const;
 
 export type Kind = (typeof kinds)[number];
-export type KindId = Kind['id'];
 
 export interface RecordsByKind {
   trees: records.Tree;
@@ -87,8 +89,6 @@ export interface RecordsByKind {
   vehicles: records.Vehicle;
 }
 export type ApiRecord = RecordsByKind[KindId];
-
-export const kindIds: readonly KindId[] = kinds.map((kind) => kind.id);
 
 export function kindById(id: string): Kind | undefined {
   return kinds.find((kind) => kind.id === id);

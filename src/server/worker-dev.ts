@@ -20,6 +20,10 @@ export interface WorkerOptions {
   assetsDir?: string;
   /** Print wrangler's output (the CLI does; tests don't). */
   echo?: boolean;
+  /** Another Worker: the folder of its wrangler.toml (the project's by default). */
+  cwd?: string;
+  /** More variables for the Worker's env. */
+  vars?: Record<string, string>;
 }
 
 export interface RunningWorker {
@@ -45,8 +49,9 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   if (options.assetsDir) args.push('--assets', options.assetsDir);
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
   if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
   const child = spawn(process.execPath, args, {
-    cwd: projectDir,
+    cwd: options.cwd ?? projectDir,
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

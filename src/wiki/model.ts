@@ -1,9 +1,9 @@
 // What each wiki page shows, worked out from the records: plain strings and numbers that the
 // .astro pages only lay out. Pure functions over the content, so the tests can check them.
 import { kindById, type KindId } from '../schema/kinds.ts';
-import { lineChart, type ChartModel } from './chart.ts';
+import { drawChart, prepareChart, type ChartModel, type PreparedChart } from './chart.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
-import { kindTitle, recordPath } from './site.ts';
+import { kindPagePath, kindTitle, recordPath } from './site.ts';
 import {
   viewOf,
   type ContentOf,
@@ -25,6 +25,8 @@ export interface Cell {
 export interface KindTable {
   columns: { label: string; numeric: boolean; derived: boolean }[];
   rows: { title: string; href: string; cells: Cell[] }[];
+  /** The column the rows come sorted by, ascending: the level (list order); -1 for none. */
+  sortedColumn: number;
 }
 
 export interface FigureRow {
@@ -114,15 +116,16 @@ export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry
       href: recordPath(kind, entry.slug),
       cells: view.columns.map((key) => cell(view, entry.data, key)),
     })),
+    sortedColumn: view.columns.indexOf('level'),
   };
 }
 
-/** The kind's charts; `highlight` marks one record (on that record's page). */
-export function kindCharts<K extends KindId>(
-  kind: K,
-  entries: readonly WikiEntry<K>[],
-  highlight?: number,
-): ChartModel[] {
+/**
+ * The kind's charts over all its records, worked out once per kind: scale, ticks, words and
+ * a bounded number of points per line, so drawing them on each record's page costs the same
+ * at 100 records as at 100,000.
+ */
+export function prepareKindCharts<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[]): PreparedChart[] {
   const view = viewOf(kind);
   const byLevel = kindById(kind)?.uniqueLevels ?? true;
   const points = entries.map((entry) =>
@@ -130,9 +133,8 @@ export function kindCharts<K extends KindId>(
       ? { tick: String(entry.data.level), name: `level ${entry.data.level}` }
       : { tick: view.title(entry.data), name: view.title(entry.data) },
   );
-  const highlighted = highlight === undefined ? undefined : entries[highlight];
   return view.charts.map((chart, index) =>
-    lineChart({
+    prepareChart({
       id: `${kind}-chart-${index}`,
       title: chart.title,
       unit: chart.unit,
@@ -143,10 +145,23 @@ export function kindCharts<K extends KindId>(
         label: series.label,
         values: entries.map((entry) => series.value(entry.data)),
       })),
-      highlight:
-        highlighted && highlight !== undefined ? { index: highlight, label: view.title(highlighted.data) } : undefined,
     }),
   );
+}
+
+/** The kind's charts; `highlight` marks one record (on that record's page). */
+export function kindCharts<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  highlight?: number,
+  prepared: PreparedChart[] = prepareKindCharts(kind, entries),
+): ChartModel[] {
+  const highlighted = highlight === undefined ? undefined : entries[highlight];
+  const mark =
+    highlighted && highlight !== undefined
+      ? { index: highlight, label: viewOf(kind).title(highlighted.data) }
+      : undefined;
+  return prepared.map((chart) => drawChart(chart, mark));
 }
 
 function link<K extends KindId>(kind: K, view: KindView<K>, entry: WikiEntry<K> | undefined): RecordLink | undefined {
@@ -154,7 +169,13 @@ function link<K extends KindId>(kind: K, view: KindView<K>, entry: WikiEntry<K> 
   return { href: recordPath(kind, entry.slug), title: view.title(entry.data), position: `Level ${entry.data.level}` };
 }
 
-export function recordPage<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[], index: number): RecordPage {
+/** A record's page; `charts` are the kind's prepared charts, when the caller already has them. */
+export function recordPage<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  index: number,
+  charts: PreparedChart[] = prepareKindCharts(kind, entries),
+): RecordPage {
   const view = viewOf(kind);
   const entry = entries[index];
   if (!entry) throw new Error(`No ${kind} record at position ${index}`);
@@ -185,7 +206,72 @@ export function recordPage<K extends KindId>(kind: K, entries: readonly WikiEntr
     })),
     previous: link(kind, view, entries[index - 1]),
     next: link(kind, view, entries[index + 1]),
-    charts: kindCharts(kind, entries, index),
+    charts: kindCharts(kind, entries, index, charts),
     apiSearch: 'name' in data ? data.name : String(data.level),
   };
+}
+
+/** Rows on one page of a kind's table: every real kind fits on one page; 10,000 trees make 50. */
+export const ROWS_PER_PAGE = 200;
+/** Page links on either side of the current one in a pager; the first and last are always there. */
+const PAGER_REACH = 2;
+
+export interface KindPageLink {
+  number: number;
+  href: string;
+  /** The levels the page lists: "Levels 201–400", or "Level 1". */
+  levels: string;
+}
+
+/** One page of a kind's listing: a run of its records in list order, and the way to the others. */
+export interface KindListing<K extends KindId> extends KindPageLink {
+  pageCount: number;
+  entries: readonly WikiEntry<K>[];
+  previous?: KindPageLink;
+  next?: KindPageLink;
+  /** The first page, the pages near this one and the last, in order; `gap` where pages are left out. */
+  pager: (KindPageLink | 'gap')[];
+}
+
+/** The page of the kind's listing that holds the record at `index` of the list. */
+export const listingPathOf = (kind: KindId, index: number, rowsPerPage = ROWS_PER_PAGE) =>
+  kindPagePath(kind, Math.floor(index / rowsPerPage) + 1);
+
+/** The kind's records split into pages of `rowsPerPage`, so no page grows with the number of records. */
+export function kindListings<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  rowsPerPage = ROWS_PER_PAGE,
+): KindListing<K>[] {
+  const pageCount = Math.max(1, Math.ceil(entries.length / rowsPerPage));
+  const links = Array.from({ length: pageCount }, (_unused, index): KindPageLink => {
+    const low = entries[index * rowsPerPage]?.data.level;
+    const high = entries[Math.min(entries.length, (index + 1) * rowsPerPage) - 1]?.data.level;
+    return {
+      number: index + 1,
+      href: kindPagePath(kind, index + 1),
+      levels: low === high ? `Level ${low ?? ''}` : `Levels ${low}–${high}`,
+    };
+  });
+  return links.map((link, index) => ({
+    ...link,
+    pageCount,
+    entries: entries.slice(index * rowsPerPage, (index + 1) * rowsPerPage),
+    previous: links[index - 1],
+    next: links[index + 1],
+    pager: pagerAround(links, index),
+  }));
+}
+
+function pagerAround(links: KindPageLink[], current: number): (KindPageLink | 'gap')[] {
+  const near = Array.from({ length: 2 * PAGER_REACH + 1 }, (_unused, step) => current - PAGER_REACH + step);
+  const shown = [...new Set([0, ...near, links.length - 1])]
+    .filter((index) => index >= 0 && index < links.length)
+    .sort((a, b) => a - b);
+  return shown.flatMap((index, position) => {
+    const link = links[index];
+    if (!link) return [];
+    const before = shown[position - 1];
+    return before !== undefined && index - before > 1 ? ['gap' as const, link] : [link];
+  });
 }

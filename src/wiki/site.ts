@@ -7,12 +7,17 @@ export { kindTitle };
 export const SITE_NAME = 'Tree Farm Wiki';
 
 export const kindPath = (kind: KindId) => `/${kind}/`;
+/** Page `number` of a kind's listing: the first is the kind's page itself. */
+export const kindPagePath = (kind: KindId, number: number) =>
+  number <= 1 ? kindPath(kind) : `${kindPath(kind)}page/${number}/`;
 export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
+/** The id of a kind's table on its index page: the charts link to it for every value. */
+export const kindTableId = (kind: KindId) => `${kind}-table`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
-export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
+export { LOCAL_ORIGIN } from '../contract/paths.ts';
 
 export interface NavItem {
   label: string;

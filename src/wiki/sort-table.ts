@@ -1,9 +1,14 @@
 // The kind tables' only script: each column heading becomes a button that sorts the rows by
-// that column (numbers by value, text alphabetically), and again in reverse.
+// that column (numbers by value, text alphabetically), and again in reverse. aria-sort says
+// the order on the heading; a polite status line tells screen readers what changed.
 function enhance(table: HTMLTableElement): void {
   const headers = [...(table.tHead?.rows[0]?.cells ?? [])];
   const body = table.tBodies[0];
   if (!body) return;
+  const status = document.createElement('p');
+  status.className = 'visually-hidden';
+  status.setAttribute('role', 'status');
+  (table.closest('.table-scroll') ?? table).after(status);
   headers.forEach((header, column) => {
     const button = document.createElement('button');
     button.type = 'button';
@@ -21,6 +26,9 @@ function enhance(table: HTMLTableElement): void {
         return order * direction;
       });
       body.append(...rows);
+      const order = numeric ? ['lowest first', 'highest first'] : ['A to Z', 'Z to A'];
+      const label = (button.textContent ?? '').replace('†', '').trim();
+      status.textContent = `Sorted by ${label}, ${direction === 1 ? order[0] : order[1]}.`;
     });
   });
 }

@@ -536,7 +536,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       expect(response?.headers).toMatchObject({
         'access-control-allow-origin': '*',
         'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-        'access-control-allow-headers': 'Authorization',
+        'access-control-allow-headers': 'Authorization, If-None-Match',
         'access-control-max-age': '86400',
       });
     });

@@ -139,12 +139,4 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     }
   });
-
-  test('focus is visible on links', async () => {
-    const page = await open('/');
-    await page.keyboard.press('Tab');
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
-    expect(outline).not.toBe('none');
-    await page.close();
-  });
 });

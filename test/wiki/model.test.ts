@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
-import { lineChart } from '../../src/wiki/chart.ts';
-import { kindCharts, kindTable, recordPage } from '../../src/wiki/model.ts';
+import { downsample, drawChart, lineChart, MAX_BUCKETS, prepareChart } from '../../src/wiki/chart.ts';
+import { kindCharts, kindListings, kindTable, recordPage, ROWS_PER_PAGE } from '../../src/wiki/model.ts';
 import {
   harvestValue,
   logsPerMinute,
@@ -150,6 +150,13 @@ describe('kind tables', () => {
     });
   });
 
+  test('a table says it comes sorted by level, the list order', () => {
+    for (const kind of kinds) {
+      const table = kindTable(kind.id, entriesOf(kind.id));
+      expect(table.columns[table.sortedColumn]?.label, kind.id).toBe('Level');
+    }
+  });
+
   test('derived columns are marked as derived', () => {
     const table = kindTable('trees', entriesOf('trees'));
     expect(table.columns.find((column) => column.label === 'Harvest value')?.derived).toBe(true);
@@ -208,6 +215,32 @@ describe('charts', () => {
     expect(money?.caption).toContain('Upgrade cost goes from $11.5K (level 2) to $23.62B (level 106).');
   });
 
+  test("a record page's chart caption starts with that record's own figures", () => {
+    const [cost] = pageOf('cutters', 'knife').charts;
+    expect(cost?.caption).toMatch(/^Knife \(level 2\): cost \$1\.12K\. Cost goes from/);
+  });
+
+  test('a short series is described value by value; a long one by where it starts and ends', () => {
+    const [cutterCost] = kindCharts('cutters', entriesOf('cutters'));
+    expect(cutterCost?.description).toContain('Cost: $249 (level 1), $1.12K (level 2), $5.042K (level 3),');
+    const [, growthTime] = kindCharts('trees', entriesOf('trees'));
+    expect(growthTime?.description).toContain('Growth time goes from 1m (level 1) to 22m 16s (level 106).');
+    expect(growthTime?.description).not.toContain('Growth time: 1m (level 1),');
+  });
+
+  test('the caption names the highest and lowest values of a line that turns', () => {
+    const chart = lineChart({
+      id: 'c',
+      title: 'T',
+      unit: 'count',
+      scale: 'linear',
+      xTitle: 'Level',
+      points: [1, 2, 3, 4].map((n) => ({ tick: `${n}`, name: `level ${n}` })),
+      series: [{ label: 'Logs', values: [3, 9, 1, 4] }],
+    });
+    expect(chart.caption).toBe('Logs goes from 3 (level 1) to 4 (level 4), highest 9 (level 2), lowest 1 (level 3).');
+  });
+
   test('a log scale leaves out zero instead of drawing it', () => {
     const chart = lineChart({
       id: 'c',
@@ -230,5 +263,123 @@ describe('charts', () => {
     const [chart] = kindCharts('gifts', entriesOf('gifts'));
     expect(kindById('gifts')?.uniqueLevels).toBe(false);
     expect(chart?.xTicks.map((tick) => tick.label)).toEqual(['Small gift', 'Medium gift', 'Large gift']);
+  });
+});
+
+/** `count` trees of levels 1, 2, …, each a copy of the first real tree with its own slug, name and level. */
+function syntheticTrees(count: number): WikiEntry<'trees'>[] {
+  const [model] = entriesOf('trees');
+  if (!model) throw new Error('no real tree to copy');
+  return Array.from({ length: count }, (_unused, index) => ({
+    slug: `tree-${index + 1}`,
+    data: { ...model.data, name: `Tree ${index + 1}`, level: index + 1 },
+  }));
+}
+
+const pointsOf = (path = '') => path.match(/[ML]/g)?.length ?? 0;
+
+describe('charts of many records', () => {
+  const ramp = (count: number) => Array.from({ length: count }, (_unused, index) => index);
+  const rampChart = (count: number) =>
+    prepareChart({
+      id: 'c',
+      title: 'T',
+      unit: 'count',
+      scale: 'linear',
+      xTitle: 'Level',
+      points: ramp(count).map((index) => ({ tick: `${index + 1}`, name: `level ${index + 1}` })),
+      series: [{ label: 'Value', values: ramp(count) }],
+    });
+
+  test('a line of a few hundred points is drawn from every point', () => {
+    expect(downsample(ramp(106), MAX_BUCKETS)).toEqual(ramp(106));
+  });
+
+  test('a line of 10,000 points is drawn from at most two points per bucket, and its ends', () => {
+    const chart = drawChart(rampChart(10_000));
+    expect(pointsOf(chart.series[0]?.path)).toBeLessThanOrEqual(2 * MAX_BUCKETS + 2);
+    expect(pointsOf(chart.series[0]?.path)).toBeGreaterThan(MAX_BUCKETS);
+    // The first point is at the left edge of the plot, the last at its right edge.
+    expect(chart.series[0]?.path).toMatch(/^M70 246L/);
+    expect(chart.series[0]?.path).toMatch(/L544 \S+$/);
+  });
+
+  test('downsampling keeps every peak and trough, however narrow', () => {
+    const values = Array.from({ length: 50_000 }, () => 100);
+    values[12_345] = 1_000_000;
+    values[40_001] = -5;
+    values[40_002] = 7;
+    const kept = downsample(values, MAX_BUCKETS);
+    expect(kept).toContain(12_345);
+    expect(kept).toContain(40_001);
+    expect(kept.length).toBeLessThanOrEqual(2 * MAX_BUCKETS + 2);
+    expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+  });
+
+  test("a record page's chart passes exactly through that record's point", () => {
+    // Level 5,051 of 10,000 sits inside a bucket (5,000-5,062), so downsampling alone drops it.
+    // x: 70 + 5050 / 9999 × 474 = 309.4; y: the axis runs 0-10,000 over 246-40, so 246 - 0.5050 × 206 = 142.
+    const chart = rampChart(10_000);
+    expect(drawChart(chart).series[0]?.path).not.toContain('309.4 142');
+    const marked = drawChart(chart, { index: 5050, label: 'Tree 5051' });
+    expect(marked.series[0]?.path).toContain('L309.4 142L');
+    expect(marked.highlight).toEqual({ x: 309.4, label: 'Tree 5051', anchor: 'end' });
+  });
+
+  test('record pages of 10,000 trees draw charts of a bounded size', () => {
+    const trees = syntheticTrees(10_000);
+    const page = recordPage('trees', trees, 4321);
+    for (const chart of page.charts) {
+      for (const series of chart.series) expect(pointsOf(series.path)).toBeLessThanOrEqual(2 * MAX_BUCKETS + 3);
+      expect(chart.highlight?.label).toBe('Tree 4322');
+    }
+  });
+});
+
+describe('kind listings', () => {
+  const trees = syntheticTrees(2 * ROWS_PER_PAGE * 5 + 17);
+  const listings = kindListings('trees', trees);
+
+  test('every real kind fits on its one page, /<kind>/', () => {
+    for (const kind of kinds) {
+      const pages = kindListings(kind.id, entriesOf(kind.id));
+      expect(pages.map((page) => page.href)).toEqual([`/${kind.id}/`]);
+      expect(pages[0]?.entries).toHaveLength(entriesOf(kind.id).length);
+    }
+  });
+
+  test('the pages list every record once, in list order, at most ROWS_PER_PAGE each', () => {
+    expect(listings).toHaveLength(11);
+    expect(listings.flatMap((page) => page.entries.map((entry) => entry.slug))).toEqual(
+      trees.map((entry) => entry.slug),
+    );
+    for (const page of listings) expect(page.entries.length).toBeLessThanOrEqual(ROWS_PER_PAGE);
+    expect(listings.at(-1)?.entries).toHaveLength(17);
+  });
+
+  test('following Next from the kind page reaches every page', () => {
+    const byHref = new Map(listings.map((page) => [page.href, page]));
+    const seen: string[] = [];
+    for (let page = byHref.get('/trees/'); page; page = page.next && byHref.get(page.next.href)) seen.push(page.href);
+    expect(seen).toEqual(['/trees/', ...Array.from({ length: 10 }, (_unused, index) => `/trees/page/${index + 2}/`)]);
+  });
+
+  test('each page links its neighbours and says which levels it lists', () => {
+    const third = listings[2];
+    expect(third?.href).toBe('/trees/page/3/');
+    expect(third?.levels).toBe(`Levels ${2 * ROWS_PER_PAGE + 1}–${3 * ROWS_PER_PAGE}`);
+    expect(third?.previous?.href).toBe('/trees/page/2/');
+    expect(third?.next?.href).toBe('/trees/page/4/');
+    expect(listings[0]?.previous).toBeUndefined();
+    expect(listings.at(-1)?.next).toBeUndefined();
+  });
+
+  test('the pager shows the first, the last and two on each side of the current page', () => {
+    const numbers = (index: number) =>
+      listings[index]?.pager.map((link) => (link === 'gap' ? '…' : String(link.number))).join(' ');
+    expect(numbers(0)).toBe('1 2 3 … 11');
+    expect(numbers(5)).toBe('1 … 4 5 6 7 8 … 11');
+    expect(numbers(3)).toBe('1 2 3 4 5 6 … 11');
+    expect(numbers(10)).toBe('1 … 9 10 11');
   });
 });

@@ -121,6 +121,20 @@ describe('links', () => {
     expect(checked).toBeGreaterThan(pages.size * 9);
   });
 
+  test("every record is linked from its kind's pages, read from the kind's page on by Next", () => {
+    for (const kind of kinds) {
+      const linked = new Set<string>();
+      let next: string | undefined = `/${kind.id}/`;
+      for (let hops = 0; next && hops < pages.size; hops++) {
+        const html: string = pages.get(next) ?? '';
+        for (const [, href = ''] of html.matchAll(/<th scope="row"[^>]*><a href="([^"]+)"/g)) linked.add(href);
+        next = /<a href="([^"]+)" rel="next">Next/.exec(html)?.[1];
+      }
+      const expected = content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`);
+      expect([...linked].sort(), kind.id).toEqual(expected.sort());
+    }
+  });
+
   test('every page links to the home page, each kind, the API docs and the downloads', () => {
     for (const [path, html] of pages) {
       for (const href of ['/', ...kinds.map((kind) => `/${kind.id}/`), '/docs/api/', '/downloads/']) {

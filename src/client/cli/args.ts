@@ -1,0 +1,72 @@
+// The CLI's command line: a command, its arguments and the options, checked before any
+// request, so a mistake is a usage error (exit status 2) with a message that says which.
+import { parseArgs } from 'node:util';
+import { kindIds, type KindId } from '../../schema/kind-ids.ts';
+
+export type Command =
+  | { name: 'records'; kind: KindId; search: string | null }
+  | { name: 'suggest'; kind: KindId; text: string }
+  | { name: 'releases' }
+  | { name: 'help' }
+  | { name: 'version' };
+
+export interface Invocation {
+  command: Command;
+  json: boolean;
+  bundle: string | undefined;
+  url: string | undefined;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const isKind = (word: string | undefined): word is KindId => kindIds.some((kind) => kind === word);
+const KINDS = kindIds.join(', ');
+
+export function parseCommandLine(argv: readonly string[]): Invocation {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const options = { json: values.json ?? false, bundle: values.bundle, url: values.url };
+  if (values.help) return { command: { name: 'help' }, ...options };
+  if (values.version) return { command: { name: 'version' }, ...options };
+  return { command: commandOf(positionals), ...options };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      bundle: { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+function commandOf([name, ...rest]: string[]): Command {
+  if (name === undefined || name === 'help') return { name: 'help' };
+  if (isKind(name)) {
+    if (rest.length > 1)
+      throw new UsageError(`${name} takes one search; quote a name with spaces: "${rest.join(' ')}"`);
+    return { name: 'records', kind: name, search: rest[0] ?? null };
+  }
+  if (name === 'suggest') {
+    const [kind, ...words] = rest;
+    if (!isKind(kind)) throw new UsageError(`suggest needs a kind first (${KINDS}), got ${kind ?? 'nothing'}`);
+    return { name: 'suggest', kind, text: words.join(' ') };
+  }
+  if (name === 'releases') {
+    if (rest.length > 0) throw new UsageError(`releases takes no arguments, got ${rest.join(' ')}`);
+    return { name: 'releases' };
+  }
+  throw new UsageError(`unknown command ${name}; the commands are ${KINDS}, suggest and releases`);
+}

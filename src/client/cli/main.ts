@@ -1,0 +1,90 @@
+// `treefarm`: the tree farm's data from a terminal. Exit status 0 when found, 1 when not
+// found, 2 for a usage, token, bundle or network error; errors are one line on stderr.
+import { readFile } from 'node:fs/promises';
+import { NotFoundError } from '../errors.ts';
+import { parseCommandLine, UsageError, type Command } from './args.ts';
+import { openSource, type Source } from './source.ts';
+import { formatJson, formatTable } from './table.ts';
+
+export const HELP = `Usage: treefarm <command> [arguments] [options]
+
+The tree farm's reference data, from the API or from an offline bundle.
+
+Commands:
+  trees [search]          every tree, one by name ("oak tree"), or the trees of a level (5)
+  cutters [search]        likewise for cutters, gifts, plots (level only), storages, vehicles
+  suggest <kind> <text>   up to 25 names that complete <text>, for type-ahead
+  releases                the data releases, newest first
+
+Options:
+  --json                  print the data as JSON, for scripts
+  --bundle <file>         answer from an offline bundle (.tar.gz or .zip) instead of the API
+  --url <address>         the site of the API (default: TREEFARM_URL, else http://127.0.0.1:4321)
+  -h, --help              this help
+  -v, --version           the version of treefarm
+
+Environment:
+  TREEFARM_TOKEN          the API token (needed unless --bundle)
+  TREEFARM_URL            the site of the API
+
+Exit status: 0 found, 1 not found, 2 usage, token, bundle or network error.
+
+Examples:
+  treefarm trees "oak tree"
+  treefarm cutters 3 --json
+  treefarm suggest trees oa
+  treefarm vehicles --bundle treefarm-data-<version>.tar.gz`;
+
+export interface Io {
+  argv: readonly string[];
+  env: Record<string, string | undefined>;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export async function run({ argv, env, out, err }: Io): Promise<number> {
+  try {
+    const { command, json, bundle, url } = parseCommandLine(argv);
+    if (command.name === 'help' || command.name === 'version') {
+      out(command.name === 'help' ? HELP : await version());
+      return 0;
+    }
+    const data = await answer(await openSource({ bundle, url, env }), command);
+    if (data.length === 0) {
+      err(`treefarm: nothing matches ${argv.filter((word) => !word.startsWith('-')).join(' ')}`);
+      return 1;
+    }
+    out(json ? formatJson(data) : formatTable(data));
+    return 0;
+  } catch (error) {
+    const hint = error instanceof UsageError ? ' (treefarm --help lists the commands)' : '';
+    err(`treefarm: ${oneLine(error)}${hint}`);
+    return error instanceof NotFoundError ? 1 : 2;
+  }
+}
+
+function answer(source: Source, command: Exclude<Command, { name: 'help' | 'version' }>): Promise<unknown[]> {
+  switch (command.name) {
+    case 'records':
+      return source.records(command.kind, command.search);
+    case 'suggest':
+      return source.suggest(command.kind, command.text);
+    case 'releases':
+      return source.releases();
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/\s+/g, ' ').trim();
+}
+
+/** The version in the package's package.json, next to the built dist/. */
+async function version(): Promise<string> {
+  try {
+    const text = await readFile(new URL('../package.json', import.meta.url), 'utf8');
+    return (JSON.parse(text) as { version: string }).version;
+  } catch {
+    return 'unknown (not run from the package)';
+  }
+}

@@ -1,0 +1,50 @@
+// What the CLI prints: records as an aligned table (one record as a list of its fields), or
+// as JSON for scripts. Numbers are grouped (93,741), ranges [min, max] read as "min–max",
+// and long cells are cut in a table.
+
+type Row = ReadonlyMap<string, unknown>;
+
+const MAX_CELL = 48;
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+const isRange = (value: unknown): value is [number, number] =>
+  Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'number');
+
+export function cell(value: unknown): string {
+  if (isRange(value)) return `${number(value[0])}–${number(value[1])}`;
+  if (typeof value === 'number') return number(value);
+  if (typeof value === 'string' || typeof value === 'boolean') return String(value);
+  if (value === null || value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+const cut = (text: string) => (text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text);
+
+/** Columns in the order of the first record's keys, then any key a later record adds. */
+function columnsOf(rows: readonly Row[]): string[] {
+  return [...new Set(rows.flatMap((row) => [...row.keys()]))];
+}
+
+/** One record: "field  value" per line, nothing cut. Several: a table under a header line. */
+export function formatTable(records: readonly unknown[]): string {
+  const rows: Row[] = records.map((record) => new Map(Object.entries(record ?? {})));
+  const [only] = rows;
+  if (rows.length === 1 && only) {
+    const width = Math.max(...[...only.keys()].map((key) => key.length));
+    return [...only].map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join('\n');
+  }
+  const columns = columnsOf(rows);
+  const cells = rows.map((row) => columns.map((column) => cut(cell(row.get(column)))));
+  const widths = columns.map((column, index) =>
+    Math.max(column.length, ...cells.map((line) => line[index]?.length ?? 0)),
+  );
+  // Numbers line up on the right, as in a spreadsheet.
+  const numeric = columns.map((column) => rows.every((row) => typeof row.get(column) === 'number'));
+  const pad = (value: string, index: number) =>
+    numeric[index] ? value.padStart(widths[index] ?? 0) : value.padEnd(widths[index] ?? 0);
+  const line = (values: string[]) => values.map(pad).join('  ').trimEnd();
+  return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
+}
+
+export const formatJson = (data: unknown): string => JSON.stringify(data, null, 2);

@@ -1,0 +1,65 @@
+// The build's warning before a Cloudflare deploy would fail: the static assets limits of
+// Workers (20,000 files on the Free plan, 100,000 on Paid, 25 MiB per file).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { assetFilesBelow, workerAssetWarnings, type AssetFile } from '../../src/build/deploy-limits.ts';
+
+const MIB = 1024 * 1024;
+const files = (count: number, size = 1000): AssetFile[] =>
+  Array.from({ length: count }, (_unused, index) => ({ path: `api/trees/name/t${index}.json`, size }));
+
+test('a build within the Free plan deploys without a warning', () => {
+  expect(workerAssetWarnings(files(20_000))).toEqual([]);
+});
+
+test('past 20,000 files the build says the Free plan is not enough', () => {
+  expect(workerAssetWarnings(files(20_001))).toEqual([
+    '20,001 files, more than the 20,000 static assets of the Workers Free plan: deploying needs the Paid plan ' +
+      '(up to 100,000).',
+  ]);
+});
+
+test('past 100,000 files the build says a deploy would fail on any plan', () => {
+  expect(workerAssetWarnings(files(100_001))).toEqual([
+    '100,001 files, more than the 100,000 static assets a Worker version may have on any plan: ' +
+      '`wrangler deploy` would fail.',
+  ]);
+});
+
+test('the files wrangler reads as configuration are not counted', () => {
+  const config = ['_headers', '_redirects', '.assetsignore'].map((path) => ({ path, size: 10 }));
+  expect(workerAssetWarnings([...files(20_000), ...config])).toEqual([]);
+});
+
+test('a file over 25 MiB is named with its size', () => {
+  const manifest = { path: 'manifest.json', size: 25 * MIB + 1 };
+  expect(workerAssetWarnings([...files(10), manifest, { path: 'ok.json', size: 25 * MIB }])).toEqual([
+    'manifest.json (25.0 MiB) is larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
+  ]);
+});
+
+test('many oversized files: the five largest are named, the rest counted', () => {
+  const big = Array.from({ length: 7 }, (_unused, index) => ({ path: `big${index}.bin`, size: (30 + index) * MIB }));
+  const [warning] = workerAssetWarnings(big);
+  expect(warning).toBe(
+    'big6.bin (36.0 MiB), big5.bin (35.0 MiB), big4.bin (34.0 MiB), big3.bin (33.0 MiB), big2.bin (32.0 MiB) ' +
+      'and 2 more are larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
+  );
+});
+
+test('the files of a folder are listed with their sizes and paths relative to it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'treefarm-deploy-limits-'));
+  try {
+    mkdirSync(join(dir, 'api', 'trees'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), 'hello');
+    writeFileSync(join(dir, 'api', 'trees', 'index.json'), '[1,2]');
+    expect(assetFilesBelow(dir).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'api/trees/index.json', size: 5 },
+      { path: 'index.html', size: 5 },
+    ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,201 @@
+// The `treefarm` command as a user runs it: the bin of the packed tarball, through npx in a
+// plain-JavaScript project, against the local server or an offline bundle. Exit status 0
+// when found, 1 when not found, 2 for usage, token, bundle or network errors, with one line.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadContent } from '../../src/build/content.ts';
+import { projectDir } from '../../src/build/site.ts';
+import { bundleFileName } from '../../src/contract/bundle-layout.ts';
+import { installedClient, type InstalledClient } from '../support/packed-client.ts';
+import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { scriptedServer } from '../support/scripted-server.ts';
+
+const TOKEN = 'cli-test-token';
+const version = loadContent(join(projectDir, 'content')).version;
+const bundle = (format: 'tar.gz' | 'zip') => join(distDir, 'downloads', bundleFileName(version, format));
+const HATCHET = { level: 3, name: 'Hatchet', cooldown: 79, cost: 5042, efficiency: [30, 40] };
+
+let client: InstalledClient;
+let runtime: Runtime;
+beforeAll(async () => {
+  [client, runtime] = await Promise.all([installedClient(), startRuntime('node', { tokens: [TOKEN] })]);
+});
+afterAll(() => runtime?.close());
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The installed bin (node_modules/.bin/treefarm, what npx runs) with `args` in the project,
+ * with TREEFARM_URL and TREEFARM_TOKEN unless `env` says otherwise; `npx` goes through npx.
+ */
+function treefarm(args: string[], env: Record<string, string | undefined> = {}, npx = false): Promise<Outcome> {
+  // npm's own warnings (about this machine's npmrc, say) are not the CLI's output.
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    npm_config_loglevel: 'error',
+    TREEFARM_URL: runtime.url,
+    TREEFARM_TOKEN: TOKEN,
+    ...env,
+  };
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
+  return new Promise((resolve) => {
+    const [command = '', ...prefix] = npx ? ['npx', '--no-install', 'treefarm'] : ['node_modules/.bin/treefarm'];
+    execFile(command, [...prefix, ...args], { cwd: client.project, env: environment }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** One line on stderr, nothing on stdout. */
+function expectOneLineError(outcome: Outcome, code: number, message: string | RegExp): void {
+  expect({ code: outcome.code, stdout: outcome.stdout, lines: outcome.stderr.trimEnd().split('\n').length }).toEqual({
+    code,
+    stdout: '',
+    lines: 1,
+  });
+  expect(outcome.stderr).toMatch(message);
+}
+
+describe('found: exit status 0', () => {
+  test('treefarm trees "oak tree" prints the tree, one field a line', async () => {
+    const { code, stdout } = await treefarm(['trees', 'oak tree']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^name +Oak Tree$/m);
+    expect(stdout).toMatch(/^level +69$/m);
+  });
+
+  test('treefarm cutters 3 --json prints the records as JSON', async () => {
+    const { code, stdout } = await treefarm(['cutters', '3', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([HATCHET]);
+  });
+
+  test('a list prints as a table: a header, a rule, a row per record, numbers grouped, ranges as min–max', async () => {
+    const { code, stdout } = await treefarm(['cutters']);
+    const lines = stdout.trimEnd().split('\n');
+    expect(code).toBe(0);
+    expect(lines[0]?.split(/ +/)).toEqual(['level', 'name', 'cooldown', 'cost', 'efficiency']);
+    expect(lines[1]).toMatch(/^[- ]+$/);
+    expect(lines).toHaveLength(2 + 8);
+    expect(lines[4]?.trim().split(/ +/)).toEqual(['3', 'Hatchet', '79', '5,042', '30–40']);
+  });
+
+  test('npx treefarm --help prints the usage', async () => {
+    const { code, stdout } = await treefarm(['--help'], {}, true);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: treefarm <command>');
+    expect(stdout).toContain('TREEFARM_TOKEN');
+  });
+
+  test('treefarm --version prints the package version', async () => {
+    const { code, stdout } = await treefarm(['--version']);
+    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: '1.0.0' });
+  });
+});
+
+describe('offline: --bundle <file>', () => {
+  test.each(['tar.gz', 'zip'] as const)('answers from the %s bundle with no token or server', async (format) => {
+    const { code, stdout } = await treefarm(['cutters', 'bread knife', '--json', '--bundle', bundle(format)], {
+      TREEFARM_TOKEN: undefined,
+      TREEFARM_URL: 'http://127.0.0.1:1',
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject([{ name: 'Knife', level: 2 }]);
+  });
+
+  test('not found in the bundle: exit status 1', async () => {
+    expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /could not be found/);
+  });
+
+  test('a file that is not a bundle: exit status 2', async () => {
+    expectOneLineError(await treefarm(['trees', '--bundle', join(distDir, 'manifest.json')]), 2, /Not a bundle/);
+  });
+
+  test('a bundle that does not exist: exit status 2', async () => {
+    expectOneLineError(await treefarm(['trees', '--bundle', join(distDir, 'missing.zip')]), 2, /ENOENT/);
+  });
+});
+
+describe('not found: exit status 1', () => {
+  test('a name no tree has prints the API message', async () => {
+    expectOneLineError(
+      await treefarm(['trees', 'unicorn']),
+      1,
+      /^treefarm: The requested tree could not be found with the provided query\./,
+    );
+  });
+});
+
+describe('usage, token and network errors: exit status 2', () => {
+  test('no TREEFARM_TOKEN', async () => {
+    expectOneLineError(await treefarm(['trees'], { TREEFARM_TOKEN: undefined }), 2, /TREEFARM_TOKEN is not set/);
+  });
+
+  test('a token the API does not know prints the API message', async () => {
+    expectOneLineError(
+      await treefarm(['trees'], { TREEFARM_TOKEN: 'wrong' }),
+      2,
+      /The provided API token is not valid/,
+    );
+  });
+
+  test('nothing listening at TREEFARM_URL', async () => {
+    const closed = await scriptedServer([]);
+    await closed.close();
+    expectOneLineError(
+      await treefarm(['trees'], { TREEFARM_URL: closed.url }),
+      2,
+      /No answer from http:\/\/127\.0\.0\.1/,
+    );
+  });
+
+  test.each([
+    [['unicorns'], /unknown command unicorns/],
+    [['trees', 'oak', 'tree'], /takes one search; quote a name with spaces/],
+    [['suggest', 'unicorns', 'oa'], /suggest needs a kind first/],
+    [['trees', '--colour'], /Unknown option '--colour'/],
+  ])('treefarm %j', async (args, message) => {
+    expectOneLineError(await treefarm(args), 2, message);
+  });
+});
+
+// suggest (issue 10) and releases (issue 11) are endpoints the API is gaining: each test runs
+// when the local server has the endpoint, and says it skipped when it does not yet.
+async function hasEndpoint(path: string): Promise<boolean> {
+  const response = await fetch(`${runtime.url}/api/${path}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  const body = (await response.json()) as { message?: string };
+  return !(response.status === 404 && body.message?.startsWith('Unknown endpoint'));
+}
+
+describe('suggest and releases', () => {
+  test('treefarm suggest trees oa lists Oak Tree among the suggestions', async (context) => {
+    if (!(await hasEndpoint('trees/suggest')))
+      context.skip('the local server has no /api/trees/suggest yet (issue 10)');
+    const { code, stdout } = await treefarm(['suggest', 'trees', 'oa', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toContainEqual({ name: 'Oak Tree', level: 69 });
+  });
+
+  test('treefarm releases lists the releases, newest first', async (context) => {
+    if (!(await hasEndpoint('releases'))) context.skip('the local server has no /api/releases yet (issue 11)');
+    const { code, stdout } = await treefarm(['releases', '--json']);
+    const releases = JSON.parse(stdout) as { id: string; date: string }[];
+    expect(code).toBe(0);
+    expect(releases.length).toBeGreaterThan(0);
+    expect(releases.map((release) => release.date)).toEqual(
+      releases
+        .map((release) => release.date)
+        .sort()
+        .reverse(),
+    );
+  });
+
+  test('suggestions and releases from a bundle are a usage error', async () => {
+    expectOneLineError(await treefarm(['releases', '--bundle', bundle('zip')]), 2, /come from the API only/);
+  });
+});
