@@ -150,7 +150,7 @@ describe('answers to /api/', () => {
         headers: {
           ...common,
           'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-          'Access-Control-Allow-Headers': 'Authorization',
+          'Access-Control-Allow-Headers': 'Authorization, If-None-Match',
           'Access-Control-Max-Age': '86400',
         },
         encoding: 'identity',
