@@ -1,5 +1,6 @@
 // The offline client: opens both archive formats from bytes or a path, answers the query set
 // as the contract says, and refuses a bundle that does not match its manifest.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -138,6 +139,14 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     );
   });
 
+  test('a manifest.json that is not a bundle manifest', async () => {
+    const notAManifest = (entries: NamedBytes[]) =>
+      entries.map((entry) =>
+        entry.name === 'manifest.json' ? { name: entry.name, bytes: new TextEncoder().encode('{"version":1}') } : entry,
+      );
+    await expectRefused(notAManifest, 'manifest.json', /^manifest\.json is not a bundle manifest: ./);
+  });
+
   test('counts in the manifest that differ from the data', async () => {
     const miscount = (entries: NamedBytes[]) =>
       entries.map((entry) => {
@@ -156,4 +165,37 @@ test('a file that is not an archive, or a damaged archive, is refused', async ()
   for (const archive of Object.values(archives)) {
     await expect(openBundle(archive.subarray(0, archive.length / 2))).rejects.toBeInstanceOf(BundleError);
   }
+});
+
+describe('a bundle whose manifest matches its files but whose files are not what the API serves', () => {
+  /** The bundle with one file replaced and the manifest rewritten to match it, as a zip. */
+  function consistentlyChanged(name: string, text: string): Uint8Array {
+    const bytes = new TextEncoder().encode(text);
+    const entries = bundleEntries(content).map((entry) => {
+      if (entry.name === name) return { name, bytes };
+      if (entry.name !== 'manifest.json') return entry;
+      const manifest = JSON.parse(new TextDecoder().decode(entry.bytes)) as {
+        files: Record<string, { sha256: string; size: number }>;
+      };
+      manifest.files[name] = { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+      return { name: entry.name, bytes: new TextEncoder().encode(JSON.stringify(manifest)) };
+    });
+    return packZip(entries);
+  }
+
+  test('an API file that is not JSON: a BundleError naming it when it is read', async () => {
+    const bundle = await openBundle(consistentlyChanged('api/trees/level/1.json', 'not json'));
+    await expect(bundle.trees(1)).rejects.toThrow(/^api\/trees\/level\/1\.json is not valid JSON: /);
+  });
+
+  test('an API file without data: no records', async () => {
+    const bundle = await openBundle(consistentlyChanged('api/trees/level/1.json', '{"error":false,"message":"x"}'));
+    expect(await bundle.trees(1)).toEqual([]);
+  });
+
+  test('a data file that is not a list: refused, saying so', async () => {
+    await expect(openBundle(consistentlyChanged('data/plots.json', '{}'))).rejects.toThrow(
+      'data/plots.json holds no list of records; the manifest counts 8.',
+    );
+  });
 });
