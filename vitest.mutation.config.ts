@@ -30,6 +30,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/client/offline.test.ts',
     'test/client/online.test.ts',
     'test/client/network.test.ts',
+    'test/client/transport.test.ts',
     'test/bundles/bundles.test.ts',
   ],
 };

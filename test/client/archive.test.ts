@@ -1,6 +1,7 @@
 // Reading archives (src/client/archive.ts) that the build's packers never make: entries in
-// several chunks, folder entries, "./" prefixes. Bundles from elsewhere may have any of these.
-import { zipSync } from 'fflate';
+// several chunks, folder and link entries, "./" prefixes. Bundles from elsewhere may have any of these.
+import { gzipSync, zipSync } from 'fflate';
+import tar from 'tar-stream';
 import { describe, expect, test } from 'vitest';
 import { packTarGz } from '../../src/build/bundles.ts';
 import { readArchive } from '../../src/client/archive.ts';
@@ -20,6 +21,18 @@ describe('readArchive', () => {
     const zip = zipSync({ 'api/': new Uint8Array(0), './manifest.json': bytes('{}'), 'api/x.json': bytes('[]') });
     const files = await readArchive(zip);
     expect([...files.keys()].sort()).toEqual(['api/x.json', 'manifest.json']);
+  });
+
+  test('in a tar, only files are read: links and folders are left out', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'api', type: 'directory' });
+    pack.entry({ name: 'api/x.json' }, '[]');
+    pack.entry({ name: 'api/link.json', type: 'symlink', linkname: 'x.json' });
+    pack.finalize();
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    const files = await readArchive(gzipSync(Buffer.concat(chunks)));
+    expect([...files.keys()]).toEqual(['api/x.json']);
   });
 
   test('an archive that starts like one but is damaged: "The archive is damaged"', async () => {
