@@ -13,6 +13,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/memo.test.ts',
     'test/edge/core.test.ts',
     'test/edge/core.property.test.ts',
+    'test/edge/encode.test.ts',
     'test/worker/worker.test.ts',
   ],
   contract: [
@@ -24,6 +25,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/bundles/bundles.test.ts',
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
+    'test/build/suggest.property.test.ts',
   ],
   client: [
     'test/client/archive.test.ts',
@@ -32,6 +34,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/client/network.test.ts',
     'test/client/transport.test.ts',
     'test/bundles/bundles.test.ts',
+    'test/build/suggest.property.test.ts',
   ],
 };
 

@@ -4,7 +4,6 @@
 // bytes (one worker process) when installed, and (c) a dynamic Fastify server shaped like
 // the service this project replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32
 // connections. BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,13 +13,21 @@ import { searchKey } from '../src/contract/search-key.ts';
 import { etagFor } from '../src/edge/negotiation.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
 import { freePort } from '../test/support/runtimes.ts';
+import {
+  has,
+  load,
+  loaderLine,
+  measure,
+  nodeTarget,
+  type Result,
+  ROUNDS,
+  startChild,
+  summary,
+  type Target,
+  WARM_UP_SECONDS,
+  withChildren,
+} from './lib/load.ts';
 
-const CONNECTIONS = 32;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const TOKEN = 'bench-token';
-
-const WARM_UP_SECONDS = 2;
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const distDir = join(projectDir, 'dist');
 
@@ -34,86 +41,10 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', file: listPath('trees') },
 ];
 
-interface Target {
-  name: string;
-  role: 'ours' | 'floor' | 'nginx' | 'fastify';
-  /** Processes whose CPU time counts as the server's. */
-  pids(): number[];
-  /** The URL that answers a scenario on this target. */
-  url(scenario: (typeof scenarios)[number]): string;
-  stop(): Promise<unknown>;
-}
-
-interface Result {
-  /** Server CPU time per request in microseconds: robust against a busy machine. */
-  cpuMicros: number;
-  requestsPerSecond: number;
-  p99Ms: number;
-  errors: number;
-}
-
-function has(command: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-}
-
-async function startChild(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  port: number,
-): Promise<ChildProcess> {
-  const child = spawn(command, args, {
-    cwd: projectDir,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
-      return child;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  child.kill();
-  throw new Error(`${command} ${args.join(' ')} did not start on port ${port}`);
-}
-
-/** A process and its children (nginx's workers, the server's processes under WORKERS). */
-function withChildren(child: ChildProcess): number[] {
-  const children = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .filter(Boolean)
-    .map(Number);
-  return [child.pid ?? 0, ...children];
-}
-
-async function nodeTarget(
-  name: string,
-  role: Target['role'],
-  script: string,
-  extraEnv: Record<string, string> = {},
-  nodeOptions: string[] = [],
-): Promise<Target> {
-  const port = await freePort();
-  const env = { PORT: String(port), API_TOKENS: TOKEN, CONTENT_DIR: join(projectDir, 'content'), ...extraEnv };
-  const child = await startChild(process.execPath, [...nodeOptions, script], env, port);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    name,
-    role,
-    pids: () => withChildren(child),
-    url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`,
-    // SIGTERM: the server drains and exits, so a CPU profile is written.
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+type Role = 'ours' | 'floor' | 'nginx' | 'fastify';
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
-function floorTarget(): Promise<Target> {
+function floorTarget(): Promise<Target<Role>> {
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')));
   const bodies = Object.fromEntries(
     scenarios.map((scenario) => [
@@ -127,7 +58,7 @@ function floorTarget(): Promise<Target> {
   });
 }
 
-async function nginxTarget(): Promise<Target> {
+async function nginxTarget(): Promise<Target<Role>> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   const locations = scenarios.map(
@@ -149,7 +80,7 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
     name: 'nginx, 1 worker (static)',
     role: 'nginx',
     pids: () => withChildren(child),
-    url: (scenario) => `http://127.0.0.1:${port}/s${scenarios.indexOf(scenario)}`,
+    url: (scenario) => `http://127.0.0.1:${port}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();
@@ -159,71 +90,7 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
   };
 }
 
-function parseWrkMs(value: string): number {
-  const match = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
-  if (!match) return Number.NaN;
-  return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
-}
-
-/** CPU seconds (user + system) used so far by these processes. */
-function cpuSeconds(pids: number[]): number {
-  const ticks = pids.reduce((sum, pid) => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return sum + Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return sum;
-    }
-  }, 0);
-  return ticks / 100;
-}
-
-function measure(target: Target, url: string): Result {
-  const pids = target.pids();
-  const before = cpuSeconds(pids);
-  const result = load(url, SECONDS);
-  const requests = result.requestsPerSecond * SECONDS;
-  return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests };
-}
-
-function load(url: string, seconds: number): Omit<Result, 'cpuMicros'> {
-  const auth = `Authorization: Bearer ${TOKEN}`;
-  if (has('wrk')) {
-    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
-      encoding: 'utf8',
-    });
-    const out = run.stdout;
-    const errors =
-      Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
-      (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
-    return {
-      requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-      p99Ms: parseWrkMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
-      errors,
-    };
-  }
-  const autocannon = join(projectDir, 'node_modules/autocannon/autocannon.js');
-  const run = spawnSync(
-    process.execPath,
-    [autocannon, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', auth, url],
-    { encoding: 'utf8' },
-  );
-  const report = JSON.parse(run.stdout) as {
-    requests: { average: number };
-    latency: { p99: number };
-    non2xx: number;
-    errors: number;
-  };
-  return {
-    requestsPerSecond: report.requests.average,
-    p99Ms: report.latency.p99,
-    errors: report.non2xx + report.errors,
-  };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-
-const targets: Target[] = [];
+const targets: Target<Role>[] = [];
 try {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
   targets.push(await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', {}, profile));
@@ -231,15 +98,14 @@ try {
   if (has('nginx')) targets.push(await nginxTarget());
   targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
 
-  const loader = has('wrk') ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`;
-  console.log(`Load: ${loader}, ${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}\n`);
+  console.log(`${loaderLine()}\n`);
   const lines = [
     '| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs floor | vs nginx | vs Fastify |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const verdicts: string[] = [];
   for (const scenario of scenarios) {
-    const rounds = new Map<Target, Result[]>(targets.map((target) => [target, []]));
+    const rounds = new Map<Target<Role>, Result[]>(targets.map((target) => [target, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Interleaved, so a noisy moment on this shared machine hits every server alike.
       for (const target of targets) {
@@ -248,7 +114,7 @@ try {
       }
     }
     const summaries = new Map(targets.map((target) => [target.role, summary(rounds.get(target) ?? [])]));
-    const ratio = (result: Result, role: Target['role']) => {
+    const ratio = (result: Result, role: Role) => {
       const other = summaries.get(role);
       return other ? result.requestsPerSecond / other.requestsPerSecond : undefined;
     };
@@ -271,16 +137,6 @@ try {
   console.log(`\n${verdicts.join('\n')}`);
 } finally {
   await Promise.all(targets.map((target) => target.stop()));
-}
-
-function summary(results: Result[]): Result | undefined {
-  if (results.length === 0) return undefined;
-  return {
-    cpuMicros: median(results.map((result) => result.cpuMicros)),
-    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
-    p99Ms: median(results.map((result) => result.p99Ms)),
-    errors: results.reduce((sum, result) => sum + result.errors, 0),
-  };
 }
 
 /** One line per goal: >= 0.8x the floor, >= 0.5x nginx, p99 <= 5 ms, no errors. */

@@ -1,7 +1,7 @@
 // Emits the prebuilt API: one envelope per list, name key, alias key and level of every
-// kind, one not-found envelope per kind, the same again for each data release below
-// api/releases/<id>/, the list of releases, the edge's fixed error bodies, each with its br
-// and gzip variants (emit.ts), and the manifest that lists them all.
+// kind, one not-found envelope per kind, each kind's suggestion index, the same again for
+// each data release below api/releases/<id>/, the list of releases, the edge's fixed error
+// bodies, each with its br and gzip variants (emit.ts), and the manifest that lists them all.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXED_BODIES, notFoundBody, RELEASE_NOUN, successBody } from '../contract/messages.ts';
@@ -19,6 +19,7 @@ import type { BuildManifest, Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import { countsOf, type Content, type ContentEntry } from './content.ts';
 import { emitFiles, type ApiFile } from './emit.ts';
+import { suggestFiles } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
 
 export type { ApiFile } from './emit.ts';
@@ -52,6 +53,7 @@ export function* apiFiles(content: Content): Generator<ApiFile> {
       const body = successBody(kind.noun, [entry.record]);
       for (const key of new Set(entry.keys)) yield { path: namePath(kind.id, key), body };
     }
+    yield* suggestFiles(kind, entries);
   }
 }
 
@@ -71,7 +73,7 @@ export function* publishedApiFiles(content: Content, releases: readonly Release[
   yield* apiFiles(withFormerNames(content, snapshots));
   for (const [index, release] of releases.entries()) {
     for (const file of apiFiles(withFormerNames(release.content, snapshots.slice(0, index))))
-      yield { path: pinnedPath(file.path, release.id), body: file.body };
+      yield { ...file, path: pinnedPath(file.path, release.id) };
   }
   yield { path: RELEASES_LIST_PATH, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
 }
@@ -90,11 +92,12 @@ export async function emitApi(
     yield* fixedBodyFiles();
     yield* publishedApiFiles(content, releases);
   }
-  const files = await emitFiles(everyFile(), outDir);
+  const { files, index } = await emitFiles(everyFile(), outDir);
   const manifest: BuildManifest = {
     version: content.version,
     counts: countsOf(content),
     files,
+    index,
     releases: manifestReleases(releases),
   };
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);

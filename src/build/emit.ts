@@ -1,7 +1,8 @@
 // Writes prebuilt API files below dist/, each with its br (quality 11) and gzip (level 9)
 // variant beside it, and returns their manifest entries. Compression happens here, once per
 // build, so no runtime compresses at start-up or per request. Any file given to emitFiles
-// gets its variants: every emitter of API files goes through it.
+// gets its variants (every emitter of API files goes through it), except the files of the
+// suggestion index that the edge reads and never sends (`indexOnly`): those are listed apart.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -15,7 +16,12 @@ export interface ApiFile {
   /** Path below dist/, forward slashes. */
   path: string;
   body: string;
+  /** Read by the edge to make an answer, never sent as it is: no variants, listed in the manifest's `index`. */
+  indexOnly?: boolean;
 }
+
+/** The manifest's lists of what emitFiles wrote: served files with variants, and index files. */
+export type EmittedFiles = Pick<BuildManifest, 'files' | 'index'>;
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -71,9 +77,10 @@ async function forEachConcurrently<T>(items: Iterable<T>, limit: number, work: (
  * returns their manifest entries in the order given. Consecutive files with the same body
  * (a record's name and alias envelopes) are compressed once.
  */
-export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promise<BuildManifest['files']> {
+export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promise<EmittedFiles> {
   const order: string[] = [];
   const written = new Map<string, BuiltFile>();
+  const index: BuildManifest['index'] = {};
   const madeDirs = new Set<string>();
   const write = (path: string, bytes: Buffer) => {
     const target = join(outDir, path);
@@ -93,9 +100,13 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
     }
     return previous.variants;
   };
-  await forEachConcurrently(files, availableParallelism(), async ({ path, body }) => {
-    order.push(path);
+  await forEachConcurrently(files, availableParallelism(), async ({ path, body, indexOnly }) => {
     const identity = Buffer.from(body, 'utf8');
+    if (indexOnly) {
+      index[path] = write(path, identity);
+      return;
+    }
+    order.push(path);
     const variants = variantsOf(body, identity);
     const entry = write(path, identity);
     const { br, gzip } = await variants;
@@ -110,5 +121,5 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
     const entry = written.get(path);
     if (entry) entries[path] = entry;
   }
-  return entries;
+  return { files: entries, index };
 }

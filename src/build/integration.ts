@@ -27,7 +27,8 @@ export default function treefarmData(): AstroIntegration {
         const manifest = await emitApi(content, outDir, releases);
         logger.info(
           `API: ${Object.keys(manifest.files).length} files (${releases.length} releases), each with br and gzip ` +
-            `variants, data version ${manifest.version}`,
+            `variants, and ${Object.keys(manifest.index).length} suggestion index files, ` +
+            `data version ${manifest.version}`,
         );
         const downloads = await buildDownloads(contentDir, createDownloads);
         logger.info(emitSchemasAndDownloads(content, downloads, outDir));

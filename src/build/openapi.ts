@@ -8,6 +8,7 @@ import {
   RELEASE_NOT_FOUND_BODY,
   RELEASE_NOUN,
   successBody,
+  suggestBody,
   TOKEN_INVALID_BODY,
   TOKEN_REQUIRED_BODY,
   UNKNOWN_ENDPOINT_BODY,
@@ -23,6 +24,7 @@ import {
 } from '../contract/headers.ts';
 import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
+import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
 import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
 import { manifestSchema } from '../schema/manifest.ts';
 import { releaseSummarySchema } from '../schema/releases.ts';
@@ -39,6 +41,9 @@ const ref = (section: string, name: string) => ({ $ref: `#/components/${section}
 // Component names.
 const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
 const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
+const suggestionsSchema = (kind: Kind) => `${recordTitle(kind)}Suggestions`;
+const suggestEndpointOf = (kind: Kind) => `${endpointOf(kind)}/suggest`;
+const RELEASE_NOT_FOUND = 'ReleaseNotFound';
 const AUTH_FAILED = 'AuthFailed';
 const NOT_MODIFIED = 'NotModified';
 const RELEASES_FOUND = 'ReleasesFound';
@@ -46,6 +51,21 @@ const RELEASES_ENDPOINT = '/api/releases';
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
+}
+
+/** A suggestion answer of a kind: entries of the record's name and level (plots: level), typed as in the record. */
+function suggestionsEnvelope(kind: Kind) {
+  const { shape } = kind.schema;
+  const entry =
+    'name' in shape ? z.strictObject({ name: shape.name, level: shape.level }) : z.strictObject({ level: shape.level });
+  return z.strictObject({
+    error: z.literal(false),
+    message: z.literal(messageOf(suggestBody(kind.noun, []))),
+    data: z
+      .array(entry)
+      .max(SUGGESTION_LIMIT)
+      .describe(`At most ${SUGGESTION_LIMIT} entries, one per record, ranked as \`search\` says; [] for no match.`),
+  });
 }
 
 /** Record and envelope schemas, generated together so envelopes refer to the records. */
@@ -62,7 +82,9 @@ function componentSchemas(): Record<string, Json> {
     registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun)), messageOf(RELEASE_NOT_FOUND_BODY)]), {
       id: notFoundSchema(kind),
     });
+    registry.add(suggestionsEnvelope(kind), { id: suggestionsSchema(kind) });
   }
+  registry.add(errorEnvelope([messageOf(RELEASE_NOT_FOUND_BODY)]), { id: RELEASE_NOT_FOUND });
   const releases = z.strictObject({
     error: z.literal(false),
     message: z.literal(messageOf(successBody(RELEASE_NOUN, []))),
@@ -157,6 +179,16 @@ function componentResponses(): Record<string, Json> {
       { notFound: exampleOf(notFoundBody(kind.noun)), unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY) },
     );
   }
+  for (const kind of kinds) {
+    responses[suggestionsSchema(kind)] = jsonResponse(
+      `Up to ${SUGGESTION_LIMIT} ${kind.id} for a type-ahead box; always 200 with a valid token.`,
+      suggestionsSchema(kind),
+      ['ETag', ...BODY_HEADERS],
+    );
+  }
+  responses[RELEASE_NOT_FOUND] = jsonResponse('`release` names no release.', RELEASE_NOT_FOUND, BODY_HEADERS, {
+    unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY),
+  });
   responses[RELEASES_FOUND] = jsonResponse('Every data release, newest first.', RELEASES_FOUND, [
     'ETag',
     ...BODY_HEADERS,
@@ -211,14 +243,35 @@ function searchParameter(kind: Kind): Json {
   const examples: Json = { whole: { value: '' }, level: { value: '1' } };
   if (kind.named)
     examples['name'] = { value: 'Oak Tree', summary: 'any letter case and punctuation: "oak-tree", "OAKTREE"' };
-  return {
-    name: 'search',
-    in: 'query',
-    required: false,
-    description: rules.join('\n'),
-    schema: { type: 'string' },
-    examples,
-  };
+  return queryParameter('search', rules, examples);
+}
+
+/** A string query parameter, its rules one per line. */
+function queryParameter(name: string, rules: readonly string[], examples: Json): Json {
+  return { name, in: 'query', required: false, description: rules.join('\n'), schema: { type: 'string' }, examples };
+}
+
+const SUGGEST_SEARCH = 'suggestSearch';
+
+function suggestSearchParameter(): Json {
+  const rules = [
+    'What the user typed so far. Only the first `search` parameter counts; v is its value, trimmed.',
+    `1. Absent, v empty, \`null\` or \`undefined\`: the first ${SUGGESTION_LIMIT} records in list order.`,
+    '2. v all digits: the records whose level, in decimal, starts with v (`6`: 6, 60 to 69, ...), in list order.',
+    '3. Otherwise, with k the search key of v (as for `search` on the kind; an empty key gives []), in this ' +
+      'order of groups, each in list order, each record once: (a) its name key or an alias key equals k; ' +
+      '(b) its name key starts with k; (c) a word of its name starts with k (`oak` finds Northern Red Oak); ' +
+      '(d) an alias key starts with k, shown by the current name; (e) only when a to d are empty and k has ' +
+      `${NEAR_MIN_LENGTH} or more characters: names and words within 1 edit of k (2 edits from ` +
+      `${TWO_EDITS_MIN_LENGTH} characters), an edit inserting, deleting or replacing a character or swapping ` +
+      'two neighbours; nearer first (`sequioa` finds Giant Sequoia).',
+    `4. v longer than ${MAX_SEARCH_LENGTH} characters: [].`,
+  ];
+  return queryParameter('search', rules, {
+    prefix: { value: 'oak' },
+    typo: { value: 'sequioa' },
+    level: { value: '6' },
+  });
 }
 
 const IF_NONE_MATCH = 'IfNoneMatch';
@@ -247,7 +300,12 @@ const ifNoneMatch = {
 
 function componentParameters(): Record<string, Json> {
   const searches = kinds.map((kind) => [searchParameterName(kind), searchParameter(kind)]);
-  return { ...Object.fromEntries(searches), [RELEASE]: releaseParameter, [IF_NONE_MATCH]: ifNoneMatch };
+  return {
+    ...Object.fromEntries(searches),
+    [SUGGEST_SEARCH]: suggestSearchParameter(),
+    [RELEASE]: releaseParameter,
+    [IF_NONE_MATCH]: ifNoneMatch,
+  };
 }
 
 function kindPath(kind: Kind): Json {
@@ -265,6 +323,27 @@ function kindPath(kind: Kind): Json {
       ref('parameters', IF_NONE_MATCH),
     ],
     get: operation('get', `${kindTitle(kind.id)}: the whole list, one level${kind.named ? ', or one by name' : ''}`),
+    head: operation('head', 'As GET, without the body'),
+  };
+}
+
+function suggestPath(kind: Kind): Json {
+  const byStatus = {
+    '200': suggestionsSchema(kind),
+    '304': NOT_MODIFIED,
+    '401': AUTH_FAILED,
+    '404': RELEASE_NOT_FOUND,
+  };
+  const operation = (method: 'get' | 'head', summary: string) => ({
+    operationId: `${method}${kindTitle(kind.id)}Suggestions`,
+    tags: [kind.id],
+    summary,
+    responses: responsesOf(byStatus, method),
+  });
+  return {
+    description: `The same endpoint with a trailing slash: \`${suggestEndpointOf(kind)}/\`.`,
+    parameters: [ref('parameters', SUGGEST_SEARCH), ref('parameters', RELEASE), ref('parameters', IF_NONE_MATCH)],
+    get: operation('get', `Up to ${SUGGESTION_LIMIT} ${kind.id} for what a user typed so far, typos forgiven`),
     head: operation('head', 'As GET, without the body'),
   };
 }
@@ -312,7 +391,8 @@ const OTHER_ANSWERS =
   Accept-Encoding allows (\`Content-Encoding\`, \`Vary\`).`;
 
 const DESCRIPTION =
-  `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`.
+  `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`, each with
+suggestions for type-ahead boxes below it (\`/api/trees/suggest?search=oak\`).
 A trailing slash is the same endpoint (\`/api/trees/\`). ` +
   `Methods: GET, HEAD (no body) and OPTIONS (CORS preflight, no token).
 
@@ -326,7 +406,7 @@ Records carry exactly the fields of their schema, in that order. ` +
 
 The data changes with the game. Each data release is a frozen, dated copy of it: ` +
   `\`/api/releases\` lists them, newest first, with what changed in each; ` +
-  `\`release=<id>\` on any list or search answers from that release, for good.
+  `\`release=<id>\` on any list, search or suggestion answers from that release, for good.
 
 ${OTHER_ANSWERS}`;
 
@@ -354,7 +434,12 @@ export function openApiDocument(version: string): Json {
     tags: [...kinds.map(tagOf), RELEASES_TAG],
     security: [{ apiToken: [] }],
     paths: {
-      ...Object.fromEntries(kinds.map((kind) => [endpointOf(kind), kindPath(kind)])),
+      ...Object.fromEntries(
+        kinds.flatMap((kind) => [
+          [endpointOf(kind), kindPath(kind)],
+          [suggestEndpointOf(kind), suggestPath(kind)],
+        ]),
+      ),
       [RELEASES_ENDPOINT]: releasesPath(),
     },
     components: {

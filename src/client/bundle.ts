@@ -1,11 +1,19 @@
 // The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
-// then queried with the edge's own modules (parseSearch, queryPath), so it answers every
-// search exactly as the API does.
-import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
+// then queried with the edge's own modules (parseSearch, queryPath, planSuggestion), so it
+// answers every search and suggestion exactly as the API does.
+import { RELEASE_NOT_FOUND_BODY, suggestBody } from '../contract/messages.ts';
 import { notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
 import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
+import {
+  nearSuggestions,
+  parseShard,
+  planSuggestion,
+  type IndexLocation,
+  type Suggestion,
+} from '../contract/suggest.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
+import { kindById } from '../schema/kinds.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
@@ -35,17 +43,43 @@ export async function openBundle(
   const { version, counts, releases, files } = await verifyBundle(await bytesOf(source));
   const pinned = parseRelease(release ?? null);
   const at = (path: string) => (pinned === undefined ? path : pinnedPath(path, pinned));
+  const checkRelease = (kind: KindId, search: string | null) => {
+    if (pinned !== undefined && !releases.some((known) => known.id === pinned))
+      throw new NotFoundError((JSON.parse(RELEASE_NOT_FOUND_BODY) as Envelope).message, kind, search);
+  };
   const client = dataClient(
     async (kind, search) => {
-      if (pinned !== undefined && !releases.some((known) => known.id === pinned))
-        throw new NotFoundError((JSON.parse(RELEASE_NOT_FOUND_BODY) as Envelope).message, kind, search);
+      checkRelease(kind, search);
       const path = queryPath(kind, parseSearch(search));
       if (path !== undefined && files.has(at(path))) return (readJson(files, at(path)) as Envelope).data ?? [];
       throw new NotFoundError((readJson(files, at(notFoundPath(kind))) as Envelope).message, kind, search);
     },
+    async (kind, text) => {
+      checkRelease(kind, text);
+      return (JSON.parse(suggestionBody(files, kind, text, at)) as { data: Suggestion[] }).data;
+    },
     async () => (readJson(files, RELEASES_LIST_PATH) as Envelope).data ?? [],
   );
   return { ...client, version, counts };
+}
+
+/**
+ * The body the API answers a suggestion query with, byte for byte, from the bundle's copy of
+ * the index (of the release `at` locates).
+ */
+export function suggestionBody(files: ArchiveFiles, kind: KindId, text: string | null, at?: IndexLocation): string {
+  const plan = planSuggestion(kind, text, (path) => files.has(path), at);
+  const read = (path: string) => {
+    const bytes = files.get(path);
+    if (!bytes) throw new BundleError(`The bundle lacks ${path}.`, path);
+    return new TextDecoder().decode(bytes);
+  };
+  if (plan.type === 'file') return read(plan.path);
+  const noun = kindById(kind)?.noun ?? kind;
+  return suggestBody(
+    noun,
+    nearSuggestions(plan, new Map(plan.shards.map(({ prefix, path }) => [prefix, parseShard(read(path))]))),
+  );
 }
 
 async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8Array> {

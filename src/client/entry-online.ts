@@ -29,4 +29,5 @@ export type {
 export type { CallOptions } from './request.ts';
 export type { RetryOptions } from './retry.ts';
 export type { ReleaseOption, Search, TreefarmData } from './types.ts';
+export type { Suggestion } from '../contract/suggest.ts';
 export { kindIds, type KindId } from '../schema/kind-ids.ts';

@@ -1,5 +1,6 @@
 // The online client: the API over fetch, through the transport (token, cache, timeout,
 // retries); API errors become ApiError, AuthError or NotFoundError with the API's message.
+import type { Suggestion } from '../contract/suggest.ts';
 import type { KindId } from '../schema/kind-ids.ts';
 import { ApiError, AuthError, NotFoundError } from './errors.ts';
 import { createTransport, type Answer, type TransportOptions } from './request.ts';
@@ -16,6 +17,13 @@ export function createClient(options: ClientOptions): TreefarmData {
       const envelope = envelopeOf(answer);
       if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data;
       throw apiErrorOf(answer, kind, search);
+    },
+    async (kind, text, callOptions) => {
+      const answer = await transport(`${kind}/suggest`, { search: text, release }, callOptions);
+      const envelope = envelopeOf(answer);
+      // Suggestions are entries of the API's own making: the type is the contract's.
+      if (answer.status === 200 && Array.isArray(envelope?.data)) return envelope.data as Suggestion[];
+      throw apiErrorOf(answer, kind, text);
     },
     async (callOptions) => {
       const answer = await transport('releases', {}, callOptions);

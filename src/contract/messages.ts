@@ -6,6 +6,11 @@ export function successBody(noun: string, records: readonly object[]): string {
   return JSON.stringify({ error: false, message: `The requested ${noun} data was successfully found.`, data: records });
 }
 
+/** A suggestion answer: always a 200, `data` empty when nothing matches. */
+export function suggestBody(noun: string, suggestions: readonly object[]): string {
+  return JSON.stringify({ error: false, message: `Suggestions for the requested ${noun}.`, data: suggestions });
+}
+
 export function notFoundBody(noun: string): string {
   return JSON.stringify({
     error: true,

@@ -2,6 +2,17 @@
 // core and the offline client, so both answer every query the same way.
 import { searchKey } from './search-key.ts';
 
+/**
+ * The shape of a `search` value that both searches and suggestions start from: the whole
+ * list, ASCII digits, a search key, or a value that can match nothing.
+ */
+export type SearchText =
+  | { type: 'all' }
+  | { type: 'digits'; digits: string }
+  | { type: 'key'; key: string }
+  /** Longer than MAX_SEARCH_LENGTH characters, or a key with no letters or digits. */
+  | { type: 'none' };
+
 export type SearchQuery =
   | { type: 'all' }
   | { type: 'level'; level: number }
@@ -11,18 +22,30 @@ export type SearchQuery =
 
 export const MAX_SEARCH_LENGTH = 100;
 
-/** Interprets the first `search` parameter (null when absent), already URL-decoded. */
-export function parseSearch(raw: string | null): SearchQuery {
+/** Classifies the first `search` parameter (null when absent), already URL-decoded. */
+export function classifySearch(raw: string | null): SearchText {
   if (raw === null) return { type: 'all' };
   const value = raw.trim();
   // Counted in characters (code points), not UTF-16 units.
   if (value.length > MAX_SEARCH_LENGTH && [...value].length > MAX_SEARCH_LENGTH) return { type: 'none' };
   const lower = value.toLowerCase();
   if (value === '' || lower === 'null' || lower === 'undefined') return { type: 'all' };
-  if (/^[0-9]+$/.test(value)) {
-    const level = Number(value);
-    return Number.isSafeInteger(level) ? { type: 'level', level } : { type: 'none' };
-  }
+  if (/^[0-9]+$/.test(value)) return { type: 'digits', digits: value };
   const key = searchKey(value);
-  return key === '' ? { type: 'none' } : { type: 'name', key };
+  return key === '' ? { type: 'none' } : { type: 'key', key };
+}
+
+/** Interprets the first `search` parameter (null when absent), already URL-decoded. */
+export function parseSearch(raw: string | null): SearchQuery {
+  const text = classifySearch(raw);
+  switch (text.type) {
+    case 'digits': {
+      const level = Number(text.digits);
+      return Number.isSafeInteger(level) ? { type: 'level', level } : { type: 'none' };
+    }
+    case 'key':
+      return { type: 'name', key: text.key };
+    default:
+      return text;
+  }
 }

@@ -3,7 +3,8 @@
 // fetch the bytes of the chosen file in the chosen encoding and send them. Each answer is
 // made once and shared (frozen), and the work a request repeats (negotiation, the query, a
 // token already verified) is remembered in bounded memos, so the common request allocates
-// almost nothing.
+// almost nothing. A near-miss suggestion is the one answer made from several files: the
+// decision names the index files not read yet, and the answer comes from their texts.
 import {
   ALLOWED_METHODS,
   CACHE_ERROR,
@@ -14,9 +15,12 @@ import {
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
+import { createHash } from 'node:crypto';
+import { suggestBody } from '../contract/messages.ts';
 import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
 import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
+import { nearSuggestions, type NearShard, type NearPlan, parseShard, planSuggestion } from '../contract/suggest.ts';
 import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { boundedMemo, type Memo } from './memo.ts';
@@ -33,10 +37,12 @@ export interface EdgeRequest {
   header(name: string): string | null;
 }
 
-/** What to send: a file of the build (a path of its manifest), in the decision's encoding. */
-export interface BodySource {
-  readonly file: string;
-}
+/**
+ * What to send, in the decision's encoding: a file of the build (a path of its manifest), or a
+ * text made for a query from the build's index (a near-miss suggestion), which the adapter
+ * encodes (src/edge/encode.ts).
+ */
+export type BodySource = { readonly file: string } | { readonly text: string };
 
 /** An answer the edge gives itself: every /api/ request, and static paths it refuses. Shared, frozen. */
 export interface EdgeResponse {
@@ -50,8 +56,19 @@ export interface EdgeResponse {
   readonly omitBody: boolean;
 }
 
+/**
+ * An answer that needs files of the suggestion index first (`manifest.index`): the adapter
+ * reads each (identity, checked against the manifest, as UTF-8 text, in this order) and sends
+ * what `answer` gives for their texts.
+ */
+export interface EdgeLookup {
+  readonly type: 'lookup';
+  readonly files: readonly string[];
+  answer(texts: readonly string[]): EdgeResponse;
+}
+
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | EdgeLookup;
 
 export interface EdgeOptions {
   manifest: BuildManifest;
@@ -60,14 +77,14 @@ export interface EdgeOptions {
 
 type Headers = Readonly<Record<string, string>>;
 
-const ENDPOINT = /^\/api\/([a-z]+)\/?$/;
+const ENDPOINT = /^\/api\/([a-z]+)(\/suggest)?\/?$/;
 const STATIC: EdgeDecision = Object.freeze({ type: 'static' });
 const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
 const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
-const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, shards: 256, near: 4096 };
 /** The edge's fixed error bodies, and each kind's not-found envelope: one string each, made once. */
 const FIXED = {
   notFound: fixedBodyPath('not-found'),
@@ -97,11 +114,23 @@ interface ReleaseHeaders {
   notFound: Headers;
 }
 
-/** What answers a request on an endpoint: a file of the build, with its status and headers. */
-interface Target {
-  status: 200 | 404;
+/**
+ * What answers a request on an endpoint: a file of the build, with its status and headers, or
+ * (suggestions only) the near misses of `key` among the records the index files `shards` hold.
+ */
+type Target = { status: 200 | 404; file: string; headers: Headers; near?: undefined } | NearTarget;
+interface NearTarget {
+  status: 200;
+  /** Names the answer in the memos: the kind, the release and the key. */
   file: string;
   headers: Headers;
+  near: NearPlan & { noun: string };
+}
+
+/** A body made for a query: its text and that text's SHA-256 (its ETag's source). */
+interface MadeBody {
+  text: string;
+  sha256: string;
 }
 const UNKNOWN_RELEASE: Target = { status: 404, file: FIXED.releaseNotFound, headers: ERROR_HEADERS };
 const RELEASES_LIST: Target = { status: 200, file: RELEASES_LIST_PATH, headers: FOUND_HEADERS };
@@ -114,8 +143,12 @@ interface Edge {
   encodings: Memo<string, Encoding>;
   /** The headers of each data release's answers, by release id. */
   releases: ReadonlyMap<string, ReleaseHeaders>;
-  /** By kind, then by query: the file that answers it. */
+  /** By kind, then by query: the file that answers it; the same for suggestion queries. */
   queries: ReadonlyMap<KindId, Memo<string, Target>>;
+  suggestions: ReadonlyMap<KindId, Memo<string, Target>>;
+  /** Parsed near-miss shards by path, and near-miss bodies by their target's `file`. */
+  shards: Memo<string, NearShard>;
+  nearBodies: Memo<string, MadeBody>;
   /** By file ('' for answers without a body). */
   answers: Memo<string, FileAnswers>;
   /**
@@ -142,6 +175,9 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
     ),
     encodings: boundedMemo(MEMO_LIMITS.encodings),
     queries: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
+    suggestions: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
+    shards: boundedMemo(MEMO_LIMITS.shards),
+    nearBodies: boundedMemo(MEMO_LIMITS.near),
     answers: boundedMemo(MEMO_LIMITS.answers),
     verified: new Set(),
   };
@@ -161,12 +197,16 @@ function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
     const body = authorization === 'missing' ? FIXED.tokenRequired : FIXED.tokenInvalid;
     return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
   }
-  const endpoint = ENDPOINT.exec(pathname)?.[1] ?? '';
+  const match = ENDPOINT.exec(pathname);
+  const endpoint = match?.[1] ?? '';
+  const suggest = match?.[2] !== undefined;
   const kind = kindById(endpoint);
-  if (!kind && endpoint !== RELEASES_ENDPOINT) return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
+  if (!kind && (endpoint !== RELEASES_ENDPOINT || suggest))
+    return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
   if (method !== 'GET' && method !== 'HEAD')
     return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
-  const target = kind ? targetFor(edge, kind.id, request.query) : RELEASES_LIST;
+  const target = !kind ? RELEASES_LIST : targetFor(edge, kind.id, request.query, suggest);
+  if (target.near) return nearAnswer(edge, target, request);
   return target.status === 200
     ? serveFile(edge, target.file, request, target.headers)
     : respond(edge, 404, target.file, request, target.headers);
@@ -182,25 +222,74 @@ function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing'
 }
 
 /**
- * What answers `query` on the endpoint of `kind`: the file of its `search` from the data its
- * `release` pins (the current data without one), that data's not-found file, or the 404 of an
- * unknown release.
+ * What answers `query` on the endpoint of `kind` (or its suggestions): the file of its
+ * `search` from the data its `release` pins (the current data without one), that data's
+ * not-found file, a near-miss lookup, or the 404 of an unknown release.
  */
-function targetFor(edge: Edge, kind: KindId, query: string): Target {
+function targetFor(edge: Edge, kind: KindId, query: string, suggest: boolean): Target {
   const resolve = (): Target => {
     const params = new URLSearchParams(query);
     const id = parseRelease(params.get('release'));
     const release = id === undefined ? undefined : edge.releases.get(id);
     if (id !== undefined && !release) return UNKNOWN_RELEASE;
     const at = (path: string) => (id === undefined ? path : pinnedPath(path, id));
+    const found = release?.found ?? FOUND_HEADERS;
+    if (suggest) return suggestionTarget(edge, kind, params.get('search'), at, found, id ?? '');
     const path = queryPath(kind, parseSearch(params.get('search')));
-    if (path !== undefined && at(path) in edge.manifest.files) {
-      return { status: 200, file: at(path), headers: release?.found ?? FOUND_HEADERS };
-    }
+    if (path !== undefined && at(path) in edge.manifest.files) return { status: 200, file: at(path), headers: found };
     return { status: 404, file: at(NOT_FOUND_PATHS.get(kind) ?? ''), headers: release?.notFound ?? ERROR_HEADERS };
   };
-  const memo = edge.queries.get(kind);
+  const memo = (suggest ? edge.suggestions : edge.queries).get(kind);
   return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
+}
+
+/** A suggestion query's answer: a prebuilt file, or the near misses of its key (src/contract/suggest.ts). */
+function suggestionTarget(
+  edge: Edge,
+  kind: KindId,
+  search: string | null,
+  at: (path: string) => string,
+  headers: Headers,
+  releaseId: string,
+): Target {
+  const { files, index } = edge.manifest;
+  const plan = planSuggestion(kind, search, (path) => path in files || path in index, at);
+  if (plan.type === 'file') return { status: 200, file: plan.path, headers };
+  const noun = kindById(kind)?.noun ?? kind;
+  // A NUL cannot be in a path of the manifest: this key names no file.
+  const file = `\0near\0${kind}\0${releaseId}\0${plan.key}`;
+  return { status: 200, file, headers, near: { ...plan, noun } };
+}
+
+/**
+ * The near misses of a suggestion query: answered now when its body or every shard it needs is
+ * remembered, else a lookup of the shards not read yet.
+ */
+function nearAnswer(edge: Edge, target: NearTarget, request: EdgeRequest): EdgeResponse | EdgeLookup {
+  const serve = (body: MadeBody) => serveFile(edge, target.file, request, target.headers, body);
+  const made = edge.nearBodies.find(target.file);
+  if (made) return serve(made);
+  // The shards remembered now are held here: the memo may let them go before a lookup returns.
+  const known = new Map<string, NearShard>();
+  const missing: NearPlan['shards'][number][] = [];
+  for (const file of target.near.shards) {
+    const shard = edge.shards.find(file.path);
+    if (shard) known.set(file.prefix, shard);
+    else missing.push(file);
+  }
+  const answer = (texts: readonly string[]) => {
+    missing.forEach((file, index) => {
+      const shard = parseShard(texts[index] ?? '');
+      known.set(file.prefix, shard);
+      edge.shards.set(file.path, shard);
+    });
+    const text = suggestBody(target.near.noun, nearSuggestions(target.near, known));
+    const body = { text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
+    edge.nearBodies.set(target.file, body);
+    return serve(body);
+  };
+  if (missing.length === 0) return answer([]);
+  return Object.freeze({ type: 'lookup', files: missing.map((file) => file.path), answer });
 }
 
 /** The encoding the request's Accept-Encoding chooses. */
@@ -212,13 +301,17 @@ function encodingFor(edge: Edge, request: EdgeRequest): Encoding {
 
 const newFileAnswers = (): FileAnswers => [];
 
-/** The answer with this status, body and extra headers, made once per encoding and method. */
+/**
+ * The answer with this status, body and extra headers, made once per encoding and method. The
+ * body is the build's `file`, or, given `made`, that text (`file` then only names it).
+ */
 function respond(
   edge: Edge,
   status: number,
   file: string | undefined,
   request: EdgeRequest,
   extra: Headers = {},
+  made?: MadeBody,
 ): EdgeResponse {
   const encoding = file === undefined ? 'identity' : encodingFor(edge, request);
   const method = request.method;
@@ -233,9 +326,10 @@ function respond(
     headers['Vary'] = 'Accept-Encoding';
     if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
     // Each encoding of a body has its own ETag.
-    if (status === 200) headers['ETag'] = etagFor(edge.manifest.files[file]?.sha256 ?? '', encoding);
+    const sha256 = made ? made.sha256 : edge.manifest.files[file]?.sha256;
+    if (status === 200) headers['ETag'] = etagFor(sha256 ?? '', encoding);
   }
-  const body = file === undefined ? undefined : Object.freeze({ file });
+  const body = file === undefined ? undefined : Object.freeze(made ? { text: made.text } : { file });
   const answer = Object.freeze({
     type: 'respond',
     status,
@@ -248,9 +342,9 @@ function respond(
   return answer;
 }
 
-/** 200 with a prebuilt file, or 304 when the client already holds this encoding of it. */
-function serveFile(edge: Edge, path: string, request: EdgeRequest, extra: Headers): EdgeResponse {
-  const found = respond(edge, 200, path, request, extra);
+/** 200 with a prebuilt file (or a made body), or 304 when the client already holds this encoding of it. */
+function serveFile(edge: Edge, path: string, request: EdgeRequest, extra: Headers, made?: MadeBody): EdgeResponse {
+  const found = respond(edge, 200, path, request, extra, made);
   const ifNoneMatch = request.header('if-none-match');
   if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
   const answers = edge.answers.get(path, newFileAnswers);

@@ -1,5 +1,6 @@
 // The build manifest (dist/manifest.json): which data version the build holds and every
-// API file with its digest, and the digests of its br and gzip variants. Runtimes refuse
+// API file with its digest, and the digests of its br and gzip variants, and the index files
+// the edge reads (suggestions' near misses). Runtimes refuse
 // to serve a dist/ that does not match it. Offline bundles carry a manifest of the same
 // shape without variants (manifestSchema).
 import { z } from 'zod';
@@ -38,6 +39,9 @@ export const buildManifestSchema = z.strictObject({
   version,
   counts,
   files: z.record(z.string(), builtFileSchema).describe('Every API file, by its path below dist/.'),
+  index: z
+    .record(z.string(), manifestFileSchema)
+    .describe('The files of the near-miss suggestion index: read by the edge to make answers, never sent as they are.'),
   releases,
 });
 

@@ -72,10 +72,15 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { decide, send, serveStatic } = state.current;
+    const { decide, send, serveStatic, store } = state.current;
     const decision = decide({ method: request.method ?? 'GET', ...target, header });
     if (decision.type === 'respond') {
       send(response, decision);
+      return;
+    }
+    if (decision.type === 'lookup') {
+      // The index files are in memory, checked at load: the answer is made now.
+      send(response, decision.answer(decision.files.map((file) => store.indexText(file))));
       return;
     }
     serveStatic(request, response).catch(() => {

@@ -1,7 +1,8 @@
 // The API bodies of one build, held in memory: every API file and its br and gzip variants,
-// as the build wrote them, read once from dist/ and each checked against the manifest's
-// sha256 and size. Nothing is compressed here. A build that does not match its manifest is
-// refused whole, naming the file, so a server never mixes versions.
+// and the files of the suggestion index, as the build wrote them, read once from dist/ and
+// each checked against the manifest's sha256 and size. Nothing is compressed here. A build
+// that does not match its manifest is refused whole, naming the file, so a server never mixes
+// versions.
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -21,6 +22,8 @@ export interface BodyStore {
   manifest: BuildManifest;
   /** The bytes of an API file of this build in one encoding. */
   bytes(file: string, encoding: Encoding): Buffer;
+  /** A file of the build's suggestion index (manifest.index), as text. */
+  indexText(file: string): string;
 }
 
 export async function readManifest(distDir: string): Promise<BuildManifest> {
@@ -133,12 +136,25 @@ export async function loadBodyStore(distDir: string): Promise<BodyStore> {
       await yieldToEventLoop();
     }
   }
+  const index = new Map<string, Buffer>();
+  for (const [path, expected] of Object.entries(manifest.index)) {
+    index.set(path, readChecked(reader, distDir, path, expected));
+    if (++sinceYield === FILES_PER_TURN) {
+      sinceYield = 0;
+      await yieldToEventLoop();
+    }
+  }
   return {
     manifest,
     bytes(file, encoding) {
       const variants = files.get(file);
       if (!variants) throw new DistError(`${file} is not an API file of this build`);
       return variants[encoding];
+    },
+    indexText(file) {
+      const bytes = index.get(file);
+      if (!bytes) throw new DistError(`${file} is not an index file of this build`);
+      return bytes.toString('utf8');
     },
   };
 }

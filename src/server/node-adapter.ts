@@ -5,6 +5,7 @@
 // answer's headers from an array made once per answer.
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { EdgeResponse } from '../edge/core.ts';
+import { encodeText } from '../edge/encode.ts';
 import type { BodyStore } from './body-store.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
@@ -59,9 +60,14 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
  * in the flat array writeHead takes once, then reused by every request that gets that answer.
  */
 export function decisionSender(store: BodyStore): (response: ServerResponse, decision: EdgeResponse) => void {
-  const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Buffer | undefined }>();
+  const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Uint8Array | undefined }>();
   const prepare = (decision: EdgeResponse) => {
-    const body = decision.body ? store.bytes(decision.body.file, decision.encoding) : undefined;
+    const source = decision.body;
+    const body = !source
+      ? undefined
+      : 'file' in source
+        ? store.bytes(source.file, decision.encoding)
+        : encodeText(source.text, decision.encoding);
     const headers: OutgoingHttpHeader[] = Object.entries(decision.headers).flat();
     if (body) headers.push('Content-Length', String(body.length));
     const ready = { headers, body: decision.omitBody ? undefined : body };

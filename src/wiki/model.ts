@@ -1,5 +1,6 @@
 // What each wiki page shows, worked out from the records: plain strings and numbers that the
 // .astro pages only lay out. Pure functions over the content, so the tests can check them.
+import { searchKey } from '../contract/search-key.ts';
 import { kindById, type KindId } from '../schema/kinds.ts';
 import { drawChart, prepareChart, type ChartModel, type PreparedChart } from './chart.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
@@ -58,6 +59,8 @@ export interface RecordPage {
   charts: ChartModel[];
   /** What to pass as `search` to find this record through the API. */
   apiSearch: string;
+  /** The search keys of the name and earlier names ("oaktree", "breadknife"), for the wiki's search ranking. */
+  searchKeys: string[];
 }
 
 type Value = number | Range;
@@ -208,6 +211,9 @@ export function recordPage<K extends KindId>(
     next: link(kind, view, entries[index + 1]),
     charts: kindCharts(kind, entries, index, charts),
     apiSearch: 'name' in data ? data.name : String(data.level),
+    searchKeys: [...('name' in data ? [data.name] : []), ...('aliases' in data ? (data.aliases ?? []) : [])].map(
+      searchKey,
+    ),
   };
 }
 

@@ -2,7 +2,8 @@
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
 // the core; everything the core calls static goes to the assets binding. Env and the runtime's
 // types come from `npm run worker:types` (worker-configuration.d.ts, from wrangler.toml).
-import { createEdge, type BodySource, type EdgeDecision, type EdgeRequest } from '../edge/core.ts';
+import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
+import { encodeText, type Bytes } from '../edge/encode.ts';
 import type { Encoding } from '../edge/negotiation.ts';
 import { tokenDigests } from '../edge/tokens.ts';
 import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
@@ -22,9 +23,6 @@ interface Isolate {
   cachedBytes: number;
 }
 
-/** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
-type Bytes = Uint8Array<ArrayBuffer>;
-
 let isolate: Promise<Isolate> | undefined;
 
 async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes> {
@@ -41,11 +39,14 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
   return { manifest, decide, bodies: new Map(), sizes: new Map(), cachedBytes: 0 };
 }
 
-/** The asset holding `source` in `encoding`, checked against the manifest it was deployed with. */
-async function verifiedBody(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding) {
-  const entry = state.manifest.files[source.file];
-  const expected = encoding === 'identity' ? entry : entry?.[encoding];
-  const path = encoding === 'identity' ? source.file : compressedPath(source.file, encoding);
+/**
+ * The asset holding `file` in `encoding`, checked against the manifest it was deployed with:
+ * an API file (any encoding) or a file of the suggestion index (identity).
+ */
+async function verifiedBody(env: Env, origin: string, state: Isolate, file: string, encoding: Encoding) {
+  const entry = state.manifest.files[file];
+  const expected = encoding === 'identity' ? (entry ?? state.manifest.index[file]) : entry?.[encoding];
+  const path = encoding === 'identity' ? file : compressedPath(file, encoding);
   const bytes = await assetBytes(env, origin, path);
   // An asset that does not match the manifest it was deployed with is never served.
   if (createHash('sha256').update(bytes).digest('hex') !== expected?.sha256)
@@ -67,11 +68,11 @@ function remember(state: Isolate, key: string, bytes: Promise<Bytes>, size: numb
   }
 }
 
-function bodyBytes(env: Env, origin: string, state: Isolate, source: BodySource, encoding: Encoding): Promise<Bytes> {
-  const key = `${encoding}:${source.file}`;
+function bodyBytes(env: Env, origin: string, state: Isolate, file: string, encoding: Encoding): Promise<Bytes> {
+  const key = `${encoding}:${file}`;
   let bytes = state.bodies.get(key);
   if (!bytes) {
-    const fetched = verifiedBody(env, origin, state, source, encoding);
+    const fetched = verifiedBody(env, origin, state, file, encoding);
     state.bodies.set(key, fetched);
     fetched.then(
       (verified) => remember(state, key, fetched, verified.length),
@@ -106,14 +107,25 @@ export default {
       header,
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    const headers = new Headers(decision.headers);
-    let body: Bytes | null = null;
-    if (decision.body) {
-      const bytes = await bodyBytes(env, url.origin, state, decision.body, decision.encoding);
-      headers.set('Content-Length', String(bytes.length));
-      if (!decision.omitBody) body = bytes;
-    }
-    // The bytes are already encoded as Content-Encoding says: the runtime must not encode again.
-    return new Response(body, { status: decision.status, headers, encodeBody: 'manual' });
+    if (decision.type === 'respond') return respond(env, url.origin, state, decision);
+    const files = decision.files.map((file) => bodyBytes(env, url.origin, state, file, 'identity'));
+    const texts = (await Promise.all(files)).map((bytes) => new TextDecoder().decode(bytes));
+    return respond(env, url.origin, state, decision.answer(texts));
   },
 } satisfies ExportedHandler<Env>;
+
+async function respond(env: Env, origin: string, state: Isolate, decision: EdgeResponse): Promise<Response> {
+  const headers = new Headers(decision.headers);
+  let body: Bytes | null = null;
+  const source = decision.body;
+  if (source) {
+    const bytes =
+      'file' in source
+        ? await bodyBytes(env, origin, state, source.file, decision.encoding)
+        : encodeText(source.text, decision.encoding);
+    headers.set('Content-Length', String(bytes.length));
+    if (!decision.omitBody) body = bytes;
+  }
+  // The bytes are already encoded as Content-Encoding says: the runtime must not encode again.
+  return new Response(body, { status: decision.status, headers, encodeBody: 'manual' });
+}

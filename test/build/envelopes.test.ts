@@ -98,11 +98,16 @@ function tree(dir: string): Map<string, Buffer> {
   return files;
 }
 
-/** The API files (not their .br and .gz variants). */
-const apiFilePaths = () =>
+/** The near-miss shards of the suggestion index: read by the edge, never served, so without variants. */
+const isIndexFile = (path: string) => /^api\/(releases\/[^/]+\/)?[a-z]+\/suggest\/near\//.test(path);
+const jsonFiles = () =>
   [...tree(outDir).keys()].filter((path) => path.startsWith(`${API_DIR}/`) && path.endsWith('.json'));
-/** The envelopes of the kinds' endpoints (not the edge's fixed error bodies). */
-const apiEnvelopePaths = () => apiFilePaths().filter((path) => !path.startsWith(`${API_DIR}/_edge/`));
+/** The API files served (not their .br and .gz variants, nor the index). */
+const apiFilePaths = () => jsonFiles().filter((path) => !isIndexFile(path));
+const indexFilePaths = () => jsonFiles().filter(isIndexFile);
+/** The envelopes of the kinds' endpoints (not the edge's fixed error bodies, nor suggestions). */
+const apiEnvelopePaths = () =>
+  apiFilePaths().filter((path) => !path.startsWith(`${API_DIR}/_edge/`) && !path.includes('/suggest/'));
 
 describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) => {
   const successMessage = `The requested ${kind.noun} data was successfully found.`;
@@ -224,7 +229,12 @@ describe('the manifest', () => {
 
   test('lists every API file, and no other; beside each are its .br and .gz variants, and nothing else', () => {
     expect(Object.keys(manifest.files).sort()).toEqual(apiFilePaths().sort());
-    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + 1);
+    expect(tree(outDir).size).toBe(3 * Object.keys(manifest.files).length + Object.keys(manifest.index).length + 1);
+  });
+
+  test('lists every file of the suggestion index apart, without variants', () => {
+    expect(indexFilePaths().length).toBeGreaterThan(kinds.length);
+    expect(Object.keys(manifest.index).sort()).toEqual(indexFilePaths().sort());
   });
 
   test('gives every file and each of its variants its sha256 and size', () => {
@@ -243,6 +253,8 @@ describe('the manifest', () => {
         gzip: digest(files.get(compressedPath(path, 'gzip'))),
       });
     }
+    for (const path of indexFilePaths())
+      expect({ path, ...manifest.index[path] }).toEqual({ path, ...digest(files.get(path)) });
   });
 });
 

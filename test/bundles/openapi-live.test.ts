@@ -73,6 +73,22 @@ const cases: Case[] = [
   { label: 'an unknown endpoint', path: '/api/unicorns', headers: auth },
   { label: 'a write', path: '/api/vehicles', method: 'POST', headers: auth },
   { label: 'a preflight', path: '/api/trees', method: 'OPTIONS' },
+  { label: 'suggestions', template: '/api/trees/suggest', path: '/api/trees/suggest?search=oak', headers: auth },
+  {
+    label: 'a near-miss suggestion, br',
+    template: '/api/trees/suggest',
+    path: '/api/trees/suggest?search=sequioa',
+    headers: { ...auth, 'Accept-Encoding': 'br' },
+  },
+  { label: 'no suggestion', template: '/api/plots/suggest', path: '/api/plots/suggest?search=oak', headers: auth },
+  {
+    label: 'suggestions of an unknown release',
+    template: '/api/trees/suggest',
+    path: '/api/trees/suggest?search=oak&release=1999-01-01',
+    headers: auth,
+  },
+  { label: 'suggestions without a token', template: '/api/trees/suggest', path: '/api/trees/suggest' },
+  { label: 'a path below suggest', path: '/api/trees/suggest/oak', headers: auth },
 ];
 
 /** An answer no operation documents: its status, body and header values are in the description (or components). */
@@ -146,7 +162,7 @@ test('every answer of the local server is documented: status, headers and body',
     });
     statuses.push(await checkAgainstDocument(request, response));
   }
-  expect(statuses).toEqual([200, 200, 200, 200, 200, 404, 401, 401, 404, 405, 204]);
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 404, 401, 401, 404, 405, 204, 200, 200, 200, 404, 401, 404]);
 });
 
 test('a 304 answer is documented, with its headers', async () => {

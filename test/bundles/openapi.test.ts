@@ -112,11 +112,25 @@ test('every prebuilt envelope of the manifest validates against the response sch
     }
     // A release's answers keep the current layout below api/releases/<id>/.
     const current = path.replace(/^api\/releases\/[^/]+\//, `${API_DIR}/`);
-    const kind = kindById(current.split('/')[1] ?? '');
+    const [, id = '', folder] = current.split('/');
+    const kind = kindById(id);
     if (!current.startsWith(`${API_DIR}/`) || !kind) throw new Error(`${path} is not an envelope of a kind`);
+    const endpoint = folder === 'suggest' ? `/api/${kind.id}/suggest` : `/api/${kind.id}`;
     const status = current === notFoundPath(kind.id) ? 404 : 200;
-    expectValid(documented(`/api/${kind.id}`, 'get', status), JSON.parse(readDist(path)), path);
+    expectValid(documented(endpoint, 'get', status), JSON.parse(readDist(path)), path);
   }
+});
+
+test('a suggestion answer over 25 entries, or with a field but name and level, does not validate', () => {
+  const validates = (response: Response, body: unknown) => bodyValidator(response)(body);
+  const schema = documented('/api/trees/suggest', 'get', 200);
+  const entries = Array.from({ length: 26 }, (_, index) => ({ name: `Tree ${index}`, level: index + 1 }));
+  const message = 'Suggestions for the requested tree.';
+  expect(validates(schema, { error: false, message, data: entries.slice(0, 25) })).toBe(true);
+  expect(validates(schema, { error: false, message, data: entries })).toBe(false);
+  const withAnotherField = [{ name: 'Oak Tree', level: 69, logValue: 1 }];
+  expect(validates(schema, { error: false, message, data: withAnotherField })).toBe(false);
+  expect(validates(documented('/api/plots/suggest', 'get', 200), { error: false, message, data: [] })).toBe(false);
 });
 
 test('/api/releases is documented: GET and HEAD with 200, 304 and 401, its entries by the release schema', () => {
@@ -190,6 +204,28 @@ describe('every endpoint', () => {
       expect(parameter?.description).toContain(rule);
     }
   });
+
+  test.each(kinds.map((kind) => kind.id))(
+    '/api/%s/suggest documents GET and HEAD with 200, 304, 401 and the unknown-release 404, and the suggestion rules',
+    (id) => {
+      const path = `/api/${id}/suggest`;
+      for (const method of ['get', 'head']) {
+        expect(Object.keys(document.paths[path]?.[method]?.responses ?? {}).sort()).toEqual([
+          '200',
+          '304',
+          '401',
+          '404',
+        ]);
+      }
+      expect(document.paths[path]?.description).toContain(`${path}/`);
+      const [search] = document.paths[path]?.parameters ?? [];
+      const parameter = document.components.parameters[componentName(search ?? { $ref: '' })];
+      expect(parameter).toMatchObject({ name: 'search', in: 'query' });
+      for (const rule of ['first 25 records', 'starts with v', 'within 1 edit', 'longer than 100 characters: []']) {
+        expect(parameter?.description).toContain(rule);
+      }
+    },
+  );
 
   test('HEAD documents the headers of GET and no body', () => {
     const get = documented('/api/trees', 'get', 200);

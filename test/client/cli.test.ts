@@ -164,25 +164,26 @@ describe('usage, token and network errors: exit status 2', () => {
   });
 });
 
-// suggest (issue 10) and releases (issue 11) are endpoints the API is gaining: each test runs
-// when the local server has the endpoint, and says it skipped when it does not yet.
-async function hasEndpoint(path: string): Promise<boolean> {
-  const response = await fetch(`${runtime.url}/api/${path}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
-  const body = (await response.json()) as { message?: string };
-  return !(response.status === 404 && body.message?.startsWith('Unknown endpoint'));
-}
-
 describe('suggest and releases', () => {
-  test('treefarm suggest trees oa lists Oak Tree among the suggestions', async (context) => {
-    if (!(await hasEndpoint('trees/suggest')))
-      context.skip('the local server has no /api/trees/suggest yet (issue 10)');
+  test('treefarm suggest trees oa lists the trees whose name or a word of it starts with "oa"', async () => {
     const { code, stdout } = await treefarm(['suggest', 'trees', 'oa', '--json']);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toContainEqual({ name: 'Oak Tree', level: 69 });
+    const names = (JSON.parse(stdout) as { name: string }[]).map((entry) => entry.name);
+    expect(names[0]).toBe('Oak Tree');
+    expect(names).toContain('Northern Red Oak');
   });
 
-  test('treefarm releases lists the releases, newest first', async (context) => {
-    if (!(await hasEndpoint('releases'))) context.skip('the local server has no /api/releases yet (issue 11)');
+  test('treefarm suggest forgives a typo: sequioa finds Giant Sequoia', async () => {
+    const { code, stdout } = await treefarm(['suggest', 'trees', 'sequioa', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([{ name: 'Giant Sequoia', level: 51 }]);
+  });
+
+  test('treefarm suggest with nothing near is "nothing matches", exit 1', async () => {
+    expectOneLineError(await treefarm(['suggest', 'trees', 'qqqqqqqq']), 1, /nothing matches/);
+  });
+
+  test('treefarm releases lists the releases, newest first', async () => {
     const { code, stdout } = await treefarm(['releases', '--json']);
     const releases = JSON.parse(stdout) as { id: string; date: string }[];
     expect(code).toBe(0);
@@ -195,7 +196,15 @@ describe('suggest and releases', () => {
     );
   });
 
-  test('suggestions and releases from a bundle are a usage error', async () => {
-    expectOneLineError(await treefarm(['releases', '--bundle', bundle('zip')]), 2, /come from the API only/);
+  test('a bundle answers suggest and releases as the API does', async () => {
+    for (const args of [
+      ['suggest', 'trees', 'sequioa', '--json'],
+      ['suggest', 'cutters', 'knif', '--json'],
+      ['releases', '--json'],
+    ]) {
+      const online = await treefarm(args);
+      const offline = await treefarm([...args, '--bundle', bundle('zip')]);
+      expect(offline).toEqual(online);
+    }
   });
 });

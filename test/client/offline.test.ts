@@ -61,6 +61,38 @@ describe.each(['tar.gz', 'zip'] as const)('a %s bundle', (format) => {
   });
 });
 
+describe('suggestions offline', () => {
+  test('suggest answers from the bundle: prefixes, typos, levels, [] for nothing', async () => {
+    const bundle = await openBundle(archives.zip);
+    expect((await bundle.suggest('trees', 'oak')).map((entry) => 'name' in entry && entry.name)).toEqual([
+      'Oak Tree',
+      'Chestnut Oak',
+      'Northern Red Oak',
+      'Scarlet Oak',
+      'Silky Oak',
+      'White Oak',
+    ]);
+    expect(await bundle.suggest('trees', 'sequioa')).toEqual([{ name: 'Giant Sequoia', level: 51 }]);
+    expect(await bundle.suggest('cutters', 'bread')).toEqual([{ name: 'Knife', level: 2 }]);
+    expect(await bundle.suggest('plots', '5')).toEqual([{ level: 5 }]);
+    expect(await bundle.suggest('trees', 'zzzzzz')).toEqual([]);
+    expect(await bundle.suggest('gifts')).toHaveLength(3);
+  });
+
+  test('with release, suggestions come from that release; an unknown release is NotFoundError', async () => {
+    // The build's bundle holds the releases of releases/.
+    const built = join(projectDir, 'dist', DOWNLOADS_DIR, bundleFileName(content.version, 'zip'));
+    const bundle = await openBundle(built, { release: '2026-11-22' });
+    expect(await bundle.suggest('trees', 'sequioa')).toEqual([{ name: 'Giant Sequoia', level: 51 }]);
+    const unknown = await openBundle(built, { release: '1999-01-01' });
+    const error = await unknown.suggest('trees', 'oak').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      message: 'The requested release could not be found. The releases are listed at /api/releases.',
+    });
+  });
+});
+
 test('the records are typed by kind', async () => {
   const bundle: BundleClient = await openBundle(archives['tar.gz']);
   const [oak] = await bundle.trees('Oak Tree');

@@ -88,6 +88,32 @@ describe('requests', () => {
     }
   });
 
+  test('suggest asks /api/{kind}/suggest with the text as search, and returns the entries', async () => {
+    const entries = [{ name: 'Giant Sequoia', level: 51 }];
+    const body = JSON.stringify({ error: false, message: 'Suggestions for the requested tree.', data: entries });
+    const { fetch, requests } = recordingFetch(200, body);
+    const client = createClient({ baseUrl: 'https://treefarm.example', token: 'secret', fetch, release: '2026-11-22' });
+    expect(await client.suggest('trees', 'gaint seq')).toEqual(entries);
+    expect(await client.suggest('plots')).toEqual(entries);
+    expect(requests.map((request) => request.url)).toEqual([
+      'https://treefarm.example/api/trees/suggest?search=gaint+seq&release=2026-11-22',
+      'https://treefarm.example/api/plots/suggest?release=2026-11-22',
+    ]);
+  });
+
+  test('a suggestion answer that is not a 200 with a list is an error with the API message', async () => {
+    const unknownRelease = recordingFetch(404, JSON.stringify({ error: true, message: 'No such release.' }));
+    const error = await createClient({ baseUrl: 'https://x.example', token: 't', fetch: unknownRelease.fetch })
+      .suggest('trees', 'oak')
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, message: 'No such release.', kind: 'trees', search: 'oak' });
+    const noList = recordingFetch(200, JSON.stringify({ error: false, message: 'odd' }));
+    await expect(
+      createClient({ baseUrl: 'https://x.example', token: 't', fetch: noList.fetch }).suggest('trees', 'oak'),
+    ).rejects.toBeInstanceOf(ApiError);
+  });
+
   test('a base URL with a path keeps it', async () => {
     const { fetch, requests } = recordingFetch(200, found);
     await createClient({ baseUrl: 'https://example.org/game', token: 't', fetch }).vehicles();

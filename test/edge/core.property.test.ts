@@ -2,12 +2,13 @@
 // query and headers, it decides without throwing, never answers 5xx, never hands out API
 // data (or confirms an ETag) without a valid token, and only ever names files of the build.
 import { createHash } from 'node:crypto';
-import { posix } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
 import { API_DIR, fixedBodyPath } from '../../src/contract/paths.ts';
-import { createEdge, type EdgeDecision, type EdgeRequest } from '../../src/edge/core.ts';
+import { createEdge, type EdgeRequest, type EdgeResponse } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { kindIds } from '../../src/schema/kinds.ts';
@@ -87,7 +88,9 @@ const segment = fc.oneof(
 );
 const path = fc.oneof(
   fc.array(segment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
-  fc.tuple(fc.constantFrom(...kindIds), fc.constantFrom('', '/')).map(([kind, slash]) => `/api/${kind}${slash}`),
+  fc
+    .tuple(fc.constantFrom(...kindIds), fc.constantFrom('', '/suggest'), fc.constantFrom('', '/'))
+    .map(([kind, endpoint, slash]) => `/api/${kind}${endpoint}${slash}`),
   fc.array(segment, { maxLength: 4 }).map((segments) => `/api/${segments.join('/')}`),
 );
 const searchValue = fc.oneof(
@@ -107,6 +110,9 @@ const searchValue = fc.oneof(
     'oak_tree',
     'breadknife',
     'small',
+    'sequioa',
+    'oa',
+    'kn',
   ),
   // Release ids (for release=): the build's, and ones it does not have.
   fc.constantFrom(...manifest.releases.map((release) => release.id), '1999-01-01', '2026-11-22-2', '..'),
@@ -214,12 +220,21 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
       }),
     );
 
-/** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
-function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: EdgeDecision } | undefined {
+type Decision = EdgeResponse | { type: 'static' };
+
+/**
+ * The decision for a case, a lookup answered from the index files in dist/ as an adapter does,
+ * or undefined for a target no URL parser accepts (no runtime would get that far).
+ */
+function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: Decision } | undefined {
   const parsed = requestTarget(target);
   if (!parsed) return undefined;
   const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
-  return { request, decision: decide(request) };
+  const decision = decide(request);
+  if (decision.type !== 'lookup') return { request, decision };
+  for (const file of decision.files) expect(manifest.index).toHaveProperty([file]);
+  const texts = decision.files.map((file) => readFileSync(join(distDir, file), 'utf8'));
+  return { request, decision: decision.answer(texts) };
 }
 
 const fixedFiles = FIXED_BODIES.map(({ name }) => fixedBodyPath(name));
@@ -276,7 +291,8 @@ function resolvedLikeAFileServer(pathname: string): string {
 }
 
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
-const fileOf = (decision: EdgeDecision) => (decision.type === 'respond' ? decision.body?.file : undefined);
+const fileOf = (decision: Decision) =>
+  decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
 
 describe('the edge core, for any method, path, query and headers', () => {
   test('never throws and never answers 5xx', () => {

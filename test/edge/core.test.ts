@@ -2,6 +2,9 @@
 // contract's words written out here (docs/api-contract.md): status, every header, the body.
 // The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
 // (npm run test:mutation) can use them.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
 import { fixedBodyPath } from '../../src/contract/paths.ts';
@@ -172,6 +175,110 @@ describe('answers to /api/', () => {
         omitBody: false,
       });
     }
+  });
+});
+
+describe('suggestions (/api/{kind}/suggest)', () => {
+  /** Each index file the lookup names, read from dist/ as an adapter reads it. */
+  const read = (files: readonly string[]) => files.map((file) => readFileSync(join(distDir, file), 'utf8'));
+  const giantSequoia =
+    '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Giant Sequoia","level":51}]}';
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  test('a prefix: 200 with its prebuilt answer file, ETag and Cache-Control as for a search', () => {
+    expect(decision('GET', '/api/trees/suggest?search=Oak', authorized())).toEqual({
+      type: 'respond',
+      status: 200,
+      headers: {
+        ...common,
+        ...json,
+        'Cache-Control': 'private, max-age=300',
+        ETag: etagOf('api/trees/suggest/key/oak.json'),
+      },
+      body: { file: 'api/trees/suggest/key/oak.json' },
+      encoding: 'identity',
+      omitBody: false,
+    });
+  });
+
+  test('no search: the first 25; digits: the level prefix; a key under 4 characters nothing starts with: []', () => {
+    const file = (target: string) => {
+      const made = decision('GET', target, authorized());
+      return made.type === 'respond' ? made.body : made.type;
+    };
+    expect(file('/api/trees/suggest')).toEqual({ file: 'api/trees/suggest/index.json' });
+    expect(file('/api/trees/suggest/?search=6')).toEqual({ file: 'api/trees/suggest/level/6.json' });
+    expect(file('/api/trees/suggest?search=oax')).toEqual({ file: 'api/trees/suggest/none.json' });
+    expect(file('/api/plots/suggest?search=oak')).toEqual({ file: 'api/plots/suggest/none.json' });
+    expect(file('/api/trees/suggest?search=!!')).toEqual({ file: 'api/trees/suggest/none.json' });
+  });
+
+  test('a near miss: a lookup of index files, then an answer made from their texts, its ETag its sha256', () => {
+    const edge = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+    const request = { method: 'GET', pathname: '/api/trees/suggest', query: 'search=sequioa' };
+    const ask = (headers: Record<string, string>) =>
+      edge({ ...request, header: (name) => new Map(Object.entries(headers)).get(name) ?? null });
+    const lookup = ask({ authorization: `Bearer ${TOKEN}` });
+    if (lookup.type !== 'lookup') throw new Error(`expected a lookup, got ${lookup.type}`);
+    expect(lookup.files.length).toBeGreaterThan(0);
+    for (const file of lookup.files) expect(Object.keys(manifest.index)).toContain(file);
+    const answer = lookup.answer(read(lookup.files));
+    const etag = `"${sha256(giantSequoia).slice(0, 32)}"`;
+    expect(answer).toEqual({
+      type: 'respond',
+      status: 200,
+      headers: { ...common, ...json, 'Cache-Control': 'private, max-age=300', ETag: etag },
+      body: { text: giantSequoia },
+      encoding: 'identity',
+      omitBody: false,
+    });
+    // Asked again, the answer is remembered: no lookup, the same answer.
+    expect(ask({ authorization: `Bearer ${TOKEN}` })).toBe(answer);
+    expect(ask({ authorization: `Bearer ${TOKEN}`, 'accept-encoding': 'gzip' })).toMatchObject({
+      headers: { 'Content-Encoding': 'gzip', ETag: `"${sha256(giantSequoia).slice(0, 32)}-gzip"` },
+      body: { text: giantSequoia },
+      encoding: 'gzip',
+    });
+    expect(ask({ authorization: `Bearer ${TOKEN}`, 'if-none-match': etag })).toMatchObject({
+      status: 304,
+      omitBody: true,
+    });
+  });
+
+  test('another near miss over shards already read is answered without a lookup', () => {
+    const edge = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+    const ask = (query: string) =>
+      edge({
+        method: 'GET',
+        pathname: '/api/trees/suggest',
+        query,
+        header: (name) => (name === 'authorization' ? `Bearer ${TOKEN}` : null),
+      });
+    const first = ask('search=sequioa');
+    if (first.type === 'lookup') first.answer(read(first.files));
+    // Another typo whose variants fall in the same shards: a new answer, made at once.
+    expect(ask('search=sequoai')).toMatchObject({ type: 'respond', status: 200, body: { text: giantSequoia } });
+  });
+
+  test('release=<id> pins a suggestion to the release, unknown releases are 404', () => {
+    const [release] = manifest.releases;
+    expect(decision('GET', `/api/trees/suggest?search=oak&release=${release?.id}`, authorized())).toMatchObject({
+      status: 200,
+      headers: { 'Cache-Control': 'private, max-age=31536000, immutable', 'X-Data-Version': release?.version },
+      body: { file: `api/releases/${release?.id}/trees/suggest/key/oak.json` },
+    });
+    expect(decision('GET', '/api/trees/suggest?search=oak&release=1999-01-01', authorized())).toMatchObject({
+      status: 404,
+      body: { file: fixedBodyPath('release-not-found') },
+    });
+  });
+
+  test('/api/releases/suggest and a path below suggest are unknown endpoints', () => {
+    for (const target of ['/api/releases/suggest', '/api/trees/suggest/oak', '/api/suggest'])
+      expect({ target, decision: decision('GET', target, authorized()) }).toMatchObject({
+        target,
+        decision: { status: 404, body: { file: fixedBodyPath('unknown-endpoint') } },
+      });
   });
 });
 

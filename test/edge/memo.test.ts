@@ -29,6 +29,22 @@ describe('boundedMemo', () => {
     expect(computed).toBe(1);
   });
 
+  test('find gives a remembered value and nothing for a key it does not hold; it computes nothing', () => {
+    const memo = boundedMemo<string, number>(10);
+    memo.get('a', () => 1);
+    expect([memo.find('a'), memo.find('b'), memo.size]).toEqual([1, undefined, 1]);
+  });
+
+  test('set remembers a value, replaces one without growing, and lets the oldest go past the limit', () => {
+    const memo = boundedMemo<string, number>(2);
+    memo.set('a', 1);
+    memo.set('a', 2);
+    expect([memo.find('a'), memo.size]).toEqual([2, 1]);
+    memo.set('b', 3);
+    memo.set('c', 4);
+    expect([memo.find('a'), memo.find('b'), memo.find('c'), memo.size]).toEqual([undefined, 3, 4, 2]);
+  });
+
   test('holds at most its limit, letting the oldest go first', () => {
     const memo = boundedMemo<number, number>(3);
     for (const key of [1, 2, 3, 4]) memo.get(key, (value) => value * 10);
@@ -86,6 +102,6 @@ describe('what the core remembers', () => {
       expect(decision.type === 'respond' && decision.status).toBe(404);
     }
     const oak = decide(request('Bearer kept', '/api/trees?search=oak%20tree'));
-    expect(oak.type === 'respond' && oak.body?.file).toBe('api/trees/name/oaktree.json');
+    expect(oak.type === 'respond' && oak.body).toEqual({ file: 'api/trees/name/oaktree.json' });
   });
 });

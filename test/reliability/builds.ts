@@ -105,6 +105,11 @@ export function requestFor(path: string): { target: string; status: number } {
   if (!kind) throw new Error(`${path} is not an API file`);
   if (rest === 'index') return { target: `/api/${kind}`, status: 200 };
   if (rest === 'not-found') return { target: `/api/${kind}?search=${encodeURIComponent(UNKNOWN_NAME)}`, status: 404 };
+  if (rest === 'suggest/index') return { target: `/api/${kind}/suggest`, status: 200 };
+  // "!" has an empty search key: the empty suggestion answer.
+  if (rest === 'suggest/none') return { target: `/api/${kind}/suggest?search=%21`, status: 200 };
+  const suggestion = /^suggest\/(?:level|key)\/(.+)$/.exec(rest)?.[1];
+  if (suggestion) return { target: `/api/${kind}/suggest?search=${suggestion}`, status: 200 };
   const search = /^(?:level|name)\/(.+)$/.exec(rest)?.[1];
   if (!search) throw new Error(`${path} is not an API file`);
   return { target: `/api/${kind}?search=${search}`, status: 200 };

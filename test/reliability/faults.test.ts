@@ -12,7 +12,7 @@ import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses, rawRequest } from '../support/http.ts';
-import { startRuntime } from '../support/runtimes.ts';
+import { distDir, startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import {
   buildEditedApi,
@@ -28,6 +28,11 @@ import { spawnServe, startServe, until, type RunningServeChild } from './serve-c
 
 const TOKEN = 'reliability-token';
 const treesList = listPath('trees');
+/** A file of the suggestion index (a near-miss shard of the trees), from the built manifest. */
+const indexFile =
+  Object.keys(
+    (JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as { index: Record<string, unknown> }).index,
+  ).find((path) => path.startsWith('api/trees/')) ?? '';
 
 let workDir: string;
 let liveDir: string;
@@ -59,6 +64,11 @@ describe('a damaged build is refused at start-up with a message naming the file'
       (file) => writeFileSync(file, readFileSync(file, 'utf8').replace('"level":1', '"level":2')),
     ],
     ['a truncated API file', treesList, (file) => truncateSync(file, 100)],
+    [
+      'a corrupted file of the suggestion index',
+      indexFile,
+      (file) => writeFileSync(file, readFileSync(file, 'utf8').replace(/"(\d+)"/, '"9$1"')),
+    ],
     ['a missing API file', listPath('cutters'), (file) => rmSync(file)],
     ['a missing manifest', MANIFEST_FILE, (file) => rmSync(file)],
     ['a truncated manifest', MANIFEST_FILE, (file) => truncateSync(file, 40)],

@@ -84,6 +84,22 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     await page.close();
   });
 
+  test('"oak" shows Oak Tree first, then the other oaks, above pages that mention oak in passing', async () => {
+    const page = await open('/search/');
+    const titles = await searchResultTitles(page, 'oak');
+    expect(titles[0]).toBe('Oak Tree');
+    expect(titles.slice(1, OAKS.length).sort()).toEqual(OAKS.slice(1).sort());
+    await page.close();
+  });
+
+  test('the search page lists Oak Tree first for "oak", as a person sees it', async () => {
+    const page = await open('/search/?q=oak');
+    const first = page.locator('.pagefind-ui__result-link').first();
+    await first.waitFor();
+    await expect(first.textContent()).resolves.toBe('Oak Tree');
+    await page.close();
+  });
+
   test('"bread knife" finds Knife by its earlier name', async () => {
     const page = await open('/search/');
     const titles = await searchResultTitles(page, 'bread knife');

@@ -88,6 +88,17 @@ describe('pages', () => {
     expect([...pages.keys()].filter((path) => path.startsWith('/api/'))).toEqual([]);
   });
 
+  test('the API docs describe the suggestion endpoint, its rules and an example', () => {
+    const page = pages.get('/docs/api/') ?? '';
+    for (const text of [
+      '/api/trees/suggest?search=oak',
+      'up to 25 choices',
+      'sequioa',
+      'Suggestions for the requested tree.',
+    ])
+      expect(page).toContain(text);
+  });
+
   test('plots are at /plots/level-N/, one per level', () => {
     expect([...recordPaths].filter((path) => path.startsWith('/plots/'))).toEqual(
       [1, 2, 3, 4, 5, 6, 7, 8].map((level) => `/plots/level-${level}/`),

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { compressedPath, listPath } from '../../src/contract/paths.ts';
+import { compressedPath, listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
+import { planSuggestion } from '../../src/contract/suggest.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -86,6 +87,27 @@ describe('an API file that does not match the manifest', () => {
     }
     // The files that match are served.
     expect((await worker.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
+  });
+});
+
+describe('a file of the suggestion index that does not match the manifest', () => {
+  test('never makes an answer, even at the same size; answers from the other files still do', async () => {
+    const { files, index } = JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as {
+      files: Record<string, unknown>;
+      index: Record<string, unknown>;
+    };
+    const plan = planSuggestion('trees', 'sequioa', (path) => path in files || path in index);
+    if (plan.type !== 'near') throw new Error('sequioa should be a near-miss query');
+    const shard = plan.shards[0]?.path ?? '';
+    const bytes = Buffer.from(readFileSync(join(distDir, shard)));
+    // A position digit changed: the same size, another record, another sha256.
+    const digit = bytes.indexOf('"1');
+    bytes[digit + 1] = '2'.charCodeAt(0);
+    const env: StandInEnv = { ASSETS: assetsOf({ [shard]: bytes }), API_TOKENS: TOKEN };
+    await expect(worker.fetch(edgeRequest('/api/trees/suggest?search=sequioa', 'identity'), env)).rejects.toThrow(
+      `${shard} does not match the manifest`,
+    );
+    expect((await worker.fetch(edgeRequest('/api/trees/suggest?search=oak', 'identity'), env)).status).toBe(200);
   });
 });
 

@@ -1,0 +1,184 @@
+// Load generation shared by the serving benchmarks (bench:serve, bench:suggest): servers
+// started as child processes, wrk -t1 (or autocannon) against them on loopback, and the
+// servers' CPU time per request, which holds steady on a busy machine where req/s does not.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectDir } from '../../src/build/site.ts';
+import { freePort } from '../../test/support/runtimes.ts';
+
+export const CONNECTIONS = 32;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** The warm-up before each measured run: the JIT and the connection pool. */
+export const WARM_UP_SECONDS = 2;
+export const TOKEN = 'bench-token';
+
+/** What a benchmark asks of a server: a path with its query. */
+export interface Scenario {
+  name: string;
+  query: string;
+}
+
+export interface Target<Role extends string = string> {
+  name: string;
+  role: Role;
+  /** Processes whose CPU time counts as the server's. */
+  pids(): number[];
+  /** The URL that answers a scenario on this target. */
+  url(scenario: Scenario): string;
+  stop(): Promise<unknown>;
+}
+
+export interface Result {
+  /** Server CPU time per request in microseconds: robust against a busy machine. */
+  cpuMicros: number;
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export function has(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+}
+
+/** Starts a server and waits until it answers on `port` (a large build takes a while to load). */
+export async function startChild(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+): Promise<ChildProcess> {
+  const child = spawn(command, args, {
+    cwd: projectDir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 2400; attempt++) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
+      return child;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  child.kill();
+  throw new Error(`${command} ${args.join(' ')} did not start on port ${port}`);
+}
+
+/** A process and its children (nginx's workers, the server's processes under WORKERS). */
+export function withChildren(child: ChildProcess): number[] {
+  const children = spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
+  return [child.pid ?? 0, ...children];
+}
+
+/** A Node server of this project (or a baseline) on a free port, with the bench token. */
+export async function nodeTarget<Role extends string>(
+  name: string,
+  role: Role,
+  script: string,
+  extraEnv: Record<string, string> = {},
+  nodeOptions: string[] = [],
+): Promise<Target<Role>> {
+  const port = await freePort();
+  const env = { PORT: String(port), API_TOKENS: TOKEN, CONTENT_DIR: join(projectDir, 'content'), ...extraEnv };
+  const child = await startChild(process.execPath, [...nodeOptions, script], env, port);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    name,
+    role,
+    pids: () => withChildren(child),
+    url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`,
+    // SIGTERM: the server drains and exits, so a CPU profile is written.
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+function parseWrkMs(value: string): number {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(value.trim());
+  if (!match) return Number.NaN;
+  return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
+}
+
+/** CPU seconds (user + system) used so far by these processes. */
+function cpuSeconds(pids: number[]): number {
+  const ticks = pids.reduce((sum, pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return sum + Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return sum;
+    }
+  }, 0);
+  return ticks / 100;
+}
+
+/** One measured run against `url`, with the server's CPU time per request. */
+export function measure(target: Target, url: string): Result {
+  const pids = target.pids();
+  const before = cpuSeconds(pids);
+  const result = load(url, SECONDS);
+  const requests = result.requestsPerSecond * SECONDS;
+  return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests };
+}
+
+/** `seconds` of load on `url`, 32 connections, one load thread (the server has the other core). */
+export function load(url: string, seconds: number): Omit<Result, 'cpuMicros'> {
+  const auth = `Authorization: Bearer ${TOKEN}`;
+  if (has('wrk')) {
+    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
+      encoding: 'utf8',
+    });
+    const out = run.stdout;
+    const errors =
+      Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
+      (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
+    return {
+      requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+      p99Ms: parseWrkMs(/\s99%\s+(\S+)/.exec(out)?.[1] ?? ''),
+      errors,
+    };
+  }
+  const autocannon = join(projectDir, 'node_modules/autocannon/autocannon.js');
+  const run = spawnSync(
+    process.execPath,
+    [autocannon, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', '-H', auth, url],
+    { encoding: 'utf8' },
+  );
+  const report = JSON.parse(run.stdout) as {
+    requests: { average: number };
+    latency: { p99: number };
+    non2xx: number;
+    errors: number;
+  };
+  return {
+    requestsPerSecond: report.requests.average,
+    p99Ms: report.latency.p99,
+    errors: report.non2xx + report.errors,
+  };
+}
+
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The median run of several (errors summed); undefined for none. */
+export function summary(results: Result[]): Result | undefined {
+  if (results.length === 0) return undefined;
+  return {
+    cpuMicros: median(results.map((result) => result.cpuMicros)),
+    requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+    p99Ms: median(results.map((result) => result.p99Ms)),
+    errors: results.reduce((sum, result) => sum + result.errors, 0),
+  };
+}
+
+/** The line of the run: the load command, the rounds and the time. */
+export const loaderLine = () =>
+  `Load: ${has('wrk') ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ` +
+  `${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}`;

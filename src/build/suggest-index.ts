@@ -1,0 +1,207 @@
+// The suggestion index of one kind (the rules are src/contract/suggest.ts): the answer to
+// every exact query form, prebuilt (the first 25, each level prefix, each prefix of a name,
+// word or alias key), an empty answer, and the near-miss shards. A pure function of the
+// kind's entries in list order, so a release can write its own index from its own snapshot.
+import { suggestBody } from '../contract/messages.ts';
+import {
+  suggestEmptyPath,
+  suggestFirstPath,
+  suggestKeyPath,
+  suggestLevelPath,
+  suggestShardPath,
+} from '../contract/paths.ts';
+import {
+  indexedVariants,
+  SHARD_ROOT_LENGTH,
+  SUGGESTION_LIMIT,
+  type Suggestion,
+  suggestionOf,
+  wordKeys,
+} from '../contract/suggest.ts';
+import type { Kind } from '../schema/kinds.ts';
+import type { ApiFile } from './api.ts';
+import type { ContentEntry } from './content.ts';
+
+/** Groups a to d of the contract, by position in list order. */
+type Groups = [exact: number[], namePrefix: number[], wordPrefix: number[], aliasPrefix: number[]];
+
+/**
+ * How many records of one group can reach a 25-entry answer: each record of an earlier group
+ * that shows again here is skipped, and at most 25 were listed before.
+ */
+const GROUP_CAP = 2 * SUGGESTION_LIMIT;
+
+const prefixesOf = (key: string) => Array.from({ length: key.length }, (_, index) => key.slice(0, index + 1));
+
+/** The name of an entry's record, when its kind has names. */
+function nameOf(entry: ContentEntry): string | undefined {
+  return 'name' in entry.data ? entry.data.name : undefined;
+}
+
+export interface SuggestIndexOptions {
+  /** A near-miss shard is split by the next character of its variants once it would pass this size. */
+  shardSplitBytes?: number;
+}
+
+/** Every file of a kind's suggestion index, in a fixed order. */
+export function* suggestFiles(
+  kind: Kind,
+  entries: readonly ContentEntry[],
+  { shardSplitBytes = SHARD_SPLIT_BYTES }: SuggestIndexOptions = {},
+): Generator<ApiFile> {
+  const suggestions = entries.map((entry) => suggestionOf({ level: entry.data.level, name: nameOf(entry) }));
+  const answer = (positions: Iterable<number>) =>
+    suggestBody(
+      kind.noun,
+      [...positions].slice(0, SUGGESTION_LIMIT).flatMap((position) => suggestions[position] ?? []),
+    );
+  yield { path: suggestFirstPath(kind.id), body: answer(entries.keys()) };
+  yield { path: suggestEmptyPath(kind.id), body: answer([]) };
+  for (const [digits, positions] of levelPrefixes(entries)) {
+    yield { path: suggestLevelPath(kind.id, digits), body: answer(positions) };
+  }
+  for (const [prefix, groups] of keyPrefixes(entries)) {
+    yield { path: suggestKeyPath(kind.id, prefix), body: answer(new Set(groups.flat())) };
+  }
+  for (const [shard, text] of nearShards(entries, suggestions, shardSplitBytes)) {
+    yield { path: suggestShardPath(kind.id, shard), body: text, indexOnly: true };
+  }
+}
+
+/** Each prefix of a level written in decimal -> the records whose level starts with it. */
+function levelPrefixes(entries: readonly ContentEntry[]): Map<string, number[]> {
+  const byPrefix = new Map<string, number[]>();
+  entries.forEach((entry, position) => {
+    for (const prefix of prefixesOf(String(entry.data.level))) {
+      const positions = byPrefix.get(prefix) ?? [];
+      if (positions.length < SUGGESTION_LIMIT) positions.push(position);
+      byPrefix.set(prefix, positions);
+    }
+  });
+  return byPrefix;
+}
+
+/** Each prefix of a name, word or alias key -> the records of groups a to d, each in list order. */
+function keyPrefixes(entries: readonly ContentEntry[]): Map<string, Groups> {
+  const byPrefix = new Map<string, Groups>();
+  const add = (prefix: string, group: 0 | 1 | 2 | 3, position: number) => {
+    let groups = byPrefix.get(prefix);
+    if (!groups) {
+      groups = [[], [], [], []];
+      byPrefix.set(prefix, groups);
+    }
+    const list = groups[group];
+    // Entries come in list order, so a record added twice to a group is its last one.
+    if (list.length < GROUP_CAP && list.at(-1) !== position) list.push(position);
+  };
+  entries.forEach((entry, position) => {
+    const name = nameOf(entry);
+    if (name === undefined) return;
+    const [nameKey = '', ...aliasKeys] = entry.keys;
+    for (const key of [nameKey, ...aliasKeys]) add(key, 0, position);
+    for (const prefix of prefixesOf(nameKey)) add(prefix, 1, position);
+    for (const word of wordKeys(name)) for (const prefix of prefixesOf(word)) add(prefix, 2, position);
+    for (const alias of aliasKeys) for (const prefix of prefixesOf(alias)) add(prefix, 3, position);
+  });
+  return byPrefix;
+}
+
+/**
+ * A near-miss shard is split once it would pass this size. Smaller shards mean less to read
+ * and parse per query, larger ones fewer files (the Workers plans limit the file count); the
+ * edge keeps parsed shards, so a query mostly reads none (bench:suggest).
+ */
+const SHARD_SPLIT_BYTES = 16 * 1024;
+
+/** Variant -> key it was made from -> positions of the records with that key. */
+type VariantIndex = Map<string, Map<string, number[]>>;
+
+/** The near-miss index: every word and name key under each of its deletion variants. */
+function variantIndex(entries: readonly ContentEntry[]): VariantIndex {
+  const index: VariantIndex = new Map();
+  entries.forEach((entry, position) => {
+    const name = nameOf(entry);
+    if (name === undefined) return;
+    for (const key of new Set([entry.keys[0] ?? '', ...wordKeys(name)])) {
+      for (const variant of indexedVariants(key)) {
+        let byKey = index.get(variant);
+        if (!byKey) {
+          byKey = new Map();
+          index.set(variant, byKey);
+        }
+        const positions = byKey.get(key) ?? [];
+        byKey.set(key, positions);
+        // Records sharing a key share its distance to any query: only the first 25 can be listed.
+        if (positions.length < SUGGESTION_LIMIT && positions.at(-1) !== position) positions.push(position);
+      }
+    }
+  });
+  return index;
+}
+
+/**
+ * The index in shards named by variant prefix, as the text of each: one per two-character
+ * prefix, split by the next character while larger than `splitBytes`. A split shard keeps
+ * the variants as long as its prefix (maybe none), so every prefix on the way to a shard names
+ * one (see shardHolding).
+ */
+function nearShards(
+  entries: readonly ContentEntry[],
+  suggestions: readonly Suggestion[],
+  splitBytes: number,
+): Map<string, string> {
+  const index = variantIndex(entries);
+  // Sorted, every prefix's variants are one run; sizeBefore[i] sums the rough sizes before i.
+  const variants = [...index.keys()].sort();
+  const sizeBefore = [0];
+  for (const variant of variants) {
+    let size = variant.length + 6;
+    for (const [key, positions] of index.get(variant) ?? []) size += key.length + 6 + positions.length * 40;
+    sizeBefore.push((sizeBefore.at(-1) ?? 0) + size);
+  }
+  const shards = new Map<string, string>();
+  const text = (from: number, to: number) => shardText(variants.slice(from, to), index, suggestions);
+  /** The shards of variants[from, to), which all start with `prefix`. */
+  const place = (prefix: string, from: number, to: number) => {
+    const size = (sizeBefore[to] ?? 0) - (sizeBefore[from] ?? 0);
+    // The sort puts the variant equal to the prefix, if any, first.
+    const exact = variants[from] === prefix ? from + 1 : from;
+    if (size <= splitBytes || exact === to) {
+      shards.set(prefix, text(from, to));
+      return;
+    }
+    shards.set(prefix, text(from, exact));
+    forEachRun(exact, to, prefix.length + 1, place);
+  };
+  forEachRun(0, variants.length, SHARD_ROOT_LENGTH, place);
+  return shards;
+
+  /** Calls `visit` for each run of variants[from, to) that shares its first `length` characters. */
+  function forEachRun(from: number, to: number, length: number, visit: typeof place) {
+    let start = from;
+    for (let at = from + 1; at <= to; at++) {
+      const head = variants[start]?.slice(0, length) ?? '';
+      if (at === to || !variants[at]?.startsWith(head)) {
+        visit(head, start, at);
+        start = at;
+      }
+    }
+  }
+}
+
+/** A NearShard as JSON, written piece by piece: large indexes make many shards. */
+function shardText(variants: readonly string[], index: VariantIndex, suggestions: readonly Suggestion[]): string {
+  const positions = new Set<number>();
+  const variantParts = variants.map((variant) => {
+    const keyParts: string[] = [];
+    for (const [key, keyPositions] of index.get(variant) ?? []) {
+      keyParts.push(`${JSON.stringify(key)}:[${keyPositions.join(',')}]`);
+      for (const position of keyPositions) positions.add(position);
+    }
+    return `${JSON.stringify(variant)}:{${keyParts.join(',')}}`;
+  });
+  const entryParts = [...positions]
+    .sort((a, b) => a - b)
+    .map((position) => `"${position}":${JSON.stringify(suggestions[position])}`);
+  return `{"entries":{${entryParts.join(',')}},"variants":{${variantParts.join(',')}}}`;
+}

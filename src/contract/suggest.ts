@@ -1,0 +1,230 @@
+// The suggestion rules of the API contract ("Suggestions (autocomplete)"), written once:
+// the build precomputes every answer it can from them, and the edge core and the offline
+// client resolve a query with the same plan and the same near-miss merge.
+//
+// Exact forms (the first 25, a level prefix, a key that starts a name, word or alias key)
+// are finite, so each has its own prebuilt answer. Near misses (group e) use a deletion
+// index in the manner of SymSpell: every word and name key is stored under each of its
+// variants with up to 1 (keys under 6 characters) or 2 characters deleted; a query's own
+// variants find every key within its edit budget, and each candidate is then checked with
+// the true distance. Variants are sharded by prefix, a shard split by the next character
+// when it grows large, so a query reads the few small shards its own variants fall in.
+import type { KindId } from '../schema/kind-ids.ts';
+import { suggestEmptyPath, suggestFirstPath, suggestKeyPath, suggestLevelPath, suggestShardPath } from './paths.ts';
+import { searchKey } from './search-key.ts';
+import { classifySearch, MAX_SEARCH_LENGTH } from './search-query.ts';
+
+/** A chat client shows at most 25 choices. */
+export const SUGGESTION_LIMIT = 25;
+/** Keys shorter than this get no near misses. */
+export const NEAR_MIN_LENGTH = 4;
+/** Keys this long may be 2 edits away; shorter ones 1. */
+export const TWO_EDITS_MIN_LENGTH = 8;
+/** The shortest key a near miss can reach: 4 characters less one edit. */
+const INDEXED_MIN_LENGTH = NEAR_MIN_LENGTH - 1;
+/** Near-miss shards are named by a variant prefix of at least this many characters. */
+export const SHARD_ROOT_LENGTH = 2;
+
+/** One entry of a suggestion list: the record's current name and its level (plots: level only). */
+export type Suggestion = { name: string; level: number } | { level: number };
+
+export function suggestionOf(record: { level: number; name?: string }): Suggestion {
+  return record.name === undefined ? { level: record.level } : { name: record.name, level: record.level };
+}
+
+/**
+ * The keys of a name's words. Words are split where the name has a character that is not a
+ * letter or digit; a combining mark stays with its letter, so "Cafe\u0301" stays one word.
+ */
+export function wordKeys(name: string): string[] {
+  const keys = name.split(/[^\p{L}\p{N}\p{M}]+/u).map(searchKey);
+  return [...new Set(keys.filter((key) => key !== ''))];
+}
+
+/** How many edits a near miss of `key` may be away: 0 (no near misses), 1 or 2. */
+export function editBudget(key: string): number {
+  if (key.length >= TWO_EDITS_MIN_LENGTH) return 2;
+  return key.length >= NEAR_MIN_LENGTH ? 1 : 0;
+}
+
+/** How many deletions the index stores for a key: enough for every query that could reach it. */
+function indexedDepth(key: string): number {
+  // A query 2 edits away has 8 or more characters, so the key has at least 6.
+  return key.length >= TWO_EDITS_MIN_LENGTH - 2 ? 2 : 1;
+}
+
+/** `key` and every string made from it by deleting up to `depth` characters, none shorter than 3. */
+export function deletionVariants(key: string, depth: number): Set<string> {
+  const variants = new Set<string>([key]);
+  let layer = [key];
+  for (let round = 0; round < depth; round++) {
+    const next: string[] = [];
+    for (const text of layer) {
+      if (text.length <= INDEXED_MIN_LENGTH) continue;
+      for (let index = 0; index < text.length; index++) {
+        const shorter = text.slice(0, index) + text.slice(index + 1);
+        if (!variants.has(shorter)) {
+          variants.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    layer = next;
+  }
+  return variants;
+}
+
+/** The variants under which the index stores a word or name key; none for keys too short to be reached. */
+export function indexedVariants(key: string): Set<string> {
+  return key.length < INDEXED_MIN_LENGTH ? new Set() : deletionVariants(key, indexedDepth(key));
+}
+
+/**
+ * The edit distance of two texts, where an edit inserts, deletes or replaces one character or
+ * swaps two neighbours (optimal string alignment); any distance above `max` is given as max + 1.
+ */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (before[j - 2] ?? 0) + 1);
+      current.push(value);
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > max) return max + 1;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length] ?? 0, max + 1);
+}
+
+/** A shard of the near-miss index, as the build writes it. */
+export interface NearShard {
+  /** The suggestion of each record the shard names, by its position in list order. */
+  entries: Record<string, Suggestion>;
+  /** Variant -> key it was made from -> positions of the records with that key (the first 25). */
+  variants: Record<string, Record<string, number[]>>;
+}
+
+/**
+ * The variants of a query key that the near-miss index is searched for; none when the key is
+ * too short for near misses, or longer than any key a search can reach (the key of a value
+ * over 100 characters could only be 2 edits from a key over 100 characters, which no search finds).
+ */
+export function queryVariants(key: string): Set<string> {
+  const budget = editBudget(key);
+  return budget === 0 || key.length > MAX_SEARCH_LENGTH + budget ? new Set() : deletionVariants(key, budget);
+}
+
+/**
+ * Group e: the records with a word or name key within the edit budget of `key`, nearer first,
+ * then list order, from the shards the plan named, by their prefix. Each of the query's
+ * variants is looked up in the one shard holding it: the work grows with the query, not the index.
+ */
+export function nearSuggestions(
+  { key, isShard }: Pick<NearPlan, 'key' | 'isShard'>,
+  shards: ReadonlyMap<string, NearShard>,
+): Suggestion[] {
+  const budget = editBudget(key);
+  const found = new Map<number, { distance: number; entry: Suggestion }>();
+  const distances = new Map<string, number>();
+  for (const variant of queryVariants(key)) {
+    const prefix = shardHolding(variant, isShard);
+    const shard = prefix === undefined ? undefined : shards.get(prefix);
+    const byKey = shard && Object.hasOwn(shard.variants, variant) ? shard.variants[variant] : undefined;
+    if (!shard || !byKey) continue;
+    for (const [candidate, positions] of Object.entries(byKey)) {
+      const distance = distances.get(candidate) ?? editDistance(key, candidate, budget);
+      distances.set(candidate, distance);
+      if (distance > budget) continue;
+      for (const position of positions) {
+        const known = found.get(position);
+        const entry = shard.entries[position];
+        if (entry && (!known || distance < known.distance)) found.set(position, { distance, entry });
+      }
+    }
+  }
+  return [...found]
+    .sort(([positionA, a], [positionB, b]) => a.distance - b.distance || positionA - positionB)
+    .slice(0, SUGGESTION_LIMIT)
+    .map(([, { entry }]) => entry);
+}
+
+/** A near-miss shard from the text the build wrote. */
+export function parseShard(text: string): NearShard {
+  return JSON.parse(text) as NearShard;
+}
+
+/** How to answer a suggestion query: one prebuilt file, or a merge of near-miss shards. */
+export type SuggestPlan = { type: 'file'; path: string } | NearPlan;
+
+/** A near-miss query: its key, the shards its variants fall in, and which variant prefixes name shards. */
+export interface NearPlan {
+  type: 'near';
+  key: string;
+  shards: readonly NearShardFile[];
+  isShard(prefix: string): boolean;
+}
+
+/** A near-miss shard the plan names: the variant prefix it holds, and its file. */
+export interface NearShardFile {
+  prefix: string;
+  path: string;
+}
+
+/** Where the files of an index live: the current data's (as they are) or a release's (pinnedPath). */
+export type IndexLocation = (path: string) => string;
+
+/**
+ * The plan for the first `search` parameter (null when absent). `exists` says whether the
+ * build wrote a file, `at` where the index of the data asked for lives (a pinned release's).
+ * A key with a prebuilt answer matched in groups a to d; any other key of 4 or more characters
+ * is a near-miss query over the shards its variants fall in.
+ */
+export function planSuggestion(
+  kind: KindId,
+  raw: string | null,
+  exists: (path: string) => boolean,
+  at: IndexLocation = (path) => path,
+): SuggestPlan {
+  const file = (path: string): SuggestPlan => ({
+    type: 'file',
+    path: exists(at(path)) ? at(path) : at(suggestEmptyPath(kind)),
+  });
+  const text = classifySearch(raw);
+  if (text.type === 'all') return file(suggestFirstPath(kind));
+  if (text.type === 'digits') return file(suggestLevelPath(kind, text.digits));
+  if (text.type === 'none') return file(suggestEmptyPath(kind));
+  const { key } = text;
+  if (exists(at(suggestKeyPath(kind, key)))) return file(suggestKeyPath(kind, key));
+  const isShard = (prefix: string) => exists(at(suggestShardPath(kind, prefix)));
+  const shards = new Map<string, NearShardFile>();
+  for (const variant of queryVariants(key)) {
+    const prefix = shardHolding(variant, isShard);
+    if (prefix !== undefined) shards.set(prefix, { prefix, path: at(suggestShardPath(kind, prefix)) });
+  }
+  if (shards.size === 0) return file(suggestEmptyPath(kind));
+  return { type: 'near', key, shards: [...shards.values()], isShard };
+}
+
+/**
+ * The shard a variant lives in: its longest prefix, of 2 characters or more, that names a
+ * shard. The build splits a large shard by the next character and keeps a shard for every
+ * prefix on the way, so the prefixes that name shards are those up to the first that does not.
+ */
+export function shardHolding(variant: string, isShard: (prefix: string) => boolean): string | undefined {
+  let holding: string | undefined;
+  for (let length = SHARD_ROOT_LENGTH; length <= variant.length; length++) {
+    const prefix = variant.slice(0, length);
+    if (!isShard(prefix)) break;
+    holding = prefix;
+  }
+  return holding;
+}

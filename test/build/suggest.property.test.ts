@@ -1,0 +1,154 @@
+// Properties of the suggestion index: for random content (names and aliases over a small
+// alphabet, so prefixes, words and near misses collide) and random queries, the prebuilt
+// files answered through the shared plan and merge (as the edge and the offline client
+// answer) equal the brute-force reference over all records, and the lists keep the
+// contract's promises.
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { ContentEntry } from '../../src/build/content.ts';
+import { suggestFiles } from '../../src/build/suggest-index.ts';
+import { suggestionBody } from '../../src/client/bundle.ts';
+import { searchKey } from '../../src/contract/search-key.ts';
+import type { Suggestion } from '../../src/contract/suggest.ts';
+import { kindById } from '../../src/schema/kinds.ts';
+import { cutterContentSchema } from '../../src/schema/records.ts';
+import { referenceSuggestions } from '../support/suggest-reference.ts';
+
+const cutters = kindById('cutters');
+if (!cutters) throw new Error('no cutters kind');
+const RUNS = { numRuns: 150 };
+
+const word = fc.oneof(fc.stringMatching(/^[abcoks]{1,9}$/), fc.stringMatching(/^[ab]{6,10}$/));
+const name = fc.array(word, { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
+const record = fc.record({ name, aliases: fc.array(name, { maxLength: 2 }) });
+
+/** Content entries in list order, with the content rule that names and aliases have distinct keys. */
+const entriesArbitrary = fc.array(record, { minLength: 1, maxLength: 60 }).map((records) => {
+  const taken = new Set<string>();
+  const entries: ContentEntry[] = [];
+  for (const { name, aliases } of records) {
+    const keys = [name, ...aliases].map(searchKey);
+    if (keys.some((key) => taken.has(key)) || new Set(keys).size !== keys.length) continue;
+    for (const key of keys) taken.add(key);
+    const level = entries.length + 1;
+    const data = cutterContentSchema.parse({ level, name, cooldown: 1, cost: 1, efficiency: [1, 2], aliases });
+    const { aliases: _aliases, ...apiRecord } = data;
+    entries.push({ slug: `c${level}`, file: `content/cutters/c${level}.yaml`, data, record: apiRecord, keys });
+  }
+  return entries;
+});
+
+/** Shards this small split often, so the split shards are checked too. */
+const SMALL_SHARDS = { shardSplitBytes: 300 };
+
+/** Answers a query from the kind's prebuilt files, as the offline client does. */
+function answerer(entries: readonly ContentEntry[]): (search: string | null) => Suggestion[] {
+  const encoder = new TextEncoder();
+  const built = suggestFiles(cutters!, entries, SMALL_SHARDS);
+  const files = new Map(Array.from(built, (file) => [file.path, encoder.encode(file.body)]));
+  return (search) => (JSON.parse(suggestionBody(files, 'cutters', search)) as { data: Suggestion[] }).data;
+}
+
+/** A key with up to `edits` random edits: insert, delete, replace or swap neighbours. */
+const edited = (text: string, edits: number) =>
+  fc
+    .array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace', 'swap'), fc.constantFrom(...'abcoks')), {
+      maxLength: edits,
+    })
+    .map((steps) =>
+      steps.reduce((current, [at, how, letter]) => {
+        const index = current.length === 0 ? 0 : at % current.length;
+        if (how === 'insert') return current.slice(0, index) + letter + current.slice(index);
+        if (how === 'delete') return current.slice(0, index) + current.slice(index + 1);
+        if (how === 'replace') return current.slice(0, index) + letter + current.slice(index + 1);
+        return current.slice(0, index) + (current[index + 1] ?? '') + (current[index] ?? '') + current.slice(index + 2);
+      }, text),
+    );
+
+/** Content and queries about it: its names and aliases edited, typed, or cut short. */
+const contentAndQueries = entriesArbitrary.chain((entries) => {
+  const names = entries.flatMap((entry) => [
+    ...('name' in entry.data ? [entry.data.name] : []),
+    ...('aliases' in entry.data ? (entry.data.aliases ?? []) : []),
+  ]);
+  // An "x" is in no name: such a query starts no key, so only near misses can answer it.
+  const nearMiss = fc
+    .tuple(fc.constantFrom(...names), fc.nat())
+    .chain(([text, at]) =>
+      edited(searchKey(text), 1).map(
+        (key) => `${key.slice(0, at % (key.length + 1))}x${key.slice(at % (key.length + 1))}`,
+      ),
+    );
+  const query = fc.oneof(
+    nearMiss,
+    fc.constantFrom(...names).chain((text) => edited(searchKey(text), 2)),
+    fc.constantFrom(...names).chain((text) => fc.nat({ max: 12 }).map((cut) => text.slice(0, cut))),
+    fc.stringMatching(/^[abcoksx ]{0,12}$/),
+    fc.stringMatching(/^[0-9]{1,3}$/),
+  );
+  return fc.tuple(fc.constant(entries), fc.array(query, { minLength: 1, maxLength: 20 }));
+});
+
+const identity = (entry: Suggestion) => JSON.stringify(entry);
+
+describe('suggestions over random content', () => {
+  test('every answer equals the brute-force reference over all records (the edit-distance group included)', () => {
+    fc.assert(
+      fc.property(contentAndQueries, ([entries, queries]) => {
+        const answer = answerer(entries);
+        for (const search of queries)
+          expect({ search, list: answer(search) }).toEqual({
+            search,
+            list: referenceSuggestions(entries, search),
+          });
+      }),
+      RUNS,
+    );
+  });
+
+  test('a list never exceeds 25 entries and never repeats a record', () => {
+    fc.assert(
+      fc.property(contentAndQueries, ([entries, queries]) => {
+        const answer = answerer(entries);
+        for (const search of [null, ...queries]) {
+          const list = answer(search);
+          expect(list.length).toBeLessThanOrEqual(25);
+          expect(new Set(list.map(identity)).size).toBe(list.length);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  test('a list always holds the exact match when there is one', () => {
+    fc.assert(
+      fc.property(entriesArbitrary, fc.nat(), fc.boolean(), (entries, pick, byAlias) => {
+        const entry = entries[pick % entries.length];
+        if (!entry || !('name' in entry.data)) return;
+        const alias = 'aliases' in entry.data ? entry.data.aliases?.[0] : undefined;
+        const typed = byAlias && alias ? alias.toUpperCase() : entry.data.name;
+        expect(answerer(entries)(typed)).toContainEqual({ name: entry.data.name, level: entry.data.level });
+      }),
+      RUNS,
+    );
+  });
+
+  test('every record is found from every prefix of its name key of 1 to 3 characters shared by fewer than 25', () => {
+    fc.assert(
+      fc.property(entriesArbitrary, (entries) => {
+        const answer = answerer(entries);
+        const nameKeys = entries.map((entry) => entry.keys[0] ?? '');
+        entries.forEach((entry, position) => {
+          const key = nameKeys[position] ?? '';
+          for (const length of [1, 2, 3]) {
+            const prefix = key.slice(0, length);
+            if (prefix.length < length || nameKeys.filter((other) => other.startsWith(prefix)).length >= 25) continue;
+            if (!('name' in entry.data)) continue;
+            expect(answer(prefix)).toContainEqual({ name: entry.data.name, level: entry.data.level });
+          }
+        });
+      }),
+      RUNS,
+    );
+  });
+});
