@@ -10,14 +10,15 @@ export const mutationTests: Record<string, readonly string[]> = {
   edge: [
     'test/edge/negotiation.test.ts',
     'test/edge/tokens.test.ts',
+    'test/edge/memo.test.ts',
     'test/edge/core.test.ts',
     'test/edge/core.property.test.ts',
-    'test/edge/memo.test.ts',
     'test/edge/encode.test.ts',
     'test/worker/worker.test.ts',
   ],
   contract: [
     'test/contract/layout-and-order.test.ts',
+    'test/contract/releases.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',
     'test/build/envelopes.test.ts',
@@ -27,9 +28,11 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/build/suggest.property.test.ts',
   ],
   client: [
+    'test/client/archive.test.ts',
     'test/client/offline.test.ts',
     'test/client/online.test.ts',
     'test/client/network.test.ts',
+    'test/client/transport.test.ts',
     'test/bundles/bundles.test.ts',
     'test/build/suggest.property.test.ts',
   ],
@@ -42,6 +45,9 @@ if (!selected) throw new Error(`MUTATE_FOLDER=${folder}: not one of ${Object.key
 export default defineConfig({
   test: {
     include: [...new Set(selected)],
+    // Each mutant reruns the properties; 200 runs each, under Stryker's instrumentation, keep
+    // a run of src/edge within minutes (the full suite runs 2,000).
+    env: { PROPERTY_RUNS: '200' },
     testTimeout: 30_000,
     hookTimeout: 180_000,
   },

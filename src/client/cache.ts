@@ -24,10 +24,6 @@ export class AnswerCache {
     this.#maxEntries = maxEntries;
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   get(url: string): CachedAnswer | undefined {
     const entry = this.#entries.get(url);
     if (entry) {
@@ -45,13 +41,5 @@ export class AnswerCache {
       if (this.#entries.size <= this.#maxEntries) break;
       this.#entries.delete(oldest);
     }
-  }
-
-  delete(url: string): void {
-    this.#entries.delete(url);
-  }
-
-  clear(): void {
-    this.#entries.clear();
   }
 }

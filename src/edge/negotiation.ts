@@ -7,8 +7,9 @@ const QUALITY = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 /**
  * The encoding to send: the first of br, gzip and identity in the client's order of
  * preference (q descending, then the order listed; q=0 refuses). Other codings and "*" are
- * passed over. This is the rule Cloudflare's edge applies to a Worker's responses, so the
- * Worker's choice is never re-encoded there and both runtimes answer alike.
+ * passed over. This is the rule Cloudflare's edge (and wrangler's local copy of it) applies to
+ * a Worker's answers: any other choice, br first at equal weight included, is decoded and
+ * encoded again there under the Worker's ETag (TESTING.md), so both runtimes answer alike.
  */
 export function chooseEncoding(acceptEncoding: string | null): Encoding {
   if (!acceptEncoding) return 'identity';

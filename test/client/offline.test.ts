@@ -1,5 +1,6 @@
 // The offline client: opens both archive formats from bytes or a path, answers the query set
 // as the contract says, and refuses a bundle that does not match its manifest.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -15,6 +16,7 @@ import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, type BundleFormat } from '../../src/contract/bundle-layout.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
+import type { Manifest } from '../../src/schema/manifest.ts';
 import { outcomesOf, querySet } from './query-set.ts';
 
 let content: Content;
@@ -170,6 +172,14 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     );
   });
 
+  test('a manifest.json that is not a bundle manifest', async () => {
+    const notAManifest = (entries: NamedBytes[]) =>
+      entries.map((entry) =>
+        entry.name === 'manifest.json' ? { name: entry.name, bytes: new TextEncoder().encode('{"version":1}') } : entry,
+      );
+    await expectRefused(notAManifest, 'manifest.json', /^manifest\.json is not a bundle manifest: ./);
+  });
+
   test('counts in the manifest that differ from the data', async () => {
     const miscount = (entries: NamedBytes[]) =>
       entries.map((entry) => {
@@ -188,4 +198,112 @@ test('a file that is not an archive, or a damaged archive, is refused', async ()
   for (const archive of Object.values(archives)) {
     await expect(openBundle(archive.subarray(0, archive.length / 2))).rejects.toBeInstanceOf(BundleError);
   }
+});
+
+/**
+ * The bundle with files replaced or added (a text) or removed (null), its manifest rewritten to
+ * match, with `releases` there when given; as a zip.
+ */
+function consistentlyChanged(changes: Record<string, string | null>, releases?: Manifest['releases']): Uint8Array {
+  const encoded = (text: string) => new TextEncoder().encode(text);
+  const added = Object.entries(changes).flatMap(([name, text]) =>
+    text === null ? [] : [{ name, bytes: encoded(text) }],
+  );
+  const entries = [...bundleEntries(content).filter((entry) => !(entry.name in changes)), ...added];
+  return packZip(
+    entries.map((entry) => {
+      if (entry.name !== 'manifest.json') return entry;
+      const manifest = JSON.parse(new TextDecoder().decode(entry.bytes)) as Manifest;
+      for (const name of Object.keys(changes)) delete manifest.files[name];
+      for (const { name, bytes } of added)
+        manifest.files[name] = { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
+      if (releases) manifest.releases = releases;
+      return { name: entry.name, bytes: encoded(JSON.stringify(manifest)) };
+    }),
+  );
+}
+
+describe('a bundle whose manifest matches its files but whose files are not what the API serves', () => {
+  test('an API file that is not JSON: a BundleError naming it when it is read', async () => {
+    const bundle = await openBundle(consistentlyChanged({ 'api/trees/level/1.json': 'not json' }));
+    await expect(bundle.trees(1)).rejects.toThrow(/^api\/trees\/level\/1\.json is not valid JSON: /);
+  });
+
+  test('an API file without data: no records', async () => {
+    const bundle = await openBundle(consistentlyChanged({ 'api/trees/level/1.json': '{"error":false,"message":"x"}' }));
+    expect(await bundle.trees(1)).toEqual([]);
+  });
+
+  test('a data file that is not a list: refused, saying so', async () => {
+    await expect(openBundle(consistentlyChanged({ 'data/plots.json': '{}' }))).rejects.toThrow(
+      'data/plots.json holds no list of records; the manifest counts 8.',
+    );
+  });
+
+  test('a data file its manifest does not list, and that is not there: refused, naming it', async () => {
+    await expect(openBundle(consistentlyChanged({ 'data/plots.json': null }))).rejects.toThrow(
+      new BundleError('The bundle lacks data/plots.json.', 'data/plots.json'),
+    );
+  });
+});
+
+describe('a changed file is refused with both digests and sizes', () => {
+  test('the sha256 and size found, and those the manifest expects', async () => {
+    const name = 'api/trees/index.json';
+    const original = bundleEntries(content).find((entry) => entry.name === name)?.bytes ?? new Uint8Array();
+    const changed = original.slice();
+    changed[10] = (changed[10] ?? 0) ^ 0x01;
+    const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    const entries = bundleEntries(content).map((entry) => (entry.name === name ? { name, bytes: changed } : entry));
+    await expect(openBundle(packZip(entries))).rejects.toThrow(
+      `${name} does not match the bundle manifest (sha256 ${digest(changed)}, ${changed.length} bytes; ` +
+        `expected ${digest(original)}, ${original.length} bytes): the bundle was changed or damaged.`,
+    );
+  });
+});
+
+describe('a bundle with a data release', () => {
+  const RELEASE = '2026-12-01';
+  const envelopeOf = (data: object[]) => JSON.stringify({ error: false, message: 'found', data });
+  const PINNED_OAK = { name: 'Pinned Oak', level: 1 };
+  const releases = [{ id: RELEASE, version: '0123456789abcdef' }];
+  let withRelease: Uint8Array;
+  beforeAll(() => {
+    withRelease = consistentlyChanged(
+      {
+        'api/releases/index.json': envelopeOf([{ id: RELEASE }]),
+        [`api/releases/${RELEASE}/trees/index.json`]: envelopeOf([PINNED_OAK]),
+        [`api/releases/${RELEASE}/trees/not-found.json`]: JSON.stringify({ error: true, message: 'Pinned: none.' }),
+      },
+      releases,
+    );
+  });
+
+  test('release=<id> answers from that release, its not-found included; without it, the current data', async () => {
+    const pinned = await openBundle(withRelease, { release: RELEASE });
+    expect(await pinned.trees()).toEqual([PINNED_OAK]);
+    const tooLong = 'x'.repeat(101);
+    const error = await pinned.trees(tooLong).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ message: 'Pinned: none.', kind: 'trees', search: tooLong });
+    const current = await openBundle(withRelease);
+    expect((await current.trees()).map((tree) => tree.name)).toContain('Oak Tree');
+  });
+
+  test('a release the bundle does not hold: not found, with the message of the contract', async () => {
+    const unknown = await openBundle(withRelease, { release: '2026-12-02' });
+    const error = await unknown.trees('oak').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      message: 'The requested release could not be found. The releases are listed at /api/releases.',
+      kind: 'trees',
+      search: 'oak',
+    });
+  });
+
+  test('releases() is the data of the list of releases, or none when it has none', async () => {
+    expect(await (await openBundle(withRelease)).releases()).toEqual([{ id: RELEASE }]);
+    const noData = consistentlyChanged({ 'api/releases/index.json': '{"error":false,"message":"found"}' });
+    expect(await (await openBundle(noData)).releases()).toEqual([]);
+  });
 });

@@ -82,7 +82,10 @@ describe('requests', () => {
       'https://treefarm.example/api/trees',
       'https://treefarm.example/api/plots?search=3',
     ]);
-    for (const request of requests) expect(request.headers.get('authorization')).toBe('Bearer secret');
+    for (const request of requests) {
+      expect(request.headers.get('authorization')).toBe('Bearer secret');
+      expect(request.headers.get('accept')).toBe('application/json');
+    }
   });
 
   test('suggest asks /api/{kind}/suggest with the text as search, and returns the entries', async () => {
@@ -134,6 +137,24 @@ describe('requests', () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, message: 'HTTP 503' });
+  });
+
+  test('only a 200 with a data array is data: another status, or a 200 without one, is an ApiError', async () => {
+    const answer = (status: number, body: string) =>
+      createClient({ baseUrl: 'https://x.example', token: 't', fetch: recordingFetch(status, body).fetch })
+        .trees()
+        .catch((caught: unknown) => caught);
+    expect(await answer(503, JSON.stringify({ error: true, message: 'Busy.', data: [] }))).toMatchObject({
+      name: 'ApiError',
+      status: 503,
+      message: 'Busy.',
+    });
+    expect(await answer(200, 'not json')).toMatchObject({ name: 'ApiError', status: 200 });
+    expect(await answer(200, JSON.stringify({ error: false, message: 'No data.' }))).toMatchObject({
+      name: 'ApiError',
+      status: 200,
+      message: 'No data.',
+    });
   });
 
   test('not found and auth errors are API errors, all share the base class TreefarmError, told apart by class', () => {

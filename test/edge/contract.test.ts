@@ -8,7 +8,14 @@ import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import { levelPath, listPath, notFoundPath, pinnedPath, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
+import {
+  compressedPath,
+  levelPath,
+  listPath,
+  notFoundPath,
+  pinnedPath,
+  RELEASES_LIST_PATH,
+} from '../../src/contract/paths.ts';
 import { apiFields, kinds, type KindId } from '../../src/schema/kinds.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
@@ -680,7 +687,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     });
 
     // The client's order at equal weight is Cloudflare's rule (wrangler's local edge applies it
-    // too), so the edge never re-encodes what the Worker chose.
+    // too, TESTING.md), so the edge never re-encodes what the Worker chose: the bytes on the
+    // wire are the build's own file of that encoding, with its length.
     test('the highest weight wins, and at equal weight the order the client listed', async () => {
       const pins: [acceptEncoding: string, encoding: string | undefined][] = [
         ['br, gzip', 'br'],
@@ -699,6 +707,15 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
           acceptEncoding,
           encoding,
         });
+        const file =
+          encoding === 'br' || encoding === 'gzip' ? compressedPath(listPath('trees'), encoding) : listPath('trees');
+        const built = readFileSync(join(distDir, file));
+        expect({ acceptEncoding, file, sameBytes: response.body.equals(built) }).toEqual({
+          acceptEncoding,
+          file,
+          sameBytes: true,
+        });
+        expect(response.headers['content-length']).toBe(String(built.length));
         expect(decodeBody(response.body, response.headers['content-encoding']).toString()).toBe(
           distText(listPath('trees')),
         );

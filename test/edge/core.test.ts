@@ -128,7 +128,7 @@ describe('answers to /api/', () => {
   });
 
   test('an unknown endpoint: 404 naming the six endpoints', () => {
-    for (const target of ['/api', '/api/', '/api/unicorns', '/api/trees/oak', '/api/Trees']) {
+    for (const target of ['/api', '/api/', '/api/unicorns', '/api/trees/oak', '/api/Trees', '/api/x/api/trees']) {
       expect(decision('GET', target, authorized())).toEqual({
         type: 'respond',
         status: 404,
@@ -282,6 +282,52 @@ describe('suggestions (/api/{kind}/suggest)', () => {
   });
 });
 
+describe('releases and methods (mutation survivors)', () => {
+  const [release] = manifest.releases;
+  const releaseId = release?.id ?? 'no release in dist/';
+
+  test('GET /api/releases: 200 with the list of releases, cached as a found answer', () => {
+    expect(decision('GET', '/api/releases', authorized())).toMatchObject({
+      status: 200,
+      headers: { 'Cache-Control': 'private, max-age=300', ETag: etagOf('api/releases/index.json') },
+      body: { file: 'api/releases/index.json' },
+    });
+  });
+
+  test('release=<id>: the file of that release, its data version, cached for good; its not-found uncached', () => {
+    expect(decision('GET', `/api/trees?release=${releaseId}`, authorized())).toMatchObject({
+      status: 200,
+      headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'private, max-age=31536000, immutable' },
+      body: { file: `api/releases/${releaseId}/trees/index.json` },
+    });
+    expect(decision('GET', `/api/trees?release=${releaseId}&search=nothing-like-it`, authorized())).toMatchObject({
+      status: 404,
+      headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
+      body: { file: `api/releases/${releaseId}/trees/not-found.json` },
+    });
+  });
+
+  test('a method in lower case is that method: head is a HEAD, without the body', () => {
+    const get = decision('GET', '/api/trees', authorized());
+    expect(decision('head', '/api/trees', authorized())).toEqual({ ...get, omitBody: true });
+  });
+
+  test('the 304 of each encoding carries the ETag of that encoding', () => {
+    const notModified = (coding: string, suffix: string) =>
+      decision(
+        'GET',
+        '/api/cutters',
+        authorized({ 'Accept-Encoding': coding, 'If-None-Match': etagOf('api/cutters/index.json', suffix) }),
+      );
+    const br = notModified('br', '-br');
+    const gzip = notModified('gzip', '-gzip');
+    expect([br, gzip].map((answer) => answer.type === 'respond' && [answer.status, answer.headers['ETag']])).toEqual([
+      [304, etagOf('api/cutters/index.json', '-br')],
+      [304, etagOf('api/cutters/index.json', '-gzip')],
+    ]);
+  });
+});
+
 describe('paths outside /api/', () => {
   test('the site is static', () => {
     for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])
@@ -307,6 +353,8 @@ describe('paths outside /api/', () => {
       ['/x/../API/', true],
       ['/%5Capi%5Cx', true],
       ['/api%2525252ftrees', true], // decoded four times
+      ['/%25252561pi/trees', true], // the a of api encoded four times
+      ['/%2525252561pi/trees', false], // five times: past the four rounds, left to the file server (no such file)
       ['/%E0%A4%A/api', false], // malformed: left as it is, its first segment is not api
       ['/apix/trees', false],
       ['/x/api', false],

@@ -32,6 +32,15 @@ describe('chooseEncoding', () => {
     ]);
   });
 
+  test('weights with up to three decimals, 1.000 included, count', () => {
+    chooses([
+      ['gzip;q=0.55, br;q=0.5', 'gzip'],
+      ['br;q=0.125, gzip;q=0.12', 'br'],
+      ['br;q=1.000, gzip;q=0.5', 'br'],
+      ['gzip;q=1.00, br;q=0.999', 'gzip'],
+    ]);
+  });
+
   test('equal q: the order the client listed', () => {
     chooses([
       ['gzip, br', 'gzip'],

@@ -20,6 +20,13 @@ describe('presentedToken', () => {
       expect({ authorization, token: presentedToken(authorization) }).toEqual({ authorization, token });
   };
 
+  test('"Bearer" counts only at the start: elsewhere it is part of the token', () => {
+    presents([
+      ['Token bearer abc', 'Token bearer abc'],
+      ['xbearer abc', 'xbearer abc'],
+    ]);
+  });
+
   test('no header or an empty one: the empty token', () => {
     presents([
       [null, ''],
@@ -86,6 +93,9 @@ describe('tokenDigests', () => {
       expect(configure).toThrow(TokenConfigError);
       expect(configure).toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
     }
+    expect(() => tokenDigests({ API_TOKEN_SHA256: 'bad' })).toThrow(
+      expect.objectContaining({ name: 'TokenConfigError' }),
+    );
   });
 
   test('the error does not repeat the configured value', () => {

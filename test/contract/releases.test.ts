@@ -1,0 +1,76 @@
+// The release rules of src/contract that the build (naming and ordering releases), the edge
+// and the offline client share: what a release id is, which id comes next, their order, and
+// where a release keeps its answers. Expected values are written out by hand.
+import { describe, expect, test } from 'vitest';
+import { pinnedPath } from '../../src/contract/paths.ts';
+import { byReleaseOrder, nextReleaseId, releaseIdParts, type ReleaseIdParts } from '../../src/contract/releases.ts';
+
+describe('release ids', () => {
+  test('YYYY-MM-DD is the day its first release; -2, -3, ... -10 the later ones', () => {
+    expect(releaseIdParts('2026-12-01')).toEqual({ date: '2026-12-01', sequence: 1 });
+    expect(releaseIdParts('2026-12-01-2')).toEqual({ date: '2026-12-01', sequence: 2 });
+    expect(releaseIdParts('2026-12-01-10')).toEqual({ date: '2026-12-01', sequence: 10 });
+  });
+
+  test('anything else is no release id', () => {
+    for (const id of ['', 'latest', '2026-12', '2026-12-1', '26-12-01', '2026-12-01-1', '2026-12-01-02', ' 2026-12-01'])
+      expect({ id, parts: releaseIdParts(id) }).toEqual({ id, parts: undefined });
+  });
+
+  test('nor is a date of the right shape that is no day of the calendar', () => {
+    for (const id of ['2026-13-01', '2026-00-10', '2026-12-32', '2026-12-00', '2026-13-01-2'])
+      expect({ id, parts: releaseIdParts(id) }).toEqual({ id, parts: undefined });
+  });
+
+  test("the next id: the day itself, or the day's next number after a release that day", () => {
+    expect(nextReleaseId('2026-12-01', undefined)).toBe('2026-12-01');
+    expect(nextReleaseId('2026-12-02', { date: '2026-12-01', sequence: 3 })).toBe('2026-12-02');
+    expect(nextReleaseId('2026-12-01', { date: '2026-12-01', sequence: 1 })).toBe('2026-12-01-2');
+    expect(nextReleaseId('2026-12-01', { date: '2026-12-01', sequence: 9 })).toBe('2026-12-01-10');
+  });
+});
+
+describe('release order', () => {
+  const parts = (id: string): ReleaseIdParts => {
+    const found = releaseIdParts(id);
+    if (!found) throw new Error(`${id} is no release id`);
+    return found;
+  };
+
+  test('oldest first: by date, then by number, -10 after -9', () => {
+    const ids = ['2026-12-01-10', '2027-01-01', '2026-12-01-9', '2026-11-30', '2026-12-01'];
+    const sorted = ids.map(parts).sort(byReleaseOrder);
+    expect(sorted.map(({ date, sequence }) => `${date}#${sequence}`)).toEqual([
+      '2026-11-30#1',
+      '2026-12-01#1',
+      '2026-12-01#9',
+      '2026-12-01#10',
+      '2027-01-01#1',
+    ]);
+  });
+
+  test('as a comparator: negative when the first is older, positive when newer, 0 for the same release', () => {
+    const signs = (a: string, b: string) => [
+      Math.sign(byReleaseOrder(parts(a), parts(b))),
+      Math.sign(byReleaseOrder(parts(b), parts(a))),
+    ];
+    expect(signs('2026-11-30', '2026-12-01')).toEqual([-1, 1]);
+    expect(signs('2026-11-30-5', '2026-12-01')).toEqual([-1, 1]);
+    expect(signs('2026-12-01-2', '2026-12-01-3')).toEqual([-1, 1]);
+    expect(signs('2026-12-01-2', '2026-12-01-2')).toEqual([0, 0]);
+  });
+});
+
+describe('where a release keeps its answers', () => {
+  test('the same layout as the current API, below api/releases/<id>/', () => {
+    expect(pinnedPath('api/trees/index.json', '2026-12-01')).toBe('api/releases/2026-12-01/trees/index.json');
+    expect(pinnedPath('api/cutters/level/3.json', '2026-12-01-2')).toBe(
+      'api/releases/2026-12-01-2/cutters/level/3.json',
+    );
+  });
+
+  test('a path outside the API folder has no pinned place, and the error names it', () => {
+    for (const path of ['trees/index.json', 'apix/trees/index.json', 'api', 'downloads/api/trees.json'])
+      expect(() => pinnedPath(path, '2026-12-01')).toThrow(`${path} is not a path of the API folder`);
+  });
+});
