@@ -142,7 +142,7 @@ describe("the caller's AbortSignal", () => {
     expect(requests).toHaveLength(1);
   });
 
-  test('an abort during the wait before a retry ends it at once: its reason, no timer and no listener left', async () => {
+  test('an abort during the wait before a retry ends it at once: its reason, no timer or listener left', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
     const { fetch, requests } = scriptedFetch([{ status: 503, body: '{}' }]);
@@ -294,7 +294,7 @@ describe('the list of releases online', () => {
     expect(requests.map((request) => request.url)).toEqual([`${BASE}/api/releases`]);
   });
 
-  test('another status, or a 200 without a data array, is an ApiError; a 404 is not a NotFoundError (no kind)', async () => {
+  test('another status, or a 200 without a data array, is an ApiError; a 404 without a kind too', async () => {
     const notFound = await releasesOf({ status: 404, body: JSON.stringify({ error: true, message: 'Gone.' }) }).outcome;
     expect(notFound).toBeInstanceOf(ApiError);
     expect(notFound).not.toBeInstanceOf(NotFoundError);
