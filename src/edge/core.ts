@@ -21,7 +21,7 @@ import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_L
 import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
 import { nearSuggestions, type NearShard, type NearPlan, parseShard, planSuggestion } from '../contract/suggest.ts';
-import { kindById, kindIds, type KindId } from '../schema/kinds.ts';
+import { type Kind, kindById, kindIds, type KindId } from '../schema/kinds.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
@@ -96,7 +96,6 @@ const FIXED = {
 };
 /** GET /api/releases: the list of data releases. */
 const RELEASES_ENDPOINT = 'releases';
-const NOT_FOUND_PATHS = new Map(kindIds.map((id) => [id, notFoundPath(id)]));
 const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
 /**
  * The answers of one file, by where they sit: 0-5 the GET and HEAD answers of each encoding,
@@ -205,7 +204,7 @@ function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
     return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
   if (method !== 'GET' && method !== 'HEAD')
     return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
-  const target = !kind ? RELEASES_LIST : targetFor(edge, kind.id, request.query, suggest);
+  const target = !kind ? RELEASES_LIST : targetFor(edge, kind, request.query, suggest);
   if (target.near) return nearAnswer(edge, target, request);
   return target.status === 200
     ? serveFile(edge, target.file, request, target.headers)
@@ -213,11 +212,12 @@ function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
 }
 
 function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing' | 'invalid' {
-  if (authorization !== null && edge.verified.has(authorization)) return 'yes';
+  if (authorization === null) return 'missing';
+  if (edge.verified.has(authorization)) return 'yes';
   const token = presentedToken(authorization);
   if (token === '') return 'missing';
   if (!isConfiguredToken(token, edge.tokenDigests)) return 'invalid';
-  if (authorization !== null && edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
+  if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
   return 'yes';
 }
 
@@ -226,7 +226,7 @@ function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing'
  * `search` from the data its `release` pins (the current data without one), that data's
  * not-found file, a near-miss lookup, or the 404 of an unknown release.
  */
-function targetFor(edge: Edge, kind: KindId, query: string, suggest: boolean): Target {
+function targetFor(edge: Edge, kind: Kind, query: string, suggest: boolean): Target {
   const resolve = (): Target => {
     const params = new URLSearchParams(query);
     const id = parseRelease(params.get('release'));
@@ -235,30 +235,29 @@ function targetFor(edge: Edge, kind: KindId, query: string, suggest: boolean): T
     const at = (path: string) => (id === undefined ? path : pinnedPath(path, id));
     const found = release?.found ?? FOUND_HEADERS;
     if (suggest) return suggestionTarget(edge, kind, params.get('search'), at, found, id ?? '');
-    const path = queryPath(kind, parseSearch(params.get('search')));
+    const path = queryPath(kind.id, parseSearch(params.get('search')));
     if (path !== undefined && at(path) in edge.manifest.files) return { status: 200, file: at(path), headers: found };
-    return { status: 404, file: at(NOT_FOUND_PATHS.get(kind) ?? ''), headers: release?.notFound ?? ERROR_HEADERS };
+    return { status: 404, file: at(notFoundPath(kind.id)), headers: release?.notFound ?? ERROR_HEADERS };
   };
-  const memo = (suggest ? edge.suggestions : edge.queries).get(kind);
+  const memo = (suggest ? edge.suggestions : edge.queries).get(kind.id);
   return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
 }
 
 /** A suggestion query's answer: a prebuilt file, or the near misses of its key (src/contract/suggest.ts). */
 function suggestionTarget(
   edge: Edge,
-  kind: KindId,
+  kind: Kind,
   search: string | null,
   at: (path: string) => string,
   headers: Headers,
   releaseId: string,
 ): Target {
   const { files, index } = edge.manifest;
-  const plan = planSuggestion(kind, search, (path) => path in files || path in index, at);
+  const plan = planSuggestion(kind.id, search, (path) => path in files || path in index, at);
   if (plan.type === 'file') return { status: 200, file: plan.path, headers };
-  const noun = kindById(kind)?.noun ?? kind;
   // A NUL cannot be in a path of the manifest: this key names no file.
-  const file = `\0near\0${kind}\0${releaseId}\0${plan.key}`;
-  return { status: 200, file, headers, near: { ...plan, noun } };
+  const file = `\0near\0${kind.id}\0${releaseId}\0${plan.key}`;
+  return { status: 200, file, headers, near: { ...plan, noun: kind.noun } };
 }
 
 /**
@@ -284,7 +283,7 @@ function nearAnswer(edge: Edge, target: NearTarget, request: EdgeRequest): EdgeR
       edge.shards.set(file.path, shard);
     });
     const text = suggestBody(target.near.noun, nearSuggestions(target.near, known));
-    const body = { text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') };
+    const body = { text, sha256: createHash('sha256').update(text).digest('hex') };
     edge.nearBodies.set(target.file, body);
     return serve(body);
   };

@@ -18,7 +18,7 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding {
     const [coding = '', ...params] = element.split(';').map((part) => part.trim().toLowerCase());
     const q = params.find((param) => param.startsWith('q='))?.slice(2) ?? '1';
     // An element with a malformed weight means nothing.
-    if (coding !== '' && QUALITY.test(q)) preferences.push({ coding, q: Number(q) });
+    if (QUALITY.test(q)) preferences.push({ coding, q: Number(q) });
   }
   preferences.sort((a, b) => b.q - a.q); // stable: equal weights keep the client's order
   for (const { coding, q } of preferences) {

@@ -16,7 +16,7 @@ export class TokenConfigError extends Error {
 }
 
 export function sha256(text: string): Digest {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return createHash('sha256').update(text).digest();
 }
 
 /** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
@@ -45,7 +45,7 @@ export function tokenDigests(settings: TokenSettings): Digest[] {
 export function digestsEqual(a: Digest, b: Digest): boolean {
   if (a.length !== b.length) return false;
   let difference = 0;
-  for (let index = 0; index < a.length; index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  for (const [index, byte] of a.entries()) difference |= byte ^ (b[index] ?? 0);
   return difference === 0;
 }
 
@@ -60,6 +60,7 @@ export function isConfiguredToken(token: string, digests: readonly Digest[]): bo
 /** The token of an Authorization header value: "<token>" or "Bearer <token>" (scheme in any case). */
 export function presentedToken(authorization: string | null): string {
   const value = (authorization ?? '').trim();
+  // The value is trimmed and \s+ takes every space after the scheme: the rest is the token.
   const bearer = /^bearer(?:\s+|$)/i.exec(value);
-  return bearer ? value.slice(bearer[0].length).trim() : value;
+  return bearer ? value.slice(bearer[0].length) : value;
 }

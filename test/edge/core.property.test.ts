@@ -20,13 +20,16 @@ const VALID_TOKEN = 'property-valid-token';
 /** Configured only through its digest. */
 const DIGEST_TOKEN = 'property-digest-token';
 const manifest = await readManifest(distDir);
-const decide = createEdge({
-  manifest,
-  tokenDigests: tokenDigests({
-    API_TOKENS: VALID_TOKEN,
-    API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
-  }),
-});
+const newCore = () =>
+  createEdge({
+    manifest,
+    tokenDigests: tokenDigests({
+      API_TOKENS: VALID_TOKEN,
+      API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
+    }),
+  });
+/** One core for every run: what it remembers from one case must never change another's answer. */
+const decide = newCore();
 const apiFiles = Object.keys(manifest.files);
 // PROPERTY_RUNS: fewer runs where each run is slow (the mutation run sets it; the fixed cases stay).
 const RUNS = { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 2_000) };
@@ -226,11 +229,14 @@ type Decision = EdgeResponse | { type: 'static' };
  * The decision for a case, a lookup answered from the index files in dist/ as an adapter does,
  * or undefined for a target no URL parser accepts (no runtime would get that far).
  */
-function decideCase({ method, target, headers }: Case): { request: EdgeRequest; decision: Decision } | undefined {
+function decideCase(
+  { method, target, headers }: Case,
+  core = decide,
+): { request: EdgeRequest; decision: Decision } | undefined {
   const parsed = requestTarget(target);
   if (!parsed) return undefined;
   const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
-  const decision = decide(request);
+  const decision = core(request);
   if (decision.type !== 'lookup') return { request, decision };
   for (const file of decision.files) expect(manifest.index).toHaveProperty([file]);
   const texts = decision.files.map((file) => readFileSync(join(distDir, file), 'utf8'));
@@ -302,6 +308,49 @@ describe('the edge core, for any method, path, query and headers', () => {
         if (decided?.decision.type === 'respond') expect(decided.decision.status).toBeLessThan(500);
       }),
       RUNS,
+    );
+  });
+
+  test('a core that has answered other requests answers each one as a new core does', () => {
+    // Requests that share answers are mixed in often, so each run asks some file several ways.
+    const sharedFile = 'api/vehicles/index.json';
+    const related = fc
+      .record({
+        method: fc.constantFrom('GET', 'HEAD'),
+        target: fc.constantFrom(
+          '/api/vehicles',
+          '/api/trees/suggest?search=sequioa',
+          `/api/trees/suggest?search=sequioa&release=${manifest.releases[0]?.id}`,
+          '/api/cutters/suggest?search=knfie',
+        ),
+        acceptEncoding: fc.constantFrom(undefined, 'br', 'gzip'),
+        ifNoneMatch: fc.constantFrom(
+          undefined,
+          '*',
+          ...['identity', 'br', 'gzip'].map((encoding) =>
+            etagFor(manifest.files[sharedFile]?.sha256 ?? '', encoding as 'identity' | 'br' | 'gzip'),
+          ),
+        ),
+      })
+      .map(
+        ({ method, target, acceptEncoding, ifNoneMatch }): Case => ({
+          method,
+          target,
+          presented: { authorization: VALID_TOKEN, valid: true },
+          headers: { authorization: VALID_TOKEN, 'accept-encoding': acceptEncoding, 'if-none-match': ifNoneMatch },
+        }),
+      );
+    const oneCase = fc.oneof(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), related);
+    fc.assert(
+      fc.property(fc.array(oneCase, { minLength: 2, maxLength: 8 }), (cases) => {
+        const shared = newCore();
+        for (const request of cases)
+          expect({ request, answer: decideCase(request, shared)?.decision }).toEqual({
+            request,
+            answer: decideCase(request, newCore())?.decision,
+          });
+      }),
+      { numRuns: Math.ceil(RUNS.numRuns / 4) },
     );
   });
 

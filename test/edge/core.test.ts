@@ -15,13 +15,14 @@ import { distDir } from '../support/runtimes.ts';
 
 const TOKEN = 'core-unit-token';
 const manifest = await readManifest(distDir);
-const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+const newCore = () => createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+const decide = newCore();
 
 /** The decision for a request, its headers given by name in any case. */
-function decision(method: string, target: string, headers: Record<string, string> = {}): EdgeDecision {
+function decision(method: string, target: string, headers: Record<string, string> = {}, core = decide): EdgeDecision {
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const url = new URL(target, 'http://localhost');
-  return decide({
+  return core({
     method,
     pathname: url.pathname,
     query: url.search.slice(1),
@@ -178,9 +179,12 @@ describe('answers to /api/', () => {
   });
 });
 
+/** Each index file a lookup names, read from dist/ as an adapter reads it. */
+const read = (files: readonly string[]) => files.map((file) => readFileSync(join(distDir, file), 'utf8'));
+/** The answer to a decision, a lookup answered from dist/ as an adapter does. */
+const answered = (made: EdgeDecision) => (made.type === 'lookup' ? made.answer(read(made.files)) : made);
+
 describe('suggestions (/api/{kind}/suggest)', () => {
-  /** Each index file the lookup names, read from dist/ as an adapter reads it. */
-  const read = (files: readonly string[]) => files.map((file) => readFileSync(join(distDir, file), 'utf8'));
   const giantSequoia =
     '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Giant Sequoia","level":51}]}';
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -325,6 +329,100 @@ describe('releases and methods (mutation survivors)', () => {
       [304, etagOf('api/cutters/index.json', '-br')],
       [304, etagOf('api/cutters/index.json', '-gzip')],
     ]);
+  });
+});
+
+describe('remembered answers (mutation survivors)', () => {
+  /** The answers on one core to each request in turn, beside the answer of a new core to it alone. */
+  const onOneCoreAndNew = (requests: readonly [method: string, target: string, headers: Record<string, string>][]) => {
+    const shared = newCore();
+    return requests.map(([method, target, headers]) => ({
+      request: [method, target, headers],
+      remembered: answered(decision(method, target, headers, shared)),
+      fresh: answered(decision(method, target, headers, newCore())),
+    }));
+  };
+  /** Each remembered answer is the new core's, shown with its request when it is not. */
+  const expectAlike = (asked: ReturnType<typeof onOneCoreAndNew>) => {
+    for (const { request, remembered, fresh } of asked)
+      expect({ request, answer: remembered }).toEqual({ request, answer: fresh });
+  };
+  const [release] = manifest.releases;
+
+  test('each method, encoding and If-None-Match of one file has an answer of its own, asked in any order', () => {
+    const file = 'api/vehicles/index.json';
+    const requests: [string, string, Record<string, string>][] = [];
+    for (const method of ['GET', 'HEAD'])
+      for (const [coding, suffix] of [
+        ['identity', ''],
+        ['br', '-br'],
+        ['gzip', '-gzip'],
+      ]) {
+        const conditionals: Record<string, string>[] = [{}, { 'If-None-Match': etagOf(file, suffix) }];
+        for (const conditional of conditionals)
+          requests.push([method, '/api/vehicles', authorized({ 'Accept-Encoding': `${coding}`, ...conditional })]);
+      }
+    for (const order of [requests, requests.toReversed()]) expectAlike(onOneCoreAndNew(order));
+  });
+
+  test('a near miss of a release and the same near miss of the current data are answered apart', () => {
+    const asked = onOneCoreAndNew([
+      ['GET', '/api/trees/suggest?search=sequioa', authorized()],
+      ['GET', `/api/trees/suggest?search=sequioa&release=${release?.id}`, authorized()],
+    ]);
+    expectAlike(asked);
+    expect(asked[1]?.remembered).toMatchObject({
+      headers: { 'Cache-Control': 'private, max-age=31536000, immutable', 'X-Data-Version': release?.version },
+    });
+  });
+
+  test('the same near miss pinned to two releases is answered by each release', () => {
+    // A second release beside the build's: its files are the first one's, its data version its own.
+    const [first = 'no release in dist/', second] = [release?.id, '2999-01-01'];
+    const copied = <T>(paths: Record<string, T>) =>
+      Object.fromEntries(
+        Object.entries(paths).flatMap(([path, value]) => {
+          const mine = path.startsWith(`api/releases/${first}/`);
+          return mine
+            ? [
+                [path, value],
+                [path.replace(first, second), value],
+              ]
+            : [[path, value]];
+        }),
+      );
+    const twoReleases = {
+      ...manifest,
+      files: copied(manifest.files),
+      index: copied(manifest.index),
+      releases: [{ id: second, version: 'second-version' }, ...manifest.releases],
+    };
+    const core = createEdge({ manifest: twoReleases, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+    const versions = [first, second].map((id) => {
+      const made = decision('GET', `/api/trees/suggest?search=sequioa&release=${id}`, authorized(), core);
+      const answer = made.type === 'lookup' ? made.answer(read(made.files.map((f) => f.replace(second, first)))) : made;
+      return answer.type === 'respond' && answer.headers['X-Data-Version'];
+    });
+    expect(versions).toEqual([release?.version, 'second-version']);
+  });
+
+  test('near misses of two kinds on one core each get their own body', () => {
+    const asked = onOneCoreAndNew([
+      ['GET', '/api/trees/suggest?search=sequioa', authorized()],
+      ['GET', '/api/cutters/suggest?search=knfie', authorized()],
+    ]);
+    expectAlike(asked);
+    expect(asked.map(({ remembered }) => remembered.type === 'respond' && remembered.body)).toEqual([
+      { text: expect.stringContaining('"Giant Sequoia"') },
+      { text: expect.stringContaining('"Knife"') },
+    ]);
+  });
+
+  test('a preflight has no body, so no encoding, whatever Accept-Encoding asks', () => {
+    expect(decision('OPTIONS', '/api/trees', { 'Accept-Encoding': 'br' })).toMatchObject({
+      status: 204,
+      encoding: 'identity',
+    });
   });
 });
 
