@@ -19,6 +19,7 @@ export const mutationTests: Record<string, readonly string[]> = {
   contract: [
     'test/contract/layout-and-order.test.ts',
     'test/contract/releases.test.ts',
+    'test/contract/suggest.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',
     'test/build/envelopes.test.ts',
