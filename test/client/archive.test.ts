@@ -23,6 +23,11 @@ describe('readArchive', () => {
     expect([...files.keys()].sort()).toEqual(['api/x.json', 'manifest.json']);
   });
 
+  test('only a leading ./ is dropped: one inside a path stays', async () => {
+    const files = await readArchive(zipSync({ 'notes/v2./read.me': bytes('x') }));
+    expect([...files.keys()]).toEqual(['notes/v2./read.me']);
+  });
+
   test('in a tar, only files are read: links and folders are left out', async () => {
     const pack = tar.pack();
     pack.entry({ name: 'api', type: 'directory' });

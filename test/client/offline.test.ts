@@ -15,6 +15,8 @@ import {
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, type BundleFormat } from '../../src/contract/bundle-layout.ts';
+import { readArchive } from '../../src/client/archive.ts';
+import { suggestionBody } from '../../src/client/bundle.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { outcomesOf, querySet } from './query-set.ts';
@@ -77,6 +79,13 @@ describe('suggestions offline', () => {
     expect(await bundle.suggest('plots', '5')).toEqual([{ level: 5 }]);
     expect(await bundle.suggest('trees', 'zzzzzz')).toEqual([]);
     expect(await bundle.suggest('gifts')).toHaveLength(3);
+  });
+
+  test("a near miss offline is the API's body byte for byte, its message naming the kind's noun", async () => {
+    const files = await readArchive(archives.zip);
+    expect(suggestionBody(files, 'trees', 'sequioa')).toBe(
+      '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Giant Sequoia","level":51}]}',
+    );
   });
 
   test('with release, suggestions come from that release; an unknown release is NotFoundError', async () => {
@@ -240,6 +249,13 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
+  test('a suggestion file the bundle lacks: a BundleError naming it when a query needs it', async () => {
+    const bundle = await openBundle(consistentlyChanged({ 'api/trees/suggest/none.json': null }));
+    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(
+      new BundleError('The bundle lacks api/trees/suggest/none.json.', 'api/trees/suggest/none.json'),
+    );
+  });
+
   test('a data file its manifest does not list, and that is not there: refused, naming it', async () => {
     await expect(openBundle(consistentlyChanged({ 'data/plots.json': null }))).rejects.toThrow(
       new BundleError('The bundle lacks data/plots.json.', 'data/plots.json'),
@@ -288,6 +304,18 @@ describe('a bundle with a data release', () => {
     expect(error).toMatchObject({ message: 'Pinned: none.', kind: 'trees', search: tooLong });
     const current = await openBundle(withRelease);
     expect((await current.trees()).map((tree) => tree.name)).toContain('Oak Tree');
+  });
+
+  test('a release pinned among several is found wherever it is in the list', async () => {
+    const newer = { id: '2026-12-09', version: 'fedcba9876543210' };
+    const bundle = await openBundle(
+      consistentlyChanged({ [`api/releases/${RELEASE}/trees/index.json`]: envelopeOf([PINNED_OAK]) }, [
+        newer,
+        ...releases,
+      ]),
+      { release: RELEASE },
+    );
+    expect(await bundle.trees()).toEqual([PINNED_OAK]);
   });
 
   test('a release the bundle does not hold: not found, with the message of the contract', async () => {

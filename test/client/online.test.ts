@@ -112,6 +112,16 @@ describe('requests', () => {
     await expect(
       createClient({ baseUrl: 'https://x.example', token: 't', fetch: noList.fetch }).suggest('trees', 'oak'),
     ).rejects.toBeInstanceOf(ApiError);
+    // A list is data only in a 200; a body that is not JSON is an ApiError too, never a TypeError.
+    for (const [status, body] of [
+      [503, JSON.stringify({ error: true, message: 'busy', data: [] })],
+      [200, 'not json'],
+    ] as const) {
+      const odd = recordingFetch(status, body);
+      const client = createClient({ baseUrl: 'https://x.example', token: 't', fetch: odd.fetch, retry: 0 });
+      const failure = await client.suggest('trees', 'oak').catch((caught: unknown) => caught);
+      expect({ status, failure }).toEqual({ status, failure: expect.any(ApiError) });
+    }
   });
 
   test('a base URL with a path keeps it', async () => {
