@@ -309,6 +309,12 @@ describe('releases and methods (mutation survivors)', () => {
       headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
       body: { file: `api/releases/${releaseId}/trees/not-found.json` },
     });
+    // A search no file can answer (over 100 characters) is that release's not-found too.
+    expect(decision('GET', `/api/trees?release=${releaseId}&search=${'a'.repeat(101)}`, authorized())).toMatchObject({
+      status: 404,
+      headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
+      body: { file: `api/releases/${releaseId}/trees/not-found.json` },
+    });
   });
 
   test('a method in lower case is that method: head is a HEAD, without the body', () => {
