@@ -460,6 +460,7 @@ describe('paths outside /api/', () => {
       ['/%25252561pi/trees', true], // the a of api encoded four times
       ['/%2525252561pi/trees', false], // five times: past the four rounds, left to the file server (no such file)
       ['/%E0%A4%A/api', false], // malformed: left as it is, its first segment is not api
+      ['/API/%E0%A4%A', true], // malformed: left as it is, its first segment is api
       ['/apix/trees', false],
       ['/x/api', false],
       ['/', false],
