@@ -124,10 +124,14 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
 if (import.meta.main) {
   const port = Number(process.env.PORT ?? 8787);
   const { tokens, tokenSha256, madeUpToken } = localTokens(process.env);
-  const worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
-  console.log(`Worker (workerd, local): ${worker.url}/`);
-  if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
-  const stop = () => void worker.close().then(() => process.exit(0));
+  // Signals are handled from the start: dying by a signal's default action would skip the exit
+  // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
+  // which ends the group; after, a close, then an exit.
+  let worker: RunningWorker | undefined;
+  const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
+  console.log(`Worker (workerd, local): ${worker.url}/`);
+  if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }

@@ -1,8 +1,9 @@
 // The local Worker launcher (src/server/worker-dev.ts): wrangler runs as a process group of
 // its own, and closing it ends every process of that group (its CLI, esbuild, workerd), so
 // a test run leaves nothing behind: each stray workerd held gigabytes of memory.
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/server/worker-dev.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 
@@ -23,3 +24,37 @@ test('closing the local Worker ends wrangler, esbuild and workerd: no process of
     await new Promise((resolve) => setTimeout(resolve, 100));
   expect(groupMembers(groupId)).toEqual([]);
 });
+
+/** `npm run worker`'s process (the CLI of worker-dev.ts), its output collected. */
+function startCli(port: number): { cli: ChildProcess; output: () => string } {
+  const cli = spawn(process.execPath, ['src/server/worker-dev.ts'], {
+    cwd: projectDir,
+    env: { ...process.env, PORT: String(port), API_TOKENS: 't' },
+  });
+  let output = '';
+  cli.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  cli.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { cli, output: () => output };
+}
+
+/** Resolves when `check` is true, polling every 100 ms for up to `limitMs`. */
+async function waitFor(check: () => boolean, limitMs: number): Promise<void> {
+  for (let waited = 0; !check() && waited < limitMs; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+/** The process group wrangler runs in: its leader is the CLI's child. */
+const wranglerGroupOf = (cli: ChildProcess) =>
+  Number(spawnSync('pgrep', ['-P', String(cli.pid)], { encoding: 'utf8' }).stdout.split('\n')[0] || 0);
+
+test('npm run worker stopped while wrangler starts: the CLI exits and no process of the group is left', async () => {
+  const { cli } = startCli(await freePort());
+  let groupId = 0;
+  await waitFor(() => (groupId = wranglerGroupOf(cli)) > 0, 30_000);
+  expect(groupId).toBeGreaterThan(0);
+  const exited = new Promise((resolve) => cli.once('exit', resolve));
+  cli.kill('SIGTERM');
+  await exited;
+  await waitFor(() => groupMembers(groupId).length === 0, 10_000);
+  expect(groupMembers(groupId)).toEqual([]);
+}, 60_000);
