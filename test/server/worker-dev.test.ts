@@ -49,8 +49,8 @@ const wranglerGroupOf = (cli: ChildProcess) =>
 
 test('npm run worker stopped while wrangler starts: the CLI exits and no process of the group is left', async () => {
   const { cli } = startCli(await freePort());
-  let groupId = 0;
-  await waitFor(() => (groupId = wranglerGroupOf(cli)) > 0, 30_000);
+  await waitFor(() => wranglerGroupOf(cli) > 0, 30_000);
+  const groupId = wranglerGroupOf(cli);
   expect(groupId).toBeGreaterThan(0);
   const exited = new Promise((resolve) => cli.once('exit', resolve));
   cli.kill('SIGTERM');
