@@ -55,6 +55,23 @@ export async function readManifest(distDir: string): Promise<BuildManifest> {
 const READ_BYTES_PER_TURN = 8 * 1024 * 1024;
 const PARTS_PER_TURN = 512;
 
+/** A file the manifest lists and dist/ lacks. */
+const missingFile = (path: string, distDir: string) =>
+  new DistError(`${path} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+
+/**
+ * Throws unless `bytes` are what the manifest entry says (size and sha256); `name()` says what
+ * they are, and is worked out only for the error.
+ */
+function checkBytes(bytes: Buffer, expected: ManifestFile, name: () => string): void {
+  const digest = hash('sha256', bytes, 'hex');
+  if (bytes.length === expected.size && digest === expected.sha256) return;
+  throw new DistError(
+    `${name()} does not match the manifest (${bytes.length} bytes, sha256 ${digest.slice(0, 12)}…; ` +
+      `expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
+  );
+}
+
 /**
  * The pack of the build in `distDir`, read whole with a few sequential reads, each between
  * turns of the event loop. One byte more than the manifest's size is asked for, so that a
@@ -66,7 +83,7 @@ async function readPack(distDir: string, expected: ManifestFile): Promise<Buffer
   try {
     fd = openSync(path, 'r');
   } catch {
-    throw new DistError(`${path} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+    throw missingFile(path, distDir);
   }
   try {
     // No more than the file holds, whatever size a damaged manifest gives.
@@ -86,15 +103,10 @@ async function readPack(distDir: string, expected: ManifestFile): Promise<Buffer
 
 /** Checks a part of the pack against its manifest entry; the error names the file it stands for. */
 function checkPart(distDir: string, pack: Buffer, { file, part, offset, expected }: PackedPart): void {
-  const bytes = pack.subarray(offset, offset + expected.size);
-  const digest = hash('sha256', bytes, 'hex');
-  if (bytes.length === expected.size && digest === expected.sha256) return;
-  const path = join(distDir, part === 'identity' ? file : compressedPath(file, part));
-  throw new DistError(
-    `${path} (packed in ${join(distDir, PACK_FILE)}) does not match the manifest (${bytes.length} bytes, ` +
-      `sha256 ${digest.slice(0, 12)}…; expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): ` +
-      'it is corrupted or from another build.',
-  );
+  checkBytes(pack.subarray(offset, offset + expected.size), expected, () => {
+    const path = join(distDir, part === 'identity' ? file : compressedPath(file, part));
+    return `${path} (packed in ${join(distDir, PACK_FILE)})`;
+  });
 }
 
 /** The files of the suggestion index, each read whole and checked against its manifest entry. */
@@ -106,14 +118,9 @@ async function readIndex(distDir: string, files: BuildManifest['index']): Promis
     try {
       bytes = readFileSync(fullPath);
     } catch {
-      throw new DistError(`${fullPath} is missing; the build in ${distDir} is incomplete: rebuild with npm run build.`);
+      throw missingFile(fullPath, distDir);
     }
-    const digest = hash('sha256', bytes, 'hex');
-    if (bytes.length !== expected.size || digest !== expected.sha256)
-      throw new DistError(
-        `${fullPath} does not match the manifest (${bytes.length} bytes, sha256 ${digest.slice(0, 12)}…; ` +
-          `expected ${expected.size} bytes, ${expected.sha256.slice(0, 12)}…): it is corrupted or from another build.`,
-      );
+    checkBytes(bytes, expected, () => fullPath);
     index.set(path, bytes);
     await yieldToEventLoop();
   }
