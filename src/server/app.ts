@@ -38,7 +38,7 @@ export interface RunningServer {
 /** One build being served: its API bodies, the core over its manifest, its static site. */
 interface Generation {
   store: BodyStore;
-  decide: (request: EdgeRequest) => EdgeDecision;
+  decide: (request: EdgeRequest) => Promise<EdgeDecision>;
   send: (response: ServerResponse, decision: EdgeResponse) => void;
   serveStatic: StaticSite;
 }
@@ -47,7 +47,7 @@ async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]):
   const store = await loadBodyStore(distDir);
   return {
     store,
-    decide: createEdge({ manifest: store.manifest, tokenDigests }),
+    decide: createEdge({ index: store.index, tokenDigests }),
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
   };
@@ -72,21 +72,15 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { decide, send, serveStatic, store } = state.current;
-    const decision = decide({ method: request.method ?? 'GET', ...target, header });
-    if (decision.type === 'respond') {
-      send(response, decision);
-      return;
-    }
-    if (decision.type === 'lookup') {
-      // The index files are in memory, checked at load: the answer is made now.
-      send(response, decision.answer(decision.files.map((file) => store.indexText(file))));
-      return;
-    }
-    serveStatic(request, response).catch(() => {
+    const { decide, send, serveStatic } = state.current;
+    const failed = () => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': PLAIN_TEXT });
       response.end('Internal error\n');
-    });
+    };
+    decide({ method: request.method ?? 'GET', ...target, header }).then((decision) => {
+      if (decision.type === 'respond') send(response, decision);
+      else serveStatic(request, response).catch(failed);
+    }, failed);
   };
 }
 
@@ -115,7 +109,7 @@ async function listen(server: Server, port: number, host: string): Promise<strin
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const digests: Digest[] = tokenDigests({
+  const digests: Digest[] = await tokenDigests({
     API_TOKENS: options.tokens?.join(','),
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
