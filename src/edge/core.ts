@@ -129,7 +129,7 @@ export function createEdge({ index, tokenDigests }: EdgeOptions): (request: Edge
 async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    return reachesApiFolder(pathname) ? fixedAnswer(edge, 404, 'not-found', request, ERROR_HEADERS) : STATIC;
+    return reachesApiFolder(pathname) ? fixedAnswer(edge, 404, 'not-found', request, {}) : STATIC;
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');

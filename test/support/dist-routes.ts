@@ -33,3 +33,14 @@ export function routeBytes(route: string, part: BodyPart = 'identity', release?:
 /** The text of a route's body. */
 export const routeText = (route: string, release?: string, dir = distDir) =>
   routeBytes(route, 'identity', release, dir).toString('utf8');
+
+/** Every route of a scope's index with its stored body. */
+export function scopeRoutes(release?: string, dir = distDir): Map<string, string> {
+  const root = checkRoot(JSON.parse(readFileSync(join(dir, rootPath(release)), 'utf8')), rootPath(release));
+  const routes = new Map<string, string>();
+  for (let n = 0; n < root.shards; n++) {
+    const shard = JSON.parse(readFileSync(join(dir, shardPath(release, n)), 'utf8')) as IndexShard;
+    for (const [route, body] of Object.entries(shard)) routes.set(route, body);
+  }
+  return routes;
+}
