@@ -17,7 +17,7 @@ import {
   suggestShardRoute,
 } from './paths.ts';
 import { parseRelease, releaseIdParts } from './releases.ts';
-import { type IndexRoot, type IndexShard, NEAR_GROUP_LENGTH, routeIn, shardOf } from './route-index.ts';
+import { type IndexRoot, type IndexShard, routeIn, shardOf } from './route-index.ts';
 import { classifySearch, parseSearch } from './search-query.ts';
 import {
   type NearShard,
@@ -108,7 +108,7 @@ async function lookup(
   root: IndexRoot,
   route: string,
 ): Promise<string | undefined> {
-  return routeIn(await index.shard(release, shardOf(route, root.shards)), route);
+  return routeIn(await index.shard(release, shardOf(route, root)), route);
 }
 
 /**
@@ -137,17 +137,17 @@ async function suggestion(
   if ((await at(suggestKeyRoute(kind, key))) !== undefined) return answer(suggestKeyRoute(kind, key));
   const variants = [...queryVariants(key)];
   // Every near-miss shard a variant could fall in is listed in the index shards of its first
-  // 2 and first 3 characters (shardOf).
+  // 2 to nearGroup characters (shardOf).
   const indexShards = new Map<number, IndexShard>();
   for (const variant of variants) {
-    for (const length of [SHARD_ROOT_LENGTH, NEAR_GROUP_LENGTH]) {
-      const n = shardOf(suggestShardRoute(kind, variant.slice(0, length)), root.shards);
+    for (let length = SHARD_ROOT_LENGTH; length <= Math.min(root.nearGroup, variant.length); length++) {
+      const n = shardOf(suggestShardRoute(kind, variant.slice(0, length)), root);
       if (!indexShards.has(n)) indexShards.set(n, await index.shard(release, n));
     }
   }
   const nearBody = (prefix: string) => {
     const route = suggestShardRoute(kind, prefix);
-    const shard = indexShards.get(shardOf(route, root.shards));
+    const shard = indexShards.get(shardOf(route, root));
     return shard && routeIn(shard, route);
   };
   const isShard = (prefix: string) => nearBody(prefix) !== undefined;

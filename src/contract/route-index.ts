@@ -13,6 +13,12 @@ export interface IndexRoot {
   version: string;
   /** How many shards the routes are spread over. */
   shards: number;
+  /**
+   * Near-miss shards are placed in the index by this many first characters of their prefix
+   * (3, or more where a group of them would not fit in one shard), so a query variant's
+   * near-miss shards are listed in the index shards of its prefixes of 2 to nearGroup characters.
+   */
+  nearGroup: number;
 }
 
 /** One shard: route -> SHA-256 of its body. */
@@ -24,17 +30,17 @@ export type IndexShard = Readonly<Record<string, string>>;
  */
 export const MAX_SHARD_BYTES = 32 * 1024;
 
-/** Near-miss shards are grouped in the index by this many first characters of their prefix. */
+/** The fewest first characters by which near-miss shards are grouped in the index (IndexRoot.nearGroup). */
 export const NEAR_GROUP_LENGTH = SHARD_ROOT_LENGTH + 1;
 
 /**
  * What decides a route's shard: the route itself, except for near-miss shards, which go by
- * their first NEAR_GROUP_LENGTH characters, so all the near-miss shards a query variant could
- * fall in are listed in two index shards (that of its first 2 and of its first 3 characters).
+ * their first `nearGroup` characters, so the near-miss shards a query variant could fall in
+ * are listed in a few known index shards.
  */
-function shardGroup(route: string): string {
+function shardGroup(route: string, nearGroup: number): string {
   const at = route.indexOf(SUGGEST_SHARD);
-  return at < 0 ? route : route.slice(0, at + SUGGEST_SHARD.length + NEAR_GROUP_LENGTH);
+  return at < 0 ? route : route.slice(0, at + SUGGEST_SHARD.length + nearGroup);
 }
 
 /** FNV-1a (32 bits) over the UTF-16 code units: cheap, and the same in every runtime. */
@@ -47,8 +53,9 @@ function fnv1a(text: string): number {
   return hash;
 }
 
-/** The shard of a scope with `shards` shards that holds `route`. */
-export const shardOf = (route: string, shards: number): number => fnv1a(shardGroup(route)) % shards;
+/** The shard of a scope (by its root) that holds `route`. */
+export const shardOf = (route: string, { shards, nearGroup }: Omit<IndexRoot, 'version'>): number =>
+  fnv1a(shardGroup(route, nearGroup)) % shards;
 
 /** The route's body in a shard, if the shard lists it. */
 export const routeIn = (shard: IndexShard, route: string): string | undefined =>
@@ -57,7 +64,8 @@ export const routeIn = (shard: IndexShard, route: string): string | undefined =>
 /** A root as JSON parsing gives it, checked enough that a reader never indexes with nonsense. */
 export function checkRoot(value: unknown, name: string): IndexRoot {
   const root = (typeof value === 'object' && value !== null ? value : {}) as Partial<IndexRoot>;
-  if (typeof root.version !== 'string' || !Number.isSafeInteger(root.shards) || (root.shards ?? 0) < 1)
+  const count = (value: unknown, least: number) => Number.isSafeInteger(value) && (value as number) >= least;
+  if (typeof root.version !== 'string' || !count(root.shards, 1) || !count(root.nearGroup, NEAR_GROUP_LENGTH))
     throw new Error(`${name} is not the root of a routing index.`);
-  return { version: root.version, shards: root.shards ?? 1 };
+  return { version: root.version, shards: root.shards ?? 1, nearGroup: root.nearGroup ?? NEAR_GROUP_LENGTH };
 }

@@ -152,8 +152,9 @@ async function readScope(
       const body = shard[route] ?? '';
       if (!placed.has(body))
         throw new DistError(
-          `${join(distDir, storedBodyPath(body))} (route ${route} of ${file}) is not in ${join(distDir, PACK_FILE)}, ` +
-            'or does not match its SHA-256: the build is corrupted or mixed with another: rebuild with npm run build.',
+          `${join(distDir, storedBodyPath(body))} is not in ${join(distDir, PACK_FILE)}, or its bytes there do not ` +
+            `match its SHA-256 (route ${route} of ${file} names it): the build is corrupted or mixed with another: ` +
+            'rebuild with npm run build.',
         );
     }
     shards.push(shard);

@@ -28,7 +28,7 @@ import {
   shardPath,
   suggestEmptyRoute,
 } from '../../src/contract/paths.ts';
-import { routeIn, shardOf } from '../../src/contract/route-index.ts';
+import { checkRoot, routeIn, shardOf } from '../../src/contract/route-index.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { outcomesOf, querySet } from './query-set.ts';
@@ -48,8 +48,8 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 /** The path of the body a route of the current data names, in a bundle's entries. */
 function bodyPathIn(entries: readonly NamedBytes[], route: string): string {
   const text = (name: string) => new TextDecoder().decode(entries.find((entry) => entry.name === name)?.bytes);
-  const { shards } = JSON.parse(text(rootPath(undefined))) as { shards: number };
-  const body = routeIn(JSON.parse(text(shardPath(undefined, shardOf(route, shards)))), route);
+  const root = checkRoot(JSON.parse(text(rootPath(undefined))), rootPath(undefined));
+  const body = routeIn(JSON.parse(text(shardPath(undefined, shardOf(route, root)))), route);
   if (body === undefined) throw new Error(`${route} is not a route of the bundle`);
   return bundledBodyPath(body);
 }

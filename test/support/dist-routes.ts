@@ -10,9 +10,7 @@ import { distDir } from './runtimes.ts';
 /** The SHA-256 naming the stored body of a route (release undefined: the current data); undefined when absent. */
 export function routeBody(route: string, release?: string, dir = distDir): string | undefined {
   const root = checkRoot(JSON.parse(readFileSync(join(dir, rootPath(release)), 'utf8')), rootPath(release));
-  const shard = JSON.parse(
-    readFileSync(join(dir, shardPath(release, shardOf(route, root.shards))), 'utf8'),
-  ) as IndexShard;
+  const shard = JSON.parse(readFileSync(join(dir, shardPath(release, shardOf(route, root))), 'utf8')) as IndexShard;
   return routeIn(shard, route);
 }
 
