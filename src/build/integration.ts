@@ -1,8 +1,8 @@
 // The Astro integration that completes a build: after Astro has written the wiki, it adds
 // to the same output folder the prebuilt API (each distinct body once, and the routing index
-// of the current data and of every data release) and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles and the
-// Pagefind index of the record pages. The content, the releases and the bundles are the build
-// session's (session.ts): read and made once.
+// of the current data and of every data release) and its manifest, the JSON Schemas, the
+// OpenAPI document, the offline bundles and the Pagefind index of the record pages. The
+// content, the releases and the bundles are the build session's (session.ts): read and made once.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { emitApi } from './emit.ts';

@@ -32,7 +32,7 @@ type MaybePromise<T> = T | Promise<T>;
 
 /** The routing index and bodies of one build, as a runtime reads them. */
 export interface RouteIndex {
-  /** The root of the current data's index (release undefined) or of a release's; undefined when there is no such release. */
+  /** The root of the current data's index (release undefined) or of a release's; undefined for no such release. */
   root(release: string | undefined): MaybePromise<IndexRoot | undefined>;
   /** Shard `n` of that index. */
   shard(release: string | undefined, n: number): MaybePromise<IndexShard>;

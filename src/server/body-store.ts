@@ -52,7 +52,7 @@ export async function readManifest(distDir: string): Promise<BuildManifest> {
   return result.data;
 }
 
-/** Bytes of the pack read, and bodies of it checked, between turns of the event loop (a reload never stalls serving). */
+/** Bytes of the pack read, and bodies checked, between turns of the event loop (a reload never stalls serving). */
 const READ_BYTES_PER_TURN = 8 * 1024 * 1024;
 const BODIES_PER_TURN = 512;
 

@@ -42,64 +42,75 @@ async function requiredAsset(env: Env, origin: string, path: string): Promise<By
 
 const decoder = new TextDecoder();
 
-async function startIsolate(env: Env, origin: string): Promise<Isolate> {
-  // Remembered as promises, so concurrent first requests read each file once; a failed read is forgotten.
-  const roots = boundedMemo<string, Promise<IndexRoot | undefined>>(INDEX_CACHE_ENTRIES);
-  const shards = boundedMemo<string, Promise<IndexShard>>(INDEX_CACHE_ENTRIES);
-  const remembered = <T>(memo: typeof shards | typeof roots, key: string, read: () => Promise<T>): Promise<T> => {
-    const known = memo.find(key) as Promise<T> | undefined;
-    if (known) return known;
+/** Reads each file once while it is remembered, even for concurrent requests; a failed read is forgotten. */
+function rememberedReads<T>(limit: number): (key: string, read: () => Promise<T>) => Promise<T> {
+  const memo = boundedMemo<string, Promise<T>>(limit);
+  const failed = new Set<Promise<T>>();
+  return (key, read) => {
+    const known = memo.find(key);
+    if (known && !failed.has(known)) return known;
     const reading = read();
-    memo.set(key, reading as never);
-    reading.catch(() => memo.set(key, undefined as never));
+    memo.set(key, reading);
+    reading.catch(() => failed.add(reading));
     return reading;
   };
+}
+
+/**
+ * The stored bodies of the deployment, each checked against its SHA-256 when fetched (an asset
+ * that does not match is never served) and kept, oldest out past BODY_CACHE_BYTES.
+ */
+function storedBodies(env: Env, origin: string): (stored: string) => Promise<Bytes> {
   const containers = new Map<string, Promise<Bytes>>();
   const sizes = new Map<string, number>();
   let cachedBytes = 0;
-  /** A stored body, checked against its SHA-256: an asset that does not match is never served. */
-  const container = (stored: string): Promise<Bytes> => {
-    let bytes = containers.get(stored);
-    if (bytes) return bytes;
+  const remember = (stored: string, size: number) => {
+    sizes.set(stored, size);
+    cachedBytes += size;
+    for (const old of containers.keys()) {
+      if (cachedBytes <= BODY_CACHE_BYTES) break;
+      if (old === stored) continue;
+      cachedBytes -= sizes.get(old) ?? 0;
+      sizes.delete(old);
+      containers.delete(old);
+    }
+  };
+  return (stored) => {
+    const known = containers.get(stored);
+    if (known) return known;
     const path = storedBodyPath(stored);
     const fetched = requiredAsset(env, origin, path).then(async (read) => {
       if ((await sha256Hex(read)) !== stored) throw new Error(`${path} does not match its SHA-256`);
       return read;
     });
-    bytes = fetched;
     containers.set(stored, fetched);
     fetched.then(
-      (verified) => {
-        sizes.set(stored, verified.length);
-        cachedBytes += verified.length;
-        // The oldest others go while the cache is over its budget.
-        for (const old of containers.keys()) {
-          if (cachedBytes <= BODY_CACHE_BYTES) break;
-          if (old === stored) continue;
-          cachedBytes -= sizes.get(old) ?? 0;
-          sizes.delete(old);
-          containers.delete(old);
-        }
-      },
+      (verified) => remember(stored, verified.length),
       () => {
         if (containers.get(stored) === fetched) containers.delete(stored);
       },
     );
-    return bytes;
+    return fetched;
   };
+}
+
+async function startIsolate(env: Env, origin: string): Promise<Isolate> {
+  const container = storedBodies(env, origin);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
     const [start, end] = bodyLayout(bytes, storedBodyPath(stored))[part];
     return bytes.slice(start, end);
   };
+  const roots = rememberedReads<IndexRoot | undefined>(INDEX_CACHE_ENTRIES);
+  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
   const index: RouteIndex = {
     root: (release) =>
-      remembered(roots, rootPath(release), async () => {
+      roots(rootPath(release), async () => {
         const bytes = await assetBytes(env, origin, rootPath(release));
         return bytes && checkRoot(JSON.parse(decoder.decode(bytes)), rootPath(release));
       }),
     shard: (release, n) =>
-      remembered(shards, shardPath(release, n), async () =>
+      shards(shardPath(release, n), async () =>
         JSON.parse(decoder.decode(await requiredAsset(env, origin, shardPath(release, n)))),
       ),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),

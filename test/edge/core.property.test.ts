@@ -350,7 +350,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('without a valid token: never a 200, a 304 or an API file; every /api/ request but a preflight is 401', async () => {
+  test('without a valid token: never a 200, 304 or API body; every /api/ request but a preflight is 401', async () => {
     await fc.assert(
       fc.asyncProperty(anyCase(invalidAuthorization), async (request) => {
         const decided = await decideCase(request);
@@ -379,7 +379,7 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success file, or 404 not found', async () => {
+  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success body, or 404', async () => {
     const endpointCase = fc
       .record({
         method: fc.constantFrom('GET', 'HEAD'),

@@ -227,7 +227,7 @@ describe('suggestions (/api/{kind}/suggest)', () => {
     });
   });
 
-  test('no search: the first 25; digits: the level prefix; a key under 4 characters nothing starts with: []', async () => {
+  test('no search: the first 25; digits: the level prefix; a short key nothing starts with: []', async () => {
     const file = async (target: string) => {
       const made = await decision('GET', target, authorized());
       return made.type === 'respond' ? made.body : made.type;
@@ -317,7 +317,7 @@ describe('releases and methods (mutation survivors)', () => {
     });
   });
 
-  test('release=<id>: the file of that release, its data version, cached for good; its not-found uncached', async () => {
+  test('release=<id>: that release, its data version, cached for good; its not-found uncached', async () => {
     expect(await decision('GET', `/api/trees?release=${releaseId}`, authorized())).toMatchObject({
       status: 200,
       headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'private, max-age=31536000, immutable' },

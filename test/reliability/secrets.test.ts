@@ -104,7 +104,7 @@ test('the server writes no token or digest to its output, whatever tokens its cl
   expect(leaks('server output', Buffer.from(server.output()))).toEqual([]);
 });
 
-test('isConfiguredToken hashes the token, compares every byte of every configured digest, with no early exit', async () => {
+test('isConfiguredToken hashes the token, compares every byte of every configured digest, no early exit', async () => {
   let bytesRead = 0;
   /** A configured digest that counts how many of its bytes are read. */
   const counted = (digest: Digest): Digest =>
