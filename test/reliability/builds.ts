@@ -59,6 +59,8 @@ export interface Build {
    * not the near-miss shards, which are never sent) -> the SHA-256 of its identity bytes.
    */
   answers: ReadonlyMap<string, string>;
+  /** Every answer -> the SHA-256 naming its stored body (the source of its ETags). */
+  stored: ReadonlyMap<string, string>;
   /** The identity bytes of an answer, as the build wrote them. */
   body(answer: string): Buffer;
 }
@@ -71,6 +73,7 @@ export function readBuild(dir: string): Build {
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')));
   const bodies = new Map<string, Buffer>();
   const answers = new Map<string, string>();
+  const named = new Map<string, string>();
   for (const release of [undefined, ...manifest.releases.map((known) => known.id)]) {
     const root = checkRoot(JSON.parse(readFileSync(join(dir, rootPath(release)), 'utf8')), rootPath(release));
     for (let n = 0; n < root.shards; n++) {
@@ -78,6 +81,7 @@ export function readBuild(dir: string): Build {
       for (const [route, stored] of Object.entries(shard)) {
         if (route.includes(`/${SUGGEST_SHARD}`)) continue;
         const key = answerKey(route, release);
+        named.set(key, stored);
         const bytes = storedBytes(stored, 'identity', dir);
         bodies.set(key, bytes);
         answers.set(key, createHash('sha256').update(bytes).digest('hex'));
@@ -88,6 +92,7 @@ export function readBuild(dir: string): Build {
     dir,
     manifest,
     answers,
+    stored: named,
     body(answer) {
       const bytes = bodies.get(answer);
       if (!bytes) throw new Error(`${answer} is not an answer of the build in ${dir}`);
