@@ -1,6 +1,6 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
-// held only as digests, and compared digest to digest in constant time.
-import { createHash } from 'node:crypto';
+// held only as digests, and compared digest to digest in constant time. Web Crypto only, so
+// the same module runs in Node and in workerd.
 
 export type Digest = Uint8Array;
 
@@ -15,8 +15,15 @@ export class TokenConfigError extends Error {
   override name = 'TokenConfigError';
 }
 
-export function sha256(text: string): Digest {
-  return createHash('sha256').update(text).digest();
+export async function sha256(text: string): Promise<Digest> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+/** The bytes of a string of hex digits (already checked to be an even count of 0-9a-f). */
+function bytesOfHex(hex: string): Digest {
+  return Uint8Array.from({ length: hex.length / 2 }, (_, index) =>
+    Number.parseInt(hex.slice(2 * index, 2 * index + 2), 16),
+  );
 }
 
 /** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
@@ -28,15 +35,15 @@ export function commaList(value: string | undefined): string[] {
 }
 
 /** The digests of every configured token; a malformed digest is an error, never skipped. */
-export function tokenDigests(settings: TokenSettings): Digest[] {
-  const digests = commaList(settings.API_TOKENS).map(sha256);
+export async function tokenDigests(settings: TokenSettings): Promise<Digest[]> {
+  const digests = await Promise.all(commaList(settings.API_TOKENS).map(sha256));
   for (const [index, hex] of commaList(settings.API_TOKEN_SHA256).entries()) {
     if (!/^[0-9a-f]{64}$/.test(hex)) {
       throw new TokenConfigError(
         `API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`,
       );
     }
-    digests.push(Uint8Array.from(Buffer.from(hex, 'hex')));
+    digests.push(bytesOfHex(hex));
   }
   return digests;
 }
@@ -50,8 +57,8 @@ export function digestsEqual(a: Digest, b: Digest): boolean {
 }
 
 /** Whether `token` is configured: its digest is compared with every digest, with no early exit. */
-export function isConfiguredToken(token: string, digests: readonly Digest[]): boolean {
-  const presented = sha256(token);
+export async function isConfiguredToken(token: string, digests: readonly Digest[]): Promise<boolean> {
+  const presented = await sha256(token);
   let matched = false;
   for (const digest of digests) matched = digestsEqual(presented, digest) || matched;
   return matched;

@@ -31,11 +31,15 @@ export function settingsFromEnvironment(distDir = process.env.DIST_DIR || join(p
   };
 }
 
-export function describeBuild({ version, counts }: Manifest): string {
+export function describeBuild({ version, counts }: Pick<Manifest, 'version' | 'counts'>): string {
   return `data version ${version} (${describeCounts(counts)})`;
 }
 
-export function printBanner(settings: ServeSettings, url: string, manifest: Manifest): void {
+export function printBanner(
+  settings: ServeSettings,
+  url: string,
+  manifest: Pick<Manifest, 'version' | 'counts'>,
+): void {
   console.log(
     `Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`,
   );

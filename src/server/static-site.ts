@@ -5,7 +5,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import serveHandler from 'serve-handler';
-import { ASSETS_IGNORE_FILE } from '../contract/pack.ts';
+import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
 
 export interface HeaderRule {
   /** A serve-handler glob, e.g. "/_astro/**". */
