@@ -30,7 +30,10 @@ export class EnvironmentError extends Error {
   override name = 'EnvironmentError';
 }
 
-/** The values of `variables` in `env` (process.env, a Worker's bindings); an EnvironmentError with a line per bad variable. */
+/**
+ * The values of `variables` in `env` (process.env, or a Worker's bindings); an EnvironmentError
+ * with a line per bad variable.
+ */
 export function readEnvironment<V extends Variables>(variables: V, env: object): ValuesOf<V> {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
@@ -60,7 +63,7 @@ export function commaList(value: string | undefined): string[] {
 }
 
 /** A whole number from `min` to `max`, in decimal digits. */
-export function wholeNumber(min: number, max: number): z.ZodType<number, string> {
+export function wholeNumberFrom(min: number, max: number): z.ZodType<number, string> {
   const message = `must be a whole number from ${min} to ${max}`;
   return z
     .string()
@@ -79,7 +82,7 @@ export const hostName: z.ZodType<string, string> = z
 /** A folder path. */
 export const folderPath: z.ZodType<string, string> = z.string();
 
-/** Entries of a comma-separated list, each checked by `entryRule` (its message follows "entry N "). */
+/** A comma-separated list whose entries each pass `check`; the first that fails is named by its place. */
 function listOf(check: (entry: string) => boolean, problem: string): z.ZodType<string[], string> {
   return z
     .string()

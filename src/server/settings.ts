@@ -11,7 +11,7 @@ import {
   tokenVariables,
   type ValuesOf,
   variable,
-  wholeNumber,
+  wholeNumberFrom,
 } from '../schema/environment.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
@@ -20,9 +20,9 @@ const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The variables of a serving process, by the settings key they are read into. */
 export const serveVariables = {
-  port: variable('PORT', wholeNumber(0, 65535), 4321),
+  port: variable('PORT', wholeNumberFrom(0, 65535), 4321),
   host: variable('HOST', hostName, '127.0.0.1'),
-  workers: variable('WORKERS', wholeNumber(1, 64), 1),
+  workers: variable('WORKERS', wholeNumberFrom(1, 64), 1),
   /** Another build folder than dist/ (the reliability tests serve copies). */
   distDir: variable('DIST_DIR', folderPath, join(projectDir, 'dist')),
   ...tokenVariables,
@@ -31,7 +31,7 @@ export const serveVariables = {
 export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;
 
 /** `npm run worker` reads the same variables; wrangler's own port is its default. */
-export const workerDevVariables = { ...serveVariables, port: variable('PORT', wholeNumber(0, 65535), 8787) };
+export const workerDevVariables = { ...serveVariables, port: variable('PORT', wholeNumberFrom(0, 65535), 8787) };
 
 /** The settings of this process (an EnvironmentError naming each bad variable). */
 export function settingsFromEnvironment(
