@@ -18,6 +18,11 @@ export const RATE_LIMIT_VARIABLE = 'API_RATE_LIMIT';
 
 const RATE_LIMIT_FORM = /^([1-9]\d{0,8})\/(\d+)s$/;
 
+/** What is wrong with a value that is not a limit (after the variable's name). */
+export const RATE_LIMIT_FORM_PROBLEM =
+  'must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
+  `and seconds ${RATE_LIMIT_WINDOWS.join(' or ')} (such as 100/60s)`;
+
 /**
  * The limit an API_RATE_LIMIT value states: "100/60s" is 100 requests per 60 seconds; unset
  * or empty is no limit. Anything else is a RangeError naming the variable and the value.
@@ -28,10 +33,7 @@ export function parseRateLimit(value: string | undefined): RateLimit | undefined
   const match = RATE_LIMIT_FORM.exec(text);
   const seconds = RATE_LIMIT_WINDOWS.find((window) => String(window) === match?.[2]);
   if (!match || seconds === undefined)
-    throw new RangeError(
-      `${RATE_LIMIT_VARIABLE} must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ` +
-        `and seconds ${RATE_LIMIT_WINDOWS.join(' or ')} (such as 100/60s), got "${value}"`,
-    );
+    throw new RangeError(`${RATE_LIMIT_VARIABLE} ${RATE_LIMIT_FORM_PROBLEM}, got "${value}"`);
   return { requests: Number(match[1]), seconds };
 }
 

@@ -5,6 +5,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { loadBodyStore } from './body-store.ts';
+import { countForServingProcesses } from './rate-ipc.ts';
 import { afterDeath, RESTART_POLICY } from './restart-policy.ts';
 import { printBanner, type ServeSettings } from './settings.ts';
 
@@ -79,7 +80,11 @@ export async function supervise(settings: ServeSettings): Promise<void> {
     DIST_DIR: settings.distDir,
     PORT: String(settings.port),
     HOST: settings.host,
+    API_RATE_LIMIT: settings.rateLimit ? `${settings.rateLimit.requests}/${settings.rateLimit.seconds}s` : '',
+    ACCESS_LOG: settings.accessLog ? 'on' : 'off',
   };
+  // One count for every process, so a token gets its limit once across the server.
+  if (settings.rateLimit) countForServingProcesses(settings.rateLimit);
   const workers = new Set<Worker>();
   const fork = () => workers.add(cluster.fork(env));
   const url = await forkAll(settings, fork, workers);

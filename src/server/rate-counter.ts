@@ -3,6 +3,7 @@
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
 // token digest, and by client address for requests without a valid token.
 import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateScope } from '../edge/core.ts';
 
 export interface RateCount {
   /** Whether this request is within the limit (and was counted). */
@@ -13,8 +14,7 @@ export interface RateCount {
   resetSeconds: number;
 }
 
-/** Which count a request falls under: a valid token's, or its client address's. */
-export type RateScope = 'token' | 'address';
+export type { RateScope } from '../edge/core.ts';
 
 /** Counts a request; the local server's counts live in one process (rate-ipc.ts for several). */
 export type RateCounter = (scope: RateScope, key: string) => RateCount | Promise<RateCount>;

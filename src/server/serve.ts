@@ -1,15 +1,23 @@
 // `npm run serve`: serve the existing dist/ (wiki and API) until SIGTERM or SIGINT.
 // PORT (4321), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256 come from the environment;
 // WORKERS (1) processes share the port, to use more cores; DIST_DIR serves another build
-// folder than dist/ (the reliability tests use copies).
+// folder than dist/ (the reliability tests use copies); API_RATE_LIMIT limits each token;
+// ACCESS_LOG=off turns the access log (a JSON line per request on stdout) off.
 import cluster from 'node:cluster';
 import { startServer } from './app.ts';
+import { accessLog } from './access-log.ts';
+import { supervisorRateCounter } from './rate-ipc.ts';
 import { describeBuild, printBanner, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 import { supervise } from './cluster.ts';
 
 /** One serving process: the whole server, or one of several under the supervisor. */
 async function serveInThisProcess(settings: ServeSettings): Promise<void> {
-  const running = await startServer(settings);
+  const running = await startServer({
+    ...settings,
+    // Under the supervisor, it holds the count for every process (rate-ipc.ts).
+    ...(settings.rateLimit && cluster.isWorker ? { rateCounter: supervisorRateCounter() } : {}),
+    accessLog: settings.accessLog ? accessLog() : undefined,
+  });
   const name = cluster.isWorker ? `process ${process.pid}: ` : '';
   if (cluster.isPrimary) printBanner(settings, running.url, running.manifest());
 

@@ -238,7 +238,9 @@ async function decideCase(
   const parsed = requestTarget(target);
   if (!parsed) return undefined;
   const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
-  return { request, decision: await core(request) };
+  const decision = await core(request);
+  if (decision.type === 'counted') throw new Error('no rate limit is configured here: no answer is counted');
+  return { request, decision };
 }
 
 const fixedFiles = FIXED_BODIES.map(({ name }) => storedOf(fixedRoute(name)));
