@@ -28,17 +28,30 @@ export function accessLog(destination: DestinationStream = stdoutDestination()):
   const logger = pino(
     {
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
-      // One line a request: no level or message, the record's own fields.
+      // One line a request: no level or message, the record's own fields. With no level, time
+      // opens the object, so it has no leading comma (pino's own isoTime has one).
+      timestamp: () => `"time":"${new Date().toISOString()}"`,
       formatters: { level: () => ({}) },
     },
     destination,
   );
-  return (record) => logger.info(record);
+  return (record) =>
+    logger.info(
+      record.path.length > MAX_PATH_LENGTH ? { ...record, path: `${record.path.slice(0, MAX_PATH_LENGTH)}…` } : record,
+    );
 }
 
+/**
+ * Bytes a pipe takes in one write without mixing it with another process's (PIPE_BUF on
+ * Linux): sonic-boom writes whole lines in chunks of at most this many bytes, so with WORKERS>1
+ * the lines of the processes sharing stdout never interleave mid-line.
+ */
+const ATOMIC_WRITE_BYTES = 4096;
+/** Longer request targets are cut, so a line stays well within one atomic write. */
+const MAX_PATH_LENGTH = 2048;
+
 function stdoutDestination(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false });
+  const destination = pino.destination({ dest: 1, sync: false, maxWrite: ATOMIC_WRITE_BYTES });
   process.once('exit', () => destination.flushSync());
   return destination;
 }

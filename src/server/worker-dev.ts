@@ -1,7 +1,12 @@
 // `npm run worker`: the Worker in workerd through `wrangler dev`, locally and offline, in
 // front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
-// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does.
+// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does. With
+// API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { madeUpTokenNotice } from './local-tokens.ts';
@@ -25,6 +30,34 @@ export interface WorkerOptions {
   cwd?: string;
   /** More variables for the Worker's env. */
   vars?: Record<string, string>;
+  /** API_RATE_LIMIT: the Worker runs with Cloudflare's rate limiting binding, which wrangler simulates. */
+  rateLimit?: RateLimit | undefined;
+}
+
+/** The binding's name in the Worker (src/worker/worker.ts reads it so). */
+const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
+
+/**
+ * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
+ * the rate limiting binding added, in a temporary folder removed when the run closes.
+ */
+function rateLimitedConfig(configDir: string, { requests, seconds }: RateLimit): { path: string; remove(): void } {
+  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
+  const absolute = (key: string) => (text: string) =>
+    text.replace(
+      new RegExp(`^${key} = "(.*)"$`, 'm'),
+      (_line, path: string) => `${key} = ${JSON.stringify(resolve(configDir, path))}`,
+    );
+  const project = readFileSync(join(configDir, 'wrangler.toml'), 'utf8');
+  const config = `${absolute('directory')(absolute('main')(project))}
+[[ratelimits]]
+name = "${RATE_LIMIT_BINDING}"
+namespace_id = "1001"
+simple = { limit = ${requests}, period = ${seconds} }
+`;
+  const path = join(folder, 'wrangler.toml');
+  writeFileSync(path, config);
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 export interface RunningWorker {
@@ -86,6 +119,11 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
   if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
   for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
+  if (limited && options.rateLimit) {
+    const { requests, seconds } = options.rateLimit;
+    args.push('--config', limited.path, '--var', `${RATE_LIMIT_VARIABLE}:${requests}/${seconds}s`);
+  }
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
@@ -95,7 +133,8 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
     detached: true,
   });
   const url = `http://${host}:${options.port}`;
-  const close = groupCloser(child);
+  const closeGroup = groupCloser(child);
+  const close = () => closeGroup().finally(() => limited?.remove());
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -130,7 +169,7 @@ if (import.meta.main) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken } = settings;
+  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -138,7 +177,7 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }
