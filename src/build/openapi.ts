@@ -105,7 +105,8 @@ function componentSchemas(): Record<string, Json> {
       .string()
       .regex(
         new RegExp(
-          `^Too many requests with this API token: the limit is \\d+ per (${windows}) seconds\\. Try again in \\d+ seconds\\.$`,
+          '^Too many requests with this API token: ' +
+            `the limit is \\d+ per (${windows}) seconds\\. Try again in \\d+ seconds\\.$`,
         ),
       ),
   });

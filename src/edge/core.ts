@@ -34,7 +34,10 @@ export interface EdgeRequest {
   query: string;
   /** A header's value, several values of one header joined by ", "; null when absent. */
   header(name: string): string | null;
-  /** The client's address (the socket's, or CF-Connecting-IP on Cloudflare); what a limit counts without a valid token. */
+  /**
+   * The client's address (the socket's, or CF-Connecting-IP on Cloudflare): what a rate limit
+   * counts a request without a valid token against.
+   */
   client?: string | null;
 }
 

@@ -83,7 +83,10 @@ export const hostName: z.ZodType<string, string> = z
 /** A folder path. */
 export const folderPath: z.ZodType<string, string> = z.string();
 
-/** A comma-separated list whose entries each pass `problemOf` (undefined: fine); the first that fails is named by its place. */
+/**
+ * A comma-separated list whose entries each pass `problemOf` (undefined: fine); the first that
+ * fails is named by its place.
+ */
 function listOf(problemOf: (entry: string) => string | undefined): z.ZodType<string[], string> {
   return z
     .string()

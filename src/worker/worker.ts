@@ -23,7 +23,7 @@ import { rateLimitVariables, readEnvironment } from '../schema/environment.ts';
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
-/** Env as wrangler.toml types it, with the optional rate limit: the binding and API_RATE_LIMIT, which states its numbers. */
+/** Env as wrangler.toml types it, with the optional rate limit: the binding, and API_RATE_LIMIT for its numbers. */
 type WorkerEnv = Env & { [RATE_LIMIT_BINDING]?: RateLimit; [RATE_LIMIT_VARIABLE]?: string };
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
@@ -151,8 +151,10 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
   if (!rateLimit || !binding)
     throw new Error(
       rateLimit
-        ? `${RATE_LIMIT_VARIABLE} is set but the ${RATE_LIMIT_BINDING} rate limiting binding is not ([[ratelimits]] in wrangler.toml)`
-        : `the ${RATE_LIMIT_BINDING} rate limiting binding is configured but ${RATE_LIMIT_VARIABLE} (its numbers, such as 100/60s) is not set`,
+        ? `${RATE_LIMIT_VARIABLE} is set but the ${RATE_LIMIT_BINDING} rate limiting binding is not ` +
+            '([[ratelimits]] in wrangler.toml)'
+        : `the ${RATE_LIMIT_BINDING} rate limiting binding is configured but ${RATE_LIMIT_VARIABLE} ` +
+            '(its numbers, such as 100/60s) is not set',
     );
   return {
     limit: rateLimit,

@@ -225,7 +225,7 @@ describe('every endpoint', () => {
   });
 
   test.each(kinds.map((kind) => kind.id))(
-    '/api/%s/suggest documents GET and HEAD with 200, 304, 401, the unknown-release 404 and 429, and the suggestion rules',
+    '/api/%s/suggest documents GET and HEAD with 200, 304, 401, the unknown-release 404, 429 and the suggestion rules',
     (id) => {
       const path = `/api/${id}/suggest`;
       for (const method of ['get', 'head']) {

@@ -76,7 +76,7 @@ function sent(decision: EdgeDecision): { status: number; headers: Record<string,
 const TOO_MANY = 'Too many requests with this API token: the limit is 3 per 10 seconds. Try again in 10 seconds.';
 
 describe('rate limits', () => {
-  test('the (n+1)th request of a window is a 429 with Retry-After, RateLimit r=0, the error headers and the body', async () => {
+  test('the (n+1)th request of a window is a 429: Retry-After, RateLimit r=0, error headers, the body', async () => {
     const { core } = limitedCore();
     for (let request = 0; request < LIMIT.requests; request++) expect(sent(await ask(core)).status).toBe(200);
     const refused = sent(await ask(core));
@@ -156,7 +156,7 @@ describe('rate limits', () => {
     expect(sent(await ask(core, { token: 'second' })).status).toBe(429);
   });
 
-  test('a runtime that knows only allowed or not (the Worker) sends no RateLimit until the 429, then r=0 and the window', async () => {
+  test('a runtime that knows only allowed or not (the Worker): no RateLimit until the 429, then r=0', async () => {
     let calls = 0;
     const { core } = limitedCore(() => ({ allowed: ++calls <= 2 }));
     const allowed = sent(await ask(core));

@@ -50,7 +50,7 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   }, 120_000);
   afterAll(() => runtime?.close());
 
-  test('the (n+1)th request of a window is a 429 with Retry-After, RateLimit r=0, the error headers and the body', async () => {
+  test('the (n+1)th request of a window is a 429: Retry-After, RateLimit r=0, error headers, the body', async () => {
     if (name === 'node') await freshWindow();
     const answers = await untilRefused(runtime.url, FIRST);
     const refused = answers.at(-1);
@@ -75,7 +75,7 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     expect(body.message).toMatch(TOO_MANY);
   });
 
-  test('every /api/ answer under a limit carries RateLimit-Policy (and RateLimit where the runtime knows it)', async () => {
+  test('every /api/ answer under a limit carries RateLimit-Policy (RateLimit where the runtime knows it)', async () => {
     const answer = await get(runtime.url, SECOND);
     expect(answer.headers.get('ratelimit-policy')).toBe('"token";q=3;w=10');
     if (name === 'node') expect(answer.headers.get('ratelimit')).toMatch(/^"token";r=\d+;t=\d+$/);
@@ -139,7 +139,7 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
-  test('the access log: one JSON line per request from every process, never a token, the name or digest prefix', async () => {
+  test('the access log: a JSON line per request from every process, never a token, its name or digest prefix', async () => {
     running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], workers: 2 });
     const requests = 300;
     await Promise.all(

@@ -127,7 +127,8 @@ describe('named tokens', () => {
   test('a name that is not letters, digits, _ . - is refused, naming its entry but not its value', () => {
     const message = refused({ API_TOKENS: 'ok,my bot:secret' });
     expect(message).toBe(
-      'API_TOKENS entry 2 has a name that is not letters, digits, _ . and - (at most 64) (an entry is token or name:token)',
+      'API_TOKENS entry 2 has a name that is not letters, digits, _ . and - (at most 64) ' +
+        '(an entry is token or name:token)',
     );
     expect(message).not.toContain('secret');
     expect(refused({ API_TOKEN_SHA256: `a/b:${digest}` })).toMatch(/^API_TOKEN_SHA256 entry 1 has a name that is not/);
@@ -147,7 +148,8 @@ describe('API_RATE_LIMIT', () => {
   test('another window or form is refused, with the value', () => {
     for (const bad of ['100/30s', '100', '0/60s', '100/60'])
       expect(refused({ API_RATE_LIMIT: bad })).toBe(
-        `API_RATE_LIMIT must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 and seconds 10 or 60 (such as 100/60s), got ${JSON.stringify(bad)}`,
+        'API_RATE_LIMIT must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
+          `and seconds 10 or 60 (such as 100/60s), got ${JSON.stringify(bad)}`,
       );
   });
 });
