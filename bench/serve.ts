@@ -3,7 +3,9 @@
 // the token and writes a preloaded buffer with the same headers, (b) nginx serving the same
 // bytes (one worker process) when installed, with sendfile and without (which copies each
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
-// replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
+// replaces, and (d) this server again with a rate limit configured (high enough never to trip)
+// and the access log on (written to stdout, here /dev/null), against the same server without
+// them (goal: >= 0.9x). Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +54,7 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
 ].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
-type Role = 'ours' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+type Role = 'ours' | 'ours-limited' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
 function floorTarget(): Promise<Target<Role>> {
@@ -108,7 +110,15 @@ http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepa
 const targets: Target<Role>[] = [];
 try {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
-  targets.push(await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', {}, profile));
+  targets.push(
+    await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
+  );
+  targets.push(
+    await nodeTarget('this server, rate limit + access log', 'ours-limited', 'src/server/serve.ts', {
+      API_RATE_LIMIT: '999999999/60s',
+      ACCESS_LOG: 'on',
+    }),
+  );
   targets.push(await floorTarget());
   if (has('nginx')) targets.push(await nginxTarget(true), await nginxTarget(false));
   targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
@@ -142,11 +152,19 @@ try {
         `| ${scenario.name} | ${target.name} | ${Math.round(result.requestsPerSecond)} | ` +
           `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
           `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
-          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |`,
+          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
+          (target.role === 'ours-limited' ? ` ${shown(ratio(result, 'ours'))} of the server without them` : ''),
       );
     }
     const ours = summaries.get('ours');
     if (ours) verdicts.push(...goalVerdicts(scenario.name, ours, ratio(ours, 'floor'), ratio(ours, 'nginx')));
+    const limited = summaries.get('ours-limited');
+    const vsUnlimited = limited && ratio(limited, 'ours');
+    if (vsUnlimited !== undefined)
+      verdicts.push(
+        `${vsUnlimited >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
+          `${vsUnlimited.toFixed(2)}x`,
+      );
   }
   console.log(lines.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
