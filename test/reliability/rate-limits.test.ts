@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/contract/rate-limit.ts';
-import { distDir, type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';
+import { startWorker } from '../../src/server/worker-dev.ts';
+import { distDir, freePort, type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';
 import { type RunningServeChild, startServe } from './serve-child.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,6 +122,17 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     expect(head.status).toBe(200);
   });
 });
+
+test('a Worker with API_RATE_LIMIT but no binding refuses the API rather than serve it unlimited', async () => {
+  const worker = await startWorker({ port: await freePort(), tokens: [FIRST], vars: { API_RATE_LIMIT: '3/10s' } });
+  try {
+    const answer = await get(worker.url, FIRST);
+    await answer.arrayBuffer();
+    expect(answer.status).toBe(500);
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
 
 describe('npm run serve', () => {
   let running: RunningServeChild | undefined;
