@@ -151,7 +151,7 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
-  test('the access log: a JSON line per request from every process, never a token, its name or digest prefix', async () => {
+  test('the access log: a JSON line per request from each process, no token, its name or digest prefix', async () => {
     running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], workers: 2 });
     const requests = 300;
     await Promise.all(
