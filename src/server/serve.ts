@@ -4,12 +4,13 @@
 // one that dies (cluster.ts); DIST_DIR serves another build folder than dist/ (the
 // reliability tests use copies).
 import cluster from 'node:cluster';
-import { startServer } from './app.ts';
 import { supervise, type ServingMessage } from './cluster.ts';
 import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 
 /** One serving process under the supervisor. */
 async function serveInThisProcess(settings: ServeSettings): Promise<void> {
+  // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
+  const { startServer } = await import('./app.ts');
   const running = await startServer(settings);
   const { version, counts } = running.manifest();
   process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
