@@ -94,6 +94,7 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
     }
     const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
     serveStatic(request, response, path).catch(() => {
+      if (response.writableEnded || response.destroyed) return;
       // Once headers went out, only a cut connection tells the client the body is incomplete.
       if (response.headersSent) response.destroy();
       else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
