@@ -88,6 +88,14 @@ function groupCloser(child: ChildProcess): () => Promise<void> {
     });
 }
 
+/** The Worker's env: the extra variables and the token lists. */
+function workerVars(options: WorkerOptions): Record<string, string> {
+  const vars: Record<string, string> = { ...options.vars };
+  if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
+  if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
+  return vars;
+}
+
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const args = [
@@ -103,16 +111,13 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   ];
   // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
   if (options.assetsDir) args.push('--assets', options.assetsDir);
-  const vars: Record<string, string> = { ...options.vars };
-  if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
-  if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
-  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
   let envFile: ReturnType<typeof writeEnvFile>;
   try {
-    envFile = writeEnvFile(vars);
+    envFile = writeEnvFile(workerVars(options));
   } catch (error) {
     return Promise.reject(error);
   }
+  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
   args.push('--env-file', envFile.path);
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
@@ -131,14 +136,19 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
       process.off('exit', envFile.remove);
       envFile.remove();
     });
-  return new Promise((resolve, reject) => {
+  return whenReady(child, url, close, options.echo);
+}
+
+/** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
+function whenReady(child: ChildProcess, url: string, close: () => Promise<void>, echo = false) {
+  return new Promise<RunningWorker>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
-      if (options.echo) process.stdout.write(chunk);
+      if (echo) process.stdout.write(chunk);
       output += chunk.toString();
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       // Stopped before it was ready (or closed after): what it left behind goes too.
       void close();

@@ -52,7 +52,10 @@ function pipelineAndDrop(target: string, count: number): Promise<void> {
   });
 }
 
-test('after 150 clients each pipeline 32 requests for the largest static file and disconnect, open files return to where they were and it still answers', async () => {
+const DROPPED_PIPELINES =
+  'after 150 clients each pipeline 32 requests for the largest static file and disconnect, ' +
+  'open files return to where they were and it still answers';
+test(DROPPED_PIPELINES, async () => {
   const file = largestStaticFile();
   const pid = servingPid();
   // Served once first, so what serve-handler keeps for good (the file's ETag) is made before counting.
@@ -69,7 +72,9 @@ test('after 150 clients each pipeline 32 requests for the largest static file an
   expect({ status: after.status, bytes: after.body.length }).toEqual({ status: 200, bytes: file.bytes });
 }, 120_000);
 
-test('a file that vanishes while it is asked for is answered whole or with an error, and the process keeps serving', async () => {
+const VANISHING_FILE =
+  'a file that vanishes while it is asked for is answered whole or with an error, and the process lives';
+test(VANISHING_FILE, async () => {
   const target = '/openapi.json';
   const file = join(liveDir, 'openapi.json');
   const bytes = readFileSync(file);

@@ -53,7 +53,9 @@ test('a serving process that dies is replaced and the API keeps answering', asyn
   expect(new Set(await statuses(running.url, TOKEN, 40))).toEqual(new Set([200]));
 });
 
-test('WORKERS=1 (the default): a serving process that dies is restarted, says so, and answers on the same port', async () => {
+const RESTARTED_ALONE =
+  'WORKERS=1 (the default): a serving process that dies is restarted, says so, answers on the same port';
+test(RESTARTED_ALONE, async () => {
   running = await startServe({ tokens: [TOKEN] });
   await until(() => servingProcesses(running?.child.pid ?? 0).length === 1);
   const [victim] = servingProcesses(running.child.pid ?? 0);
