@@ -39,8 +39,8 @@ const SECONDS_PER_HOUR = 3600;
 const SECONDS_PER_HOUR_PER_PERCENT = SECONDS_PER_HOUR / NORMAL_GROWTH_SPEED;
 
 /**
- * What the planner assumes where the game does not publish its rules. The wiki's planner page,
- * the CLI's help and the client's docs show these words.
+ * What the formulas assume where the game does not publish its rules. The wiki's planner page
+ * lists them; the CLI's help and the client's README sum them up.
  */
 export const PLANNER_ASSUMPTIONS: readonly string[] = [
   'A tree is planted on one plot at a time: every harvest sells all its logs at the log value and ' +
@@ -257,9 +257,12 @@ export interface Plan {
 /**
  * The planner: every tree the player can reach with their money (upgrading one level at a time
  * from their level; the trees at or below it cost nothing), ranked by profit per hour on their
- * plot, and their next upgrade. `economics` is `treeEconomics(trees, input.growthSpeed)`.
+ * plot, and their next upgrade. `economics` is `treeEconomics(trees, input.growthSpeed)`: every
+ * tree in level order, each once.
  *
- * @example plan(treeEconomics(trees, 104), { level: 1, growthSpeed: 104, money: 30000 }).ranking.map((row) => row.level) // [3, 2, 1]
+ * @example
+ * const { ranking } = plan(treeEconomics(trees, 104), { level: 1, growthSpeed: 104, money: 30000 });
+ * ranking.map((row) => row.level) // [3, 2, 1]: $30,000 reaches level 3 ($24,724), not 4
  */
 export function plan(economics: readonly TreeEconomics[], input: PlannerInput): Plan {
   checkGrowthSpeed(input.growthSpeed);
@@ -336,17 +339,29 @@ export interface CutterFigures {
 /** @example cutsPerMinute({ cooldown: 79, ... }) // 0.759… */
 export const cutsPerMinute = (cutter: CutterFigures): number => 60 / cutter.cooldown;
 
-/** Cost ÷ the efficiency range's midpoint. @example costPerEfficiencyPoint({ cost: 5042, efficiency: [30, 40], ... }) // 144.06 */
+/**
+ * Cost ÷ the efficiency range's midpoint.
+ *
+ * @example costPerEfficiencyPoint({ cost: 5042, efficiency: [30, 40], ... }) // 144.06
+ */
 export const costPerEfficiencyPoint = (cutter: CutterFigures): number => cutter.cost / midpoint(cutter.efficiency);
 
-/** Midpoint efficiency × cuts per minute, in percent. @example logShareCutPerMinute({ cooldown: 60, efficiency: [10, 20], ... }) // 15 */
+/**
+ * Midpoint efficiency × cuts per minute, in percent of a tree's logs.
+ *
+ * @example logShareCutPerMinute({ cooldown: 60, efficiency: [10, 20], ... }) // 15
+ */
 export const logShareCutPerMinute = (cutter: CutterFigures): number =>
   midpoint(cutter.efficiency) * cutsPerMinute(cutter);
 
 /** Percent faster than a normal plot. @example speedBonus({ growthSpeed: 104, ... }) // 4 */
 export const speedBonus = (plot: PlotFigures): number => plot.growthSpeed - NORMAL_GROWTH_SPEED;
 
-/** What a tree's growth time is multiplied by on the plot. @example growthTimeFactor({ growthSpeed: 125, ... }) // 0.8 */
+/**
+ * What a tree's growth time is multiplied by on the plot.
+ *
+ * @example growthTimeFactor({ growthSpeed: 125, ... }) // 0.8
+ */
 export const growthTimeFactor = (plot: PlotFigures): number => NORMAL_GROWTH_SPEED / plot.growthSpeed;
 
 /** @example costPerSpeedPercent({ cost: 2993, growthSpeed: 104, ... }) // 28.78 */
@@ -361,7 +376,11 @@ export interface CapacityFigures {
 /** @example costPerLogOfCapacity({ cost: 159, capacity: 79 }) // 2.01 */
 export const costPerLogOfCapacity = (storage: CapacityFigures): number => storage.cost / storage.capacity;
 
-/** Logs a vehicle delivers per minute: capacity × 60 ÷ cooldown. @example logsPerMinute({ capacity: 16, cooldown: 60, cost: 389 }) // 16 */
+/**
+ * Logs a vehicle delivers per minute: capacity × 60 ÷ cooldown.
+ *
+ * @example logsPerMinute({ capacity: 16, cooldown: 60, cost: 389 }) // 16
+ */
 export const logsPerMinute = (vehicle: CapacityFigures & { cooldown: number }): number =>
   (vehicle.capacity * 60) / vehicle.cooldown;
 

@@ -95,6 +95,7 @@ if (form?.dataset.src) {
     .then((file) => start(form, plannerData(file)))
     .catch((reason: unknown) => {
       element('planner-error').textContent =
-        `The planner could not load its figures (${String(reason)}); the table shows a normal plot from the lowest level.`;
+        `The planner could not load its figures (${String(reason)}); ` +
+        'the table shows a normal plot from the lowest level.';
     });
 }

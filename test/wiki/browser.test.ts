@@ -242,7 +242,9 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.goto(`${server.url}/planner/`);
       await expect(levels(page)).resolves.toEqual(Array.from({ length: 106 }, (_unused, index) => 106 - index));
       await expect(page.locator('#planner').isVisible()).resolves.toBe(false);
-      await expect(page.locator('#planner-caption-note').textContent()).resolves.toMatch(/normal/);
+      await expect(page.locator('#planner-caption-note').textContent()).resolves.toBe(
+        'On the level 1 plot (100%), from level 1, with no money limit.',
+      );
       await page.close();
     });
   });
