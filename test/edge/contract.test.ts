@@ -863,7 +863,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
           allow: 'GET, HEAD',
         });
       }
-      expect((await raw({ method: 'HEAD', target: '/index.html' })).status).toBe(200);
+      expect((await raw({ method: 'HEAD', target: '/' })).status).toBe(200);
     });
 
     test('the home page is the wiki, without a token', async () => {
