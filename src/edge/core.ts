@@ -14,9 +14,10 @@ import {
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
+  STATIC_METHODS,
 } from '../contract/headers.ts';
 import { createHash } from 'node:crypto';
-import { suggestBody } from '../contract/messages.ts';
+import { METHOD_NOT_ALLOWED_BODY, suggestBody } from '../contract/messages.ts';
 import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
 import { parseRelease } from '../contract/releases.ts';
 import { parseSearch } from '../contract/search-query.ts';
@@ -83,6 +84,15 @@ const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
 const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
+/**
+ * A method other than GET or HEAD on the static site: the API's 405 body, with the site's own
+ * Allow. Its answers are remembered apart from the API's 405 (a key no file has), whose Allow differs.
+ */
+const STATIC_NOT_ALLOWED = {
+  file: '\0static\0method-not-allowed',
+  headers: { Allow: STATIC_METHODS, ...ERROR_HEADERS },
+  body: { text: METHOD_NOT_ALLOWED_BODY, sha256: '' },
+};
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, shards: 256, near: 4096 };
 /** The edge's fixed error bodies, and each kind's not-found envelope: one string each, made once. */
@@ -186,7 +196,11 @@ export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: E
 function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    return reachesApiFolder(pathname) ? respond(edge, 404, FIXED.notFound, request) : STATIC;
+    if (reachesApiFolder(pathname)) return respond(edge, 404, FIXED.notFound, request);
+    const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD') return STATIC;
+    // Decided here, not by each runtime's file server, so both answer other methods alike.
+    return respond(edge, 405, STATIC_NOT_ALLOWED.file, request, STATIC_NOT_ALLOWED.headers, STATIC_NOT_ALLOWED.body);
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS);
@@ -216,6 +230,9 @@ function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing'
   if (edge.verified.has(authorization)) return 'yes';
   const token = presentedToken(authorization);
   if (token === '') return 'missing';
+  // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
+  // lists are comma-separated): several Authorization headers are refused, whatever they carry.
+  if (token.includes(',')) return 'invalid';
   if (!isConfiguredToken(token, edge.tokenDigests)) return 'invalid';
   if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
   return 'yes';

@@ -2,6 +2,7 @@
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ALLOWED_METHODS } from '../contract/headers.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
 import { tokenDigests, type Digest } from '../edge/tokens.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
@@ -54,6 +55,14 @@ async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]):
 }
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
+/** No proxy here: CONNECT is a method this server does not allow, on any path. */
+const CONNECT_REFUSED = [
+  'HTTP/1.1 405 Method Not Allowed',
+  `Allow: ${ALLOWED_METHODS}`,
+  'Connection: close',
+  'Content-Length: 0',
+  '\r\n',
+].join('\r\n');
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }) {
@@ -83,16 +92,23 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       send(response, decision.answer(decision.files.map((file) => store.indexText(file))));
       return;
     }
-    serveStatic(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': PLAIN_TEXT });
-      response.end('Internal error\n');
+    const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
+    serveStatic(request, response, path).catch(() => {
+      if (response.writableEnded || response.destroyed) return;
+      // Once headers went out, only a cut connection tells the client the body is incomplete.
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
     });
   };
 }
 
-/** The limits node:http has no option for: an idle socket is closed, an unparsable request answered. */
+/**
+ * The limits node:http has no option for: an idle socket is closed, an unparsable request
+ * answered, and so is CONNECT (which node:http hands over as a raw socket, or drops unanswered).
+ */
 function guardConnections(server: Server): void {
   server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(CONNECT_REFUSED));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.writableEnded)
       socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -29,6 +29,7 @@ function decision(method: string, target: string, headers: Record<string, string
     header: (name) => byName.get(name) ?? null,
   });
 }
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const authorized = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${TOKEN}`, ...extra });
 
 const common = {
@@ -126,6 +127,31 @@ describe('answers to /api/', () => {
       headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
       body: { file: fixedFile(errorText('The provided API token is not valid.')) },
     });
+  });
+
+  const SEVERAL_AUTHORIZATIONS =
+    'several Authorization headers (joined by ", "): 401 the token is not valid, whatever they carry';
+  test(SEVERAL_AUTHORIZATIONS, () => {
+    // A token whose digest is configured, with a comma in it: only several headers can present that.
+    const withComma = `${TOKEN}, ${TOKEN}`;
+    const core = createEdge({
+      manifest,
+      tokenDigests: tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
+    });
+    for (const authorization of [
+      `Bearer ${TOKEN}, Bearer ${TOKEN}`,
+      withComma,
+      `Bearer ${withComma}`,
+      `Bearer ${TOKEN}, `,
+    ]) {
+      expect({
+        authorization,
+        decision: decision('GET', '/api/trees', { Authorization: authorization }, core),
+      }).toMatchObject({
+        authorization,
+        decision: { status: 401, body: { file: fixedFile(errorText('The provided API token is not valid.')) } },
+      });
+    }
   });
 
   test('an unknown endpoint: 404 naming the six endpoints', () => {
@@ -436,6 +462,26 @@ describe('paths outside /api/', () => {
   test('the site is static', () => {
     for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])
       expect({ target, decision: decision('GET', target) }).toEqual({ target, decision: { type: 'static' } });
+  });
+
+  test('another method than GET or HEAD: 405 "Method not allowed. Use GET." with Allow: GET, HEAD', () => {
+    for (const method of ['POST', 'put', 'DELETE', 'TRACE', 'OPTIONS', 'PROPFIND']) {
+      expect({ method, decision: decision(method, '/trees/oak-tree/') }).toEqual({
+        method,
+        decision: {
+          type: 'respond',
+          status: 405,
+          headers: { ...common, ...json, Allow: 'GET, HEAD', 'Cache-Control': 'no-store' },
+          body: { text: errorText('Method not allowed. Use GET.') },
+          encoding: 'identity',
+          omitBody: false,
+        },
+      });
+    }
+    // Remembered apart from the API's 405, whose Allow differs, in either order.
+    expect(decision('POST', '/api/trees', authorized())).toMatchObject({ headers: { Allow: 'GET, HEAD, OPTIONS' } });
+    expect(decision('POST', '/')).toMatchObject({ headers: { Allow: 'GET, HEAD' } });
+    expect(decision('head', '/')).toEqual({ type: 'static' });
   });
 
   test('a path that a file server would take into the API folder: 404 "Not found."', () => {
