@@ -70,7 +70,9 @@ test(RESTARTED_ALONE, async () => {
   expect(new Set(await statuses(running.url, TOKEN, 10))).toEqual(new Set([200]));
 });
 
-test('SIGHUP reloads every serving process: each one says so and serves the new build', async () => {
+test('SIGHUP reloads every serving process: each one says so and serves the new build', {
+  timeout: 400_000,
+}, async () => {
   const workDir = tempDir('workers');
   try {
     const liveDir = copyDist(join(workDir, 'dist'));
