@@ -63,8 +63,9 @@ async function measure(label: string, content: Content, releases: readonly Relea
   const before = withoutTabular(entries.result);
   const [tarBefore, tarAfter] = [await packTarGz(before), await packTarGz(entries.result)];
   const [zipBefore, zipAfter] = [packZip(before), packZip(entries.result)];
+  const sizes = `${kib(database.result.bytes.length)} | ${kib(sizeOf(csv.result))}`;
   console.log(
-    `| ${label} | ${records.toLocaleString('en')} | ${kib(database.result.bytes.length)} | ${kib(sizeOf(csv.result))} ` +
+    `| ${label} | ${records.toLocaleString('en')} | ${sizes} ` +
       `| ${kib(tarBefore.length)} → ${kib(tarAfter.length)} | ${kib(zipBefore.length)} → ${kib(zipAfter.length)} ` +
       `| ${database.ms.toFixed(0)} | ${csv.ms.toFixed(0)} | ${entries.ms.toFixed(0)} |`,
   );

@@ -87,9 +87,12 @@ The reference data of the tree-farming game, for use without a network (${descri
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
-With the project's client:
+With the client package (\`npm install treefarm-data-client\`):
+\`import { openBundle } from 'treefarm-data-client/offline';\`
 \`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
-It checks every file against manifest.json first. To check an archive: \`npm run bundle:verify -- <archive>\`.
+It checks every file against manifest.json first. With Python's standard library:
+\`sqlite3.connect('${SQLITE_FILE}')\`, or \`csv.DictReader(open('csv/trees.csv', newline='', encoding='utf-8'))\`.
+In a clone of the project, \`npm run bundle:verify -- <archive>\` checks an archive.
 `;
 }
 

@@ -45,7 +45,7 @@ const all = (sql: string, ...params: SQLInputValue[]) => rowsOf(database.db, sql
 const recordsOf = (kind: KindId) => api[kind]() as Promise<object[]>;
 
 describe('a table per kind', () => {
-  test('holds the API fields in the API order, typed, a pair as <field>_min and <field>_max, then the slug', async () => {
+  test('holds the API fields in API order, typed, a pair as <field>_min and <field>_max, then the slug', async () => {
     for (const kind of kinds) {
       const [first = {}] = await recordsOf(kind.id);
       const expected = Object.entries(first).flatMap(([field, value]) =>

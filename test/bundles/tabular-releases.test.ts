@@ -37,7 +37,7 @@ afterAll(() => {
   history?.project.remove();
 });
 
-test('releases and changes hold what GET /api/releases answers: added, removed, and changed field by field', async () => {
+test('releases and changes hold what GET /api/releases answers: added, removed, changed field by field', async () => {
   const answered = await bundle.client.releases();
   expect(answered.length).toBe(5);
   expect(JSON.stringify(releasesOf(database.db))).toBe(JSON.stringify(answered));
@@ -57,7 +57,7 @@ test('releases and changes hold what GET /api/releases answers: added, removed, 
   ]);
 });
 
-test('a renamed record keeps the name it was released under among its aliases, in the database and the CSV', async () => {
+test('a renamed record keeps the name it was released under among its aliases, in database and CSV', async () => {
   const aliases = rowsOf(
     database.db,
     `SELECT "alias" FROM "aliases" WHERE "kind" = 'cutters' AND "slug" = 'knife' ORDER BY "position"`,
