@@ -21,10 +21,10 @@ import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { manifestReleases, publishedApiFiles } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
+import { sqliteFile } from './sqlite.ts';
 import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
-import { sqliteFile } from './sqlite.ts';
 import { dosDateTime, writeZip } from './zip.ts';
 
 export const DOWNLOADS_DIR = 'downloads';
@@ -79,12 +79,12 @@ The reference data of the tree-farming game, for use without a network (${descri
   \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it. Every data
   release is there too: \`api/releases/index.json\` lists them, \`api/releases/<id>/\` holds each one's answers
   (\`openBundle(file, { release: '<id>' })\` answers from one).
+- \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`${SQLITE_FILE}\`: the same records as a SQLite database: a table per kind (pairs as \`<field>_min\` and
   \`<field>_max\`), \`aliases\`, \`releases\` and \`changes\` (what changed in each release, field by field), the
   full-text index \`search\` (FTS5) and \`fields\` (each column's unit and meaning).
 - \`csv/<kind>.csv\`: the records of each kind as CSV (RFC 4180, UTF-8, a header row), the columns of its table;
   \`aliases\`, where a kind has them, is a JSON array of strings.
-- \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
 With the client package (\`npm install treefarm-data-client\`):
