@@ -98,3 +98,9 @@ test('the downloads page imports nothing from a path only this repository has', 
   expect(page).not.toContain('treefarm-data/client');
   expect(page).not.toContain('npm run ');
 });
+
+test('the downloads page names the database and the CSV files as a reader sees them', () => {
+  expect(page).toContain('<code>treefarm.sqlite</code>');
+  expect(page).toContain('<code>csv/&lt;kind&gt;.csv</code>');
+  expect(page).not.toContain('&amp;lt;');
+});
