@@ -1,7 +1,7 @@
 // The offline bundles: a pure function from the content to the files of dist/downloads/
 // (a .tar.gz, a .zip and latest.json). The same content gives byte-identical archives:
 // fixed timestamps and modes, sorted entries, fixed gzip header. They are made once per build
-// (src/build/session.ts): the downloads page shows their names, sizes and digests, and the
+// (the build's integration): the downloads page shows their names, sizes and digests, and the
 // integration writes the same bytes.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';

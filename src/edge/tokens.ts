@@ -1,44 +1,18 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
 // held only as digests, and compared digest to digest in constant time.
 import { createHash } from 'node:crypto';
+import { readEnvironment, type TokenSettings, tokenVariables } from '../schema/environment.ts';
 
 export type Digest = Uint8Array;
-
-export interface TokenSettings {
-  /** Plaintext tokens, comma-separated (local and test use). */
-  API_TOKENS?: string | undefined;
-  /** Lowercase hex SHA-256 digests of tokens, comma-separated (deployments). */
-  API_TOKEN_SHA256?: string | undefined;
-}
-
-export class TokenConfigError extends Error {
-  override name = 'TokenConfigError';
-}
 
 export function sha256(text: string): Digest {
   return createHash('sha256').update(text).digest();
 }
 
-/** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
-export function commaList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-/** The digests of every configured token; a malformed digest is an error, never skipped. */
+/** The digests of every configured token; a malformed entry is an EnvironmentError, never skipped. */
 export function tokenDigests(settings: TokenSettings): Digest[] {
-  const digests = commaList(settings.API_TOKENS).map(sha256);
-  for (const [index, hex] of commaList(settings.API_TOKEN_SHA256).entries()) {
-    if (!/^[0-9a-f]{64}$/.test(hex)) {
-      throw new TokenConfigError(
-        `API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`,
-      );
-    }
-    digests.push(Uint8Array.from(Buffer.from(hex, 'hex')));
-  }
-  return digests;
+  const { tokens, tokenSha256 } = readEnvironment(tokenVariables, settings);
+  return [...tokens.map(sha256), ...tokenSha256.map((hex) => Uint8Array.from(Buffer.from(hex, 'hex')))];
 }
 
 /** Equality of two digests in time that depends only on their length. */

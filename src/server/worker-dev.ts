@@ -4,7 +4,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { localTokens, madeUpTokenNotice } from './local-tokens.ts';
+import { madeUpTokenNotice } from './local-tokens.ts';
+import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -122,8 +123,14 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
 }
 
 if (import.meta.main) {
-  const port = Number(process.env.PORT ?? 8787);
-  const { tokens, tokenSha256, madeUpToken } = localTokens(process.env);
+  let settings: ServeSettings;
+  try {
+    settings = settingsFromEnvironment(process.env, workerDevVariables);
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const { port, host, tokens, tokenSha256, madeUpToken } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -131,7 +138,7 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }

@@ -1,15 +1,8 @@
 // API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import {
-  digestsEqual,
-  isConfiguredToken,
-  presentedToken,
-  sha256,
-  TokenConfigError,
-  tokenDigests,
-} from '../../src/edge/tokens.ts';
-import { localTokens } from '../../src/server/local-tokens.ts';
+import { digestsEqual, isConfiguredToken, presentedToken, sha256, tokenDigests } from '../../src/edge/tokens.ts';
+import { EnvironmentError } from '../../src/schema/environment.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -90,11 +83,11 @@ describe('tokenDigests', () => {
   test('a malformed digest is an error naming its entry, not skipped', () => {
     for (const bad of [hex('a').toUpperCase(), hex('a').slice(1), `${hex('a')}0`, 'g'.repeat(64), 'not-a-digest']) {
       const configure = () => tokenDigests({ API_TOKEN_SHA256: `${hex('ok')},${bad}` });
-      expect(configure).toThrow(TokenConfigError);
+      expect(configure).toThrow(EnvironmentError);
       expect(configure).toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
     }
     expect(() => tokenDigests({ API_TOKEN_SHA256: 'bad' })).toThrow(
-      expect.objectContaining({ name: 'TokenConfigError' }),
+      expect.objectContaining({ name: 'EnvironmentError' }),
     );
   });
 
@@ -170,24 +163,5 @@ describe("isConfiguredToken against a digest that differs from the token's only 
     expect(nearMiss.slice(0, 62)).toBe(hex('presented').slice(0, 62));
     expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: nearMiss }))).toBe(false);
     expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: hex('presented') }))).toBe(true);
-  });
-});
-
-describe('localTokens', () => {
-  test('configured plaintext tokens are served as they are, and none is made up', () => {
-    expect(localTokens({ API_TOKENS: ' a, b ,' })).toEqual({ tokens: ['a', 'b'], tokenSha256: [] });
-  });
-
-  test('digests alone are enough: no token is made up', () => {
-    const digest = 'ab'.repeat(32);
-    expect(localTokens({ API_TOKEN_SHA256: digest })).toEqual({ tokens: [], tokenSha256: [digest] });
-  });
-
-  test('with neither variable, a run makes up one random token and serves it', () => {
-    const first = localTokens({});
-    const second = localTokens({ API_TOKENS: ' , ' });
-    expect(first.madeUpToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(first.tokens).toEqual([first.madeUpToken]);
-    expect(second.madeUpToken).not.toBe(first.madeUpToken);
   });
 });
