@@ -7,6 +7,8 @@
 // and the access log on (written to stdout, here /dev/null), against the same server without
 // them (goal: >= 0.9x). Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
+// BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
+// to the same interleaved rounds: a before/after on a shared machine.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +56,8 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
 ].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
-type Role = 'ours' | 'ours-limited' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+type Role = 'ours' | 'ours-limited' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+const COMPARE_DIR = process.env.BENCH_COMPARE;
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
 function floorTarget(): Promise<Target<Role>> {
@@ -119,6 +122,11 @@ try {
       ACCESS_LOG: 'on',
     }),
   );
+  if (COMPARE_DIR) {
+    const name = `npm run serve of ${COMPARE_DIR}`;
+    const script = join(COMPARE_DIR, 'src/server/serve.ts');
+    targets.push(await nodeTarget(name, 'compare', script, { DIST_DIR: join(COMPARE_DIR, 'dist') }));
+  }
   targets.push(await floorTarget());
   if (has('nginx')) targets.push(await nginxTarget(true), await nginxTarget(false));
   targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
@@ -165,6 +173,8 @@ try {
         `${vsUnlimited >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
           `${vsUnlimited.toFixed(2)}x`,
       );
+    const compared = ours && ratio(ours, 'compare');
+    if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
   }
   console.log(lines.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);

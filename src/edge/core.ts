@@ -14,6 +14,7 @@ import {
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
+  STATIC_METHODS,
 } from '../contract/headers.ts';
 import { sha256Hex } from '../contract/body-container.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH, healthBody } from '../contract/health.ts';
@@ -123,6 +124,8 @@ const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS 
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
 const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
 const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
+/** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
+const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, tooMany: 64 };
 /** GET /api/releases: the list of data releases. */
@@ -196,19 +199,19 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
 async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    if (pathname === HEALTH_PATH && isGetOrHead(request.method)) return health(edge, request);
-    return reachesApiFolder(pathname) ? fixedAnswer(edge, 404, 'not-found', request, {}) : STATIC;
+    if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
+    const staticMethod = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (pathname === HEALTH_PATH && (staticMethod === 'GET' || staticMethod === 'HEAD')) return health(edge, request);
+    if (staticMethod === 'GET' || staticMethod === 'HEAD') return STATIC;
+    // Decided here, not by each runtime's file server, so both answer other methods alike; its
+    // answers are remembered apart from the API's 405 (another scope), whose Allow differs.
+    return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, 'static');
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');
   if (!edge.rateLimit) return decideApi(edge, request, method, await verify(edge, request.header('authorization')));
   return decideCounted(edge, edge.rateLimit, request, method);
 }
-
-const isGetOrHead = (method: string) => {
-  const upper = method.toUpperCase();
-  return upper === 'GET' || upper === 'HEAD';
-};
 
 /** GET /healthz: up, and which data it serves; never cached. */
 async function health(edge: Edge, request: EdgeRequest): Promise<EdgeResponse> {
@@ -315,6 +318,9 @@ async function verify(edge: Edge, authorization: string | null): Promise<Verdict
   if (known) return known;
   const token = presentedToken(authorization);
   if (token === '') return 'missing';
+  // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
+  // lists are comma-separated): several Authorization headers are refused, whatever they carry.
+  if (token.includes(',')) return 'invalid';
   const index = await configuredIndex(token, edge.tokenDigests);
   const digest = edge.tokenDigests[index];
   if (!digest) return 'invalid';
@@ -357,13 +363,14 @@ async function fixedAnswer(
   name: FixedBodyName,
   request: EdgeRequest,
   extra: Headers,
+  scopeKey = '',
 ): Promise<EdgeResponse> {
   let stored = edge.fixed.get(name);
   if (stored === undefined) {
     stored = (await currentRoute(edge.index, fixedRoute(name))).body;
     edge.fixed.set(name, stored);
   }
-  return respond(edge, status, { stored }, request, extra, '');
+  return respond(edge, status, { stored }, request, extra, scopeKey);
 }
 
 /** The encoding the request's Accept-Encoding chooses. */

@@ -7,6 +7,7 @@ import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit } from
 import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
+import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
@@ -77,6 +78,14 @@ async function loadGeneration(
 }
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
+/** No proxy here: CONNECT is a method this server does not allow, on any path. */
+const CONNECT_REFUSED = [
+  'HTTP/1.1 405 Method Not Allowed',
+  `Allow: ${ALLOWED_METHODS}`,
+  'Connection: close',
+  'Content-Length: 0',
+  '\r\n',
+].join('\r\n');
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
@@ -110,13 +119,16 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
       });
     };
     const failed = () => {
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': PLAIN_TEXT });
-      response.end('Internal error\n');
+      if (response.writableEnded || response.destroyed) return;
+      // Once headers went out, only a cut connection tells the client the body is incomplete.
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
     };
     const answer = (decision: EdgeDecision) => {
       if (decision.type === 'static') {
         if (log) response.once('finish', () => logLine(staticBytes(request, response)));
-        serveStatic(request, response).catch(failed);
+        const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
+        serveStatic(request, response, path).catch(failed);
         return;
       }
       const bytes =
@@ -143,9 +155,13 @@ function staticBytes(request: IncomingMessage, response: ServerResponse): number
   return Number.isFinite(length) ? length : 0;
 }
 
-/** The limits node:http has no option for: an idle socket is closed, an unparsable request answered. */
+/**
+ * The limits node:http has no option for: an idle socket is closed, an unparsable request
+ * answered, and so is CONNECT (which node:http hands over as a raw socket, or drops unanswered).
+ */
 function guardConnections(server: Server): void {
   server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(CONNECT_REFUSED));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.writableEnded)
       socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

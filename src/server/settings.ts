@@ -47,15 +47,14 @@ export function settingsFromEnvironment(
   return { ...values, ...localTokens(values) };
 }
 
-export function describeBuild({ version, counts }: Pick<Manifest, 'version' | 'counts'>): string {
+/** What a banner or a reload line says of a build. */
+export type BuildSummary = Pick<Manifest, 'version' | 'counts'>;
+
+export function describeBuild({ version, counts }: BuildSummary): string {
   return `data version ${version} (${describeCounts(counts)})`;
 }
 
-export function printBanner(
-  settings: ServeSettings,
-  url: string,
-  manifest: Pick<Manifest, 'version' | 'counts'>,
-): void {
+export function printBanner(settings: ServeSettings, url: string, manifest: BuildSummary): void {
   console.log(
     `Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`,
   );

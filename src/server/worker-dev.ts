@@ -4,10 +4,10 @@
 // API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { madeUpTokenNotice } from './local-tokens.ts';
 import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
@@ -46,7 +46,7 @@ function rateLimitedConfig(configDir: string, { requests, seconds }: RateLimit):
   const absolute = (key: string) => (text: string) =>
     text.replace(
       new RegExp(`^${key} = "(.*)"$`, 'm'),
-      (_line, path: string) => `${key} = ${JSON.stringify(resolve(configDir, path))}`,
+      (_line, path: string) => `${key} = ${JSON.stringify(resolvePath(configDir, path))}`,
     );
   const project = readFileSync(join(configDir, 'wrangler.toml'), 'utf8');
   const config = `${absolute('directory')(absolute('main')(project))}
@@ -64,6 +64,24 @@ export interface RunningWorker {
   url: string;
   process: ChildProcess;
   close(): Promise<void>;
+}
+
+/**
+ * The Worker's variables as a file for wrangler's --env-file (dotenv): on its command line
+ * they would show in every local user's `ps`. The file is the current user's alone (0600 in
+ * a 0700 folder); the returned function removes it. Values are single-quoted, `$` escaped
+ * (wrangler expands variables); one it cannot quote is refused, naming the variable.
+ */
+export function writeEnvFile(vars: Record<string, string>): { path: string; remove(): void } {
+  const lines = Object.entries(vars).map(([name, value]) => {
+    if (/['\\\r\n]/.test(value))
+      throw new Error(`${name} holds a quote, backslash or line break, which cannot be passed to wrangler`);
+    return `${name}='${value.replaceAll('$', '\\$')}'\n`;
+  });
+  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
+  const path = join(folder, 'worker.env');
+  writeFileSync(path, lines.join(''), { mode: 0o600 });
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 /** How long wrangler may take to stop after SIGTERM before its group is killed. */
@@ -101,6 +119,15 @@ function groupCloser(child: ChildProcess): () => Promise<void> {
     });
 }
 
+/** The Worker's env: the extra variables and the token lists. */
+function workerVars(options: WorkerOptions): Record<string, string> {
+  const vars: Record<string, string> = { ...options.vars };
+  if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
+  if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
+  if (options.rateLimit) vars[RATE_LIMIT_VARIABLE] = `${options.rateLimit.requests}/${options.rateLimit.seconds}s`;
+  return vars;
+}
+
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const args = [
@@ -116,14 +143,16 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   ];
   // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
   if (options.assetsDir) args.push('--assets', options.assetsDir);
-  if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
-  if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
-  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
-  const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
-  if (limited && options.rateLimit) {
-    const { requests, seconds } = options.rateLimit;
-    args.push('--config', limited.path, '--var', `${RATE_LIMIT_VARIABLE}:${requests}/${seconds}s`);
+  let envFile: ReturnType<typeof writeEnvFile>;
+  try {
+    envFile = writeEnvFile(workerVars(options));
+  } catch (error) {
+    return Promise.reject(error);
   }
+  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
+  args.push('--env-file', envFile.path);
+  const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
+  if (limited) args.push('--config', limited.path);
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
@@ -134,16 +163,32 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   });
   const url = `http://${host}:${options.port}`;
   const closeGroup = groupCloser(child);
-  const close = () => closeGroup().finally(() => limited?.remove());
-  return new Promise((resolve, reject) => {
+  // wrangler reads the file once at start; removed when it stops, or when this process exits.
+  process.once('exit', envFile.remove);
+  const close = () =>
+    closeGroup().finally(() => {
+      process.off('exit', envFile.remove);
+      envFile.remove();
+      limited?.remove();
+    });
+  return whenReady(child, url, close, options.echo);
+}
+
+/** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
+function whenReady(child: ChildProcess, url: string, close: () => Promise<void>, echo = false) {
+  return new Promise<RunningWorker>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
-      if (options.echo) process.stdout.write(chunk);
+      if (echo) process.stdout.write(chunk);
       output += chunk.toString();
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      // Stopped before it was ready (or closed after): what it left behind goes too.
+      void close();
+      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
+    });
     // Ready when the Worker answers; wrangler's own "Ready" line comes before workerd is.
     const started = Date.now();
     const poll = async () => {
