@@ -146,6 +146,10 @@ try {
   const build = run(['/usr/bin/time', '-v', node, 'src/build/cli.ts', '--out', outDir], env);
   const peakKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(build.stderr)?.[1]);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/.exec(build.stderr)?.[1];
+  const cpuSeconds = ['User', 'System'].reduce(
+    (sum, kind) => sum + Number(new RegExp(`${kind} time \\(seconds\\): ([\\d.]+)`).exec(build.stderr)?.[1] ?? 0),
+    0,
+  );
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8')));
   const { files, plan } = uploaded(outDir);
   const largest = files.reduce((max, file) => (file.size > max.size ? file : max), { path: '', size: 0 });
@@ -165,7 +169,10 @@ try {
       `${count(releaseCount)} releases made (${values.changes} tree(s) changed each, ${releasingS.toFixed(0)} s), ` +
       `${manifest.releases.length} in the build, Node ${process.version}, ${new Date().toISOString()}\n`,
   );
-  console.log(`- build: ${wall} wall, peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (/usr/bin/time -v)`);
+  console.log(
+    `- build: ${wall} wall, ${cpuSeconds.toFixed(0)} s of CPU (user + system), ` +
+      `peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (/usr/bin/time -v)`,
+  );
   console.log(
     `- files to upload: ${count(files.length)} (${plan ? `Workers ${plan} plan` : 'no Workers plan'}); ` +
       `largest ${largest.path} ${(largest.size / MiB).toFixed(2)} MiB`,
