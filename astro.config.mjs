@@ -1,13 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
-import treefarmData from './src/build/integration.ts';
+import { siteConfig } from './src/build/astro-config.ts';
 
-// The wiki is static; the integration adds the prebuilt API, the manifest, the search index
-// and the offline bundles to the same output (see src/build/integration.ts).
-export default defineConfig({
-  site: 'https://treefarm.example',
-  output: 'static',
-  trailingSlash: 'ignore',
-  build: { format: 'directory' },
-  integrations: [treefarmData()],
-});
+// The whole configuration is src/build/astro-config.ts, shared with `npm run build`.
+export default defineConfig(siteConfig());

@@ -5,6 +5,8 @@
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
 // replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
+// BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
+// to the same interleaved rounds: a before/after on a shared machine.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +54,8 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
 ].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
-type Role = 'ours' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+type Role = 'ours' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+const COMPARE_DIR = process.env.BENCH_COMPARE;
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
 function floorTarget(): Promise<Target<Role>> {
@@ -109,6 +112,11 @@ const targets: Target<Role>[] = [];
 try {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
   targets.push(await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', {}, profile));
+  if (COMPARE_DIR) {
+    const name = `npm run serve of ${COMPARE_DIR}`;
+    const script = join(COMPARE_DIR, 'src/server/serve.ts');
+    targets.push(await nodeTarget(name, 'compare', script, { DIST_DIR: join(COMPARE_DIR, 'dist') }));
+  }
   targets.push(await floorTarget());
   if (has('nginx')) targets.push(await nginxTarget(true), await nginxTarget(false));
   targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
@@ -147,6 +155,8 @@ try {
     }
     const ours = summaries.get('ours');
     if (ours) verdicts.push(...goalVerdicts(scenario.name, ours, ratio(ours, 'floor'), ratio(ours, 'nginx')));
+    const compared = ours && ratio(ours, 'compare');
+    if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
   }
   console.log(lines.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);

@@ -1,7 +1,8 @@
 // `npm run bench:site`: the wiki's budgets. (1) The weight of a record page: its HTML and the
 // CSS it links, each gzipped as a server would send them, for the heaviest record page
-// (budget: 30 KB together). (2) The time to build the whole site (wiki, API, search index,
-// bundles) from the real content, each run in a fresh process into a temporary folder.
+// (budget: 30 KB together), beside the home page, the trees table and the planner. (2) The
+// time to build the whole site (wiki, API, search index, bundles) from the real content, each
+// run in a fresh process into a temporary folder.
 // Options: `-- --runs 5` (3 by default).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -73,7 +74,14 @@ try {
   );
   const total = (weight: PageWeight) => weight.htmlGzip + weight.cssGzip;
   const heaviest = weights.reduce((max, weight) => (total(weight) > total(max) ? weight : max));
-  const others = [weigh(outDir, '/'), weigh(outDir, '/trees/')];
+  const others = [weigh(outDir, '/'), weigh(outDir, '/trees/'), weigh(outDir, '/planner/')];
+  // The planner's script and the data file it loads, which no other page has.
+  const plannerHtml = readFileSync(join(outDir, 'planner', 'index.html'), 'utf8');
+  const plannerScript = /<script type="module" src="(\/_astro\/[^"]+)"/.exec(plannerHtml)?.[1] ?? '';
+  const plannerExtras = {
+    script: gzipSize(readFileSync(join(outDir, plannerScript))),
+    data: gzipSize(readFileSync(join(outDir, 'planner', 'data.json'))),
+  };
 
   console.log(`\nWiki budgets (${weights.length} record pages, ${runs} builds)\n`);
   console.log('| page | HTML | HTML gzipped | CSS gzipped | HTML + CSS gzipped |');
@@ -84,6 +92,10 @@ try {
         `${kb(weight.htmlGzip)} | ${kb(weight.cssGzip)} | ${kb(total(weight))} |`,
     );
   }
+  console.log(
+    `\n/planner/ also loads its script (${kb(plannerExtras.script)} gzipped) and ` +
+      `/planner/data.json (${kb(plannerExtras.data)} gzipped).`,
+  );
   // On a shared machine the fastest run is the least disturbed one: report it beside the median.
   console.log(
     `\nWhole site build (wiki, API, search index, bundles): fastest ${seconds(times[0] ?? 0)}, ` +

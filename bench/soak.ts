@@ -15,7 +15,7 @@ import { listRoute, MANIFEST_FILE, notFoundRoute } from '../src/contract/paths.t
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
 import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
-import { residentBytes, startServe } from '../test/reliability/serve-child.ts';
+import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
@@ -169,7 +169,8 @@ async function main(): Promise<void> {
   const build = readBuild(distDir);
   const templates = trafficMix(build);
   const server = await startServe({ tokens: [TOKEN] });
-  const pid = server.child.pid ?? 0;
+  // The serving process's memory, not its supervisor's.
+  const pid = servingProcesses(server.child.pid ?? 0)[0] ?? server.child.pid ?? 0;
   const origin = new URL(server.url);
   console.log(
     `Soak: ${SECONDS} s (warm-up ${WARMUP_SECONDS} s), ${CONNECTIONS} keep-alive connections, ` +

@@ -1,6 +1,7 @@
 // `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
-// then, for the real build and for synthetic builds of many API records. A synthetic build is
-// the real API build (loadContent + emitApi, so every distinct body with its br and gzip variants) of
+// then (the supervisor and its serving process together), for the real build and for
+// synthetic builds of many API records. A synthetic build is the real API build (loadContent +
+// emitApi, so every distinct body with its br and gzip variants) of
 // `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
 // Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the
 // synthetic builds there and reuse them on the next run; default: a temp folder, removed).
@@ -12,7 +13,7 @@ import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
-import { startServe } from '../test/reliability/serve-child.ts';
+import { servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir as realDistDir } from '../test/support/runtimes.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -56,10 +57,18 @@ async function syntheticBuild(trees: number): Promise<Build> {
 }
 
 /** Peak and current resident memory of a process, from /proc. */
-function memoryOf(pid: number): { rss: number; peak: number } {
+function memoryOfOne(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { rss: kib('VmRSS') * 1024, peak: kib('VmHWM') * 1024 };
+}
+
+/** The same, summed over the supervisor and its serving processes (the peaks: an upper bound). */
+function memoryOf(supervisor: number): { rss: number; peak: number } {
+  return [supervisor, ...servingProcesses(supervisor)].map(memoryOfOne).reduce((sum, one) => ({
+    rss: sum.rss + one.rss,
+    peak: sum.peak + one.peak,
+  }));
 }
 
 /** One start: from spawn to the ready line, then one answered request; memory at that point. */

@@ -1,5 +1,6 @@
 // Builds the package from src/client: ESM JavaScript and .d.ts in packages/client/dist.
-// The online entry and the offline one share their common modules (the error classes), so
+// The online entry, the offline one and the economics formulas share their common modules (the
+// error classes), so
 // `instanceof` holds across them; the CLI is a Node program of its own.
 import { defineConfig } from 'tsdown';
 
@@ -9,7 +10,11 @@ const checks = { pluginTimings: false };
 
 export default defineConfig([
   {
-    entry: { index: `${source}/entry-online.ts`, offline: `${source}/entry-offline.ts` },
+    entry: {
+      index: `${source}/entry-online.ts`,
+      offline: `${source}/entry-offline.ts`,
+      economics: `${source}/entry-economics.ts`,
+    },
     platform: 'neutral',
     format: 'esm',
     // The offline entry reads a bundle from a path with node:fs, imported only when given one.

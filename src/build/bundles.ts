@@ -1,7 +1,7 @@
 // The offline bundles: a pure function from the content to the files of dist/downloads/
 // (a .tar.gz, a .zip and latest.json). The same content gives byte-identical archives:
 // fixed timestamps and modes, sorted entries, fixed gzip header. They are made once per build
-// (src/build/session.ts): the downloads page shows their names, sizes and digests, and the
+// (the build's integration): the downloads page shows their names, sizes and digests, and the
 // integration writes the same bytes.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import {
   BUNDLE_MANIFEST,
   bundleFileName,
   dataPath,
+  SQLITE_FILE,
   type BundleFormat,
 } from '../contract/bundle-layout.ts';
 import { bundledBodyPath } from '../contract/paths.ts';
@@ -20,6 +21,8 @@ import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { manifestReleases, publishedScopes } from './api.ts';
 import { countsOf, type Content } from './content.ts';
+import { csvFiles } from './csv.ts';
+import { sqliteFile } from './sqlite.ts';
 import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
@@ -79,11 +82,19 @@ The reference data of the tree-farming game, for use without a network (${descri
   a route such as \`trees/name/oaktree\` to a body). Every data release has its own index below
   \`api/index/releases/<id>/\` (\`openBundle(file, { release: '<id>' })\` answers from one).
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
+- \`${SQLITE_FILE}\`: the same records as a SQLite database: a table per kind (pairs as \`<field>_min\` and
+  \`<field>_max\`), \`aliases\`, \`releases\` and \`changes\` (what changed in each release, field by field), the
+  full-text index \`search\` (FTS5) and \`fields\` (each column's unit and meaning).
+- \`csv/<kind>.csv\`: the records of each kind as CSV (RFC 4180, UTF-8, a header row), the columns of its table;
+  \`aliases\`, where a kind has them, is a JSON array of strings.
 - \`manifest.json\`: the data version, the record counts, and the sha256 and size of every other file.
 
-With the project's client:
+With the client package (\`npm install treefarm-data-client\`):
+\`import { openBundle } from 'treefarm-data-client/offline';\`
 \`const data = await openBundle('${bundleFileName(content.version, 'tar.gz')}'); await data.trees('Oak Tree');\`
-It checks every file against manifest.json first. To check an archive: \`npm run bundle:verify -- <archive>\`.
+It checks every file against manifest.json first. With Python's standard library:
+\`sqlite3.connect('${SQLITE_FILE}')\`, or \`csv.DictReader(open('csv/trees.csv', newline='', encoding='utf-8'))\`.
+In a clone of the project, \`npm run bundle:verify -- <archive>\` checks an archive.
 `;
 }
 
@@ -120,6 +131,9 @@ export function bundleEntries(content: Content, releases: readonly Release[] = [
     })),
     ...apiEntries(content, releases),
     ...schemaFiles(content),
+    // The same records for SQL, Python, R and spreadsheets.
+    sqliteFile(content, releases),
+    ...csvFiles(content, releases),
     { name: 'README.md', bytes: utf8(readme(content)) },
   ].sort(byName);
   const manifest: Manifest = {

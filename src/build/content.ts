@@ -2,7 +2,6 @@
 // schema and the rules across files, and returns the records in API order. Every problem
 // found is reported at once, each naming the file, the field and what was expected.
 import { createHash } from 'node:crypto';
-import { channel } from 'node:diagnostics_channel';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -56,12 +55,8 @@ export class ContentError extends Error {
   }
 }
 
-/** Published once per read of a content folder, with its path: a test counts the reads of one build. */
-export const contentLoadChannel = channel('treefarm-data:content-load');
-
 /** Loads and validates all kinds under `contentDir`; throws a ContentError listing every problem. */
 export function loadContent(contentDir: string, projectDir = join(contentDir, '..')): Content {
-  contentLoadChannel.publish({ contentDir });
   const issues: ContentIssue[] = [];
   const entries = {} as Record<KindId, ContentEntry[]>;
   if (!existsSync(contentDir))

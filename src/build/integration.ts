@@ -1,37 +1,64 @@
-// The Astro integration that completes a build: after Astro has written the wiki, it adds
-// to the same output folder the prebuilt API (each distinct body once, and the routing index
-// of the current data and of every data release) and its manifest, the JSON Schemas, the
-// OpenAPI document, the offline bundles and the Pagefind index of the record pages. The
-// content, the releases and the bundles are the build session's (session.ts): read and made once.
+// The Astro integration that completes a build. It holds the build's data (build-data.ts:
+// handed over by site.ts, or loaded here when `astro build` or `astro sync` runs alone),
+// serves it to the content collections and the pages as virtual modules (wiki-data.ts), and
+// after Astro has written the wiki, adds to the same output folder the prebuilt API (each
+// distinct body once, and the routing index of the current data and of every data release)
+// and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles and the
+// Pagefind index of the record pages.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { emitApi } from './emit.ts';
+import { type BuildData, loadBuildData } from './build-data.ts';
+import { createDownloads, emitSchemasAndDownloads, latestOf, type NamedBytes } from './bundles.ts';
 import { assetFilesBelow, assetsIgnoreOf, deploySummary, workerAssetWarnings } from './deploy-limits.ts';
-import { createDownloads, emitSchemasAndDownloads } from './bundles.ts';
+import { emitApi } from './emit.ts';
 import { contentDirOf } from './releases.ts';
 import { writeSearchIndex } from './search-index.ts';
-import { buildContent, buildDownloads, buildReleases } from './session.ts';
+import { collectionRecords, siteData, wikiDataPlugin } from './wiki-data.ts';
 
-export default function treefarmData(): AstroIntegration {
-  let contentDir = '';
+export interface TreefarmDataOptions {
+  /** The build's data, already loaded (site.ts validates it before Astro starts). */
+  data?: BuildData;
+}
+
+export default function treefarmData(options: TreefarmDataOptions = {}): AstroIntegration {
+  let data = options.data;
+  let downloads: Promise<NamedBytes[]> | undefined;
+  const loaded = (): BuildData => {
+    if (!data) throw new Error('the build data is read in astro:config:setup, before any page or collection');
+    return data;
+  };
+  // Made once: the downloads page shows their names, sizes and digests, and build:done writes them.
+  const offlineBundles = () => {
+    const { content, releases } = loaded();
+    downloads ??= createDownloads(content, releases);
+    return downloads;
+  };
   return {
     name: 'treefarm-data',
     hooks: {
-      'astro:config:done': ({ config }) => {
-        contentDir = contentDirOf(config.root);
+      'astro:config:setup': ({ config, updateConfig }) => {
+        data ??= loadBuildData(contentDirOf(config.root));
+        updateConfig({
+          vite: {
+            plugins: [
+              wikiDataPlugin({
+                records: () => collectionRecords(loaded()),
+                site: async () => siteData(loaded(), latestOf(await offlineBundles())),
+              }),
+            ],
+          },
+        });
       },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);
-        const content = buildContent(contentDir);
-        const releases = buildReleases(contentDir);
+        const { content, releases } = loaded();
         const api = await emitApi(content, outDir, releases);
         logger.info(
           `API: ${api.routes} routes (${releases.length} releases) answered by ${api.bodies} distinct bodies, ` +
             `each stored once with its br and gzip variants, in ${api.indexFiles} index files, ` +
             `data version ${api.manifest.version}`,
         );
-        const downloads = await buildDownloads(contentDir, createDownloads);
-        logger.info(emitSchemasAndDownloads(content, downloads, outDir));
+        logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
         logger.info(await writeSearchIndex(outDir));
         // Last, so every file the build writes is counted.
         logger.info(deploySummary(outDir));

@@ -15,6 +15,12 @@ export const bundleFileName = (version: string, format: BundleFormat) => `${BUND
 /** The plain record array of a kind, in API order. */
 export const dataPath = (kind: KindId) => `data/${kind}.json`;
 
+/** The SQLite database of the bundle: a table per kind, aliases, releases and changes, full-text search. */
+export const SQLITE_FILE = 'treefarm.sqlite';
+
+/** The records of a kind as CSV (RFC 4180), in API order. */
+export const csvPath = (kind: KindId) => `csv/${kind}.csv`;
+
 /** The format of an archive by its first bytes, or undefined when it is neither. */
 export function archiveFormat(bytes: Uint8Array): BundleFormat | undefined {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';

@@ -2,6 +2,8 @@
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** The methods of everything outside /api/ (the wiki and the downloads); others get 405. */
+export const STATIC_METHODS = 'GET, HEAD';
 /** Cache-Control of a 200 (and its 304). */
 export const CACHE_FOUND = 'private, max-age=300';
 /** Cache-Control of a 200 (and its 304) pinned to a release, which never changes. */

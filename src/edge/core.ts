@@ -14,6 +14,7 @@ import {
   COMMON_HEADERS,
   JSON_CONTENT_TYPE,
   PREFLIGHT_HEADERS,
+  STATIC_METHODS,
 } from '../contract/headers.ts';
 import { sha256Hex } from '../contract/body-container.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
@@ -71,6 +72,10 @@ const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS }
 const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
 const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
+/** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
+const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
+/** Answers of the static site are remembered apart from the API's (their headers differ). */
+const STATIC_SCOPE = '\0static';
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
 /** GET /api/releases: the list of data releases. */
@@ -129,7 +134,11 @@ export function createEdge({ index, tokenDigests }: EdgeOptions): (request: Edge
 async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    return reachesApiFolder(pathname) ? fixedAnswer(edge, 404, 'not-found', request, {}) : STATIC;
+    if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
+    const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD') return STATIC;
+    // Decided here, not by each runtime's file server, so both answer other methods alike.
+    return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, STATIC_SCOPE);
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');
@@ -171,6 +180,9 @@ async function authorized(edge: Edge, authorization: string | null): Promise<'ye
   if (edge.verified.has(authorization)) return 'yes';
   const token = presentedToken(authorization);
   if (token === '') return 'missing';
+  // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
+  // lists are comma-separated): several Authorization headers are refused, whatever they carry.
+  if (token.includes(',')) return 'invalid';
   if (!(await isConfiguredToken(token, edge.tokenDigests))) return 'invalid';
   if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
   return 'yes';
@@ -210,13 +222,14 @@ async function fixedAnswer(
   name: FixedBodyName,
   request: EdgeRequest,
   extra: Headers,
+  scopeKey = '',
 ): Promise<EdgeResponse> {
   let stored = edge.fixed.get(name);
   if (stored === undefined) {
     stored = (await currentRoute(edge.index, fixedRoute(name))).body;
     edge.fixed.set(name, stored);
   }
-  return respond(edge, status, { stored }, request, extra, '');
+  return respond(edge, status, { stored }, request, extra, scopeKey);
 }
 
 /** The encoding the request's Accept-Encoding chooses. */

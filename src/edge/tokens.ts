@@ -1,51 +1,25 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
 // held only as digests, and compared digest to digest in constant time. Web Crypto only, so
 // the same module runs in Node and in workerd.
+import { readEnvironment, type TokenSettings, tokenVariables } from '../schema/environment.ts';
 
 export type Digest = Uint8Array;
-
-export interface TokenSettings {
-  /** Plaintext tokens, comma-separated (local and test use). */
-  API_TOKENS?: string | undefined;
-  /** Lowercase hex SHA-256 digests of tokens, comma-separated (deployments). */
-  API_TOKEN_SHA256?: string | undefined;
-}
-
-export class TokenConfigError extends Error {
-  override name = 'TokenConfigError';
-}
 
 export async function sha256(text: string): Promise<Digest> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
-/** The bytes of a string of hex digits (already checked to be an even count of 0-9a-f). */
+/** The bytes of a string of hex digits (already checked to be 64 of 0-9a-f). */
 function bytesOfHex(hex: string): Digest {
   return Uint8Array.from({ length: hex.length / 2 }, (_, index) =>
     Number.parseInt(hex.slice(2 * index, 2 * index + 2), 16),
   );
 }
 
-/** "a, b,,c" -> ["a", "b", "c"]: how both variables list their entries. */
-export function commaList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-}
-
-/** The digests of every configured token; a malformed digest is an error, never skipped. */
+/** The digests of every configured token; a malformed entry is an EnvironmentError, never skipped. */
 export async function tokenDigests(settings: TokenSettings): Promise<Digest[]> {
-  const digests = await Promise.all(commaList(settings.API_TOKENS).map(sha256));
-  for (const [index, hex] of commaList(settings.API_TOKEN_SHA256).entries()) {
-    if (!/^[0-9a-f]{64}$/.test(hex)) {
-      throw new TokenConfigError(
-        `API_TOKEN_SHA256 entry ${index + 1} is not 64 lowercase hex digits (a SHA-256 digest).`,
-      );
-    }
-    digests.push(bytesOfHex(hex));
-  }
-  return digests;
+  const { tokens, tokenSha256 } = readEnvironment(tokenVariables, settings);
+  return [...(await Promise.all(tokens.map(sha256))), ...tokenSha256.map(bytesOfHex)];
 }
 
 /** Equality of two digests in time that depends only on their length. */

@@ -50,3 +50,19 @@ export function text(what = 'text') {
     .min(1, { error })
     .regex(/^\S(?:[\s\S]*\S)?$/, { error });
 }
+
+/**
+ * The unit of each measured field ("seconds", "in-game dollars"). Kept in a registry of our
+ * own, not in the JSON Schema: the database's table of fields reads it (src/build/columns.ts).
+ */
+export const fieldUnits = z.registry<{ unit: string }>();
+
+/** A field with its meaning (its description in JSON Schema and OpenAPI) and its unit. */
+export function measured<Schema extends z.ZodType>(schema: Schema, unit: string, meaning: string): Schema {
+  const described = schema.describe(meaning);
+  fieldUnits.add(described, { unit });
+  return described;
+}
+
+/** The unit of a field, if it is measured in one. */
+export const unitOf = (schema: z.ZodType): string | undefined => fieldUnits.get(schema)?.unit;

@@ -1,10 +1,14 @@
 // The record kinds of the game: the single source of truth for fields, their order in the
 // API, content validation, TypeScript types, JSON Schema and OpenAPI.
 import { z } from 'zod';
-import { expected, range, text, wholeNumber } from './fields.ts';
+import { expected, measured, range, text, wholeNumber } from './fields.ts';
 
-const level = wholeNumber(1);
-const money = wholeNumber(0);
+const level = wholeNumber(1).describe('The level of the record: lists are ordered by it, and a search by it finds it.');
+const name = text('name').describe('The name the game shows; a search by it (or by an alias) finds the record.');
+const dollars = (meaning: string) => measured(wholeNumber(0), 'in-game dollars', meaning);
+const seconds = (meaning: string) => measured(wholeNumber(1), 'seconds', meaning);
+/** A gift's reward: [min, max] of an amount, in `unit`. */
+const reward = (unit: string) => measured(range(), unit, `[min, max] ${unit} the gift gives.`);
 /**
  * Other names of a record (an item's earlier name, a species' right spelling where the game
  * misspells it), so a search by them still finds it (wiki and search only).
@@ -22,57 +26,65 @@ function strictRecord<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   });
 }
 
-// API record schemas: exactly the fields the API serves, in the contract's key order.
+// API record schemas: exactly the fields the API serves, in the contract's key order. Every
+// field says what it means (and its unit, if it has one): JSON Schema, OpenAPI and the
+// offline database's table of fields show it.
 export const treeSchema = strictRecord({
-  name: text('name'),
-  funfact: text('fun fact'),
-  plantingRegion: text('region (several joined by ", ")'),
+  name,
+  funfact: text('fun fact').describe('A short, checkable fact about the species.'),
+  plantingRegion: text('region (several joined by ", ")').describe(
+    'Where the species grows: one region, or several joined by ", ".',
+  ),
   level,
-  growthTime: wholeNumber(1).describe('Seconds from planting to harvest.'),
-  logCount: wholeNumber(0).describe('Logs one harvest yields.'),
-  logValue: money.describe('In-game dollars one log sells for.'),
-  saplingCost: money.describe('In-game dollars one sapling costs.'),
-  upgradeCost: money.describe('In-game dollars to upgrade the farm to this tree; 0 at level 1.'),
+  growthTime: seconds('Seconds from planting to harvest.'),
+  logCount: measured(wholeNumber(0), 'logs', 'Logs one harvest yields.'),
+  logValue: dollars('In-game dollars one log sells for.'),
+  saplingCost: dollars('In-game dollars one sapling costs.'),
+  upgradeCost: dollars('In-game dollars to upgrade the farm to this tree; 0 at level 1.'),
 });
 
 export const cutterSchema = strictRecord({
   level,
-  name: text('name'),
-  cooldown: wholeNumber(1).describe('Seconds between two cuts.'),
-  cost: money,
-  efficiency: range(0, 100, true).describe("Percentage range [min, max] of a tree's logs that one cut yields."),
+  name,
+  cooldown: seconds('Seconds between two cuts.'),
+  cost: dollars('In-game dollars the cutter costs.'),
+  efficiency: measured(
+    range(0, 100, true),
+    'percent',
+    "Percentage range [min, max] of a tree's logs that one cut yields.",
+  ),
 });
 
 export const giftSchema = strictRecord({
   level,
-  name: text('name'),
-  money: range().describe('[min, max] in-game dollars.'),
-  logs: range(),
-  saplings: range(),
-  cutters: range(),
-  plots: range(),
-  vehicles: range(),
+  name,
+  money: reward('in-game dollars'),
+  logs: reward('logs'),
+  saplings: reward('saplings'),
+  cutters: reward('cutters'),
+  plots: reward('plots'),
+  vehicles: reward('vehicles'),
 });
 
 export const plotSchema = strictRecord({
   level,
-  cost: money,
-  growthSpeed: wholeNumber(1).describe('Growth speed in percent; 100 is normal.'),
+  cost: dollars('In-game dollars the plot costs.'),
+  growthSpeed: measured(wholeNumber(1), 'percent', 'Growth speed in percent; 100 is normal.'),
 });
 
 export const storageSchema = strictRecord({
   level,
-  name: text('name'),
-  cost: money,
-  capacity: wholeNumber(1).describe('Logs the storage holds.'),
+  name,
+  cost: dollars('In-game dollars the storage costs.'),
+  capacity: measured(wholeNumber(1), 'logs', 'Logs the storage holds.'),
 });
 
 export const vehicleSchema = strictRecord({
   level,
-  name: text('name'),
-  cooldown: wholeNumber(1).describe('Seconds between two trips.'),
-  cost: money,
-  capacity: wholeNumber(1).describe('Logs delivered per trip.'),
+  name,
+  cooldown: seconds('Seconds between two trips.'),
+  cost: dollars('In-game dollars the vehicle costs.'),
+  capacity: measured(wholeNumber(1), 'logs', 'Logs delivered per trip.'),
 });
 
 // Content schemas: the API record plus metadata that the API does not serve.

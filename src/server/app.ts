@@ -2,6 +2,7 @@
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ALLOWED_METHODS } from '../contract/headers.ts';
 import { createEdge, type EdgeDecision, type EdgeResponse } from '../edge/core.ts';
 import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { tokenDigests, type Digest } from '../edge/tokens.ts';
@@ -55,6 +56,14 @@ async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]):
 }
 
 const PLAIN_TEXT = 'text/plain; charset=utf-8';
+/** No proxy here: CONNECT is a method this server does not allow, on any path. */
+const CONNECT_REFUSED = [
+  'HTTP/1.1 405 Method Not Allowed',
+  `Allow: ${ALLOWED_METHODS}`,
+  'Connection: close',
+  'Content-Length: 0',
+  '\r\n',
+].join('\r\n');
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }) {
@@ -75,12 +84,15 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
     }
     const { edge, send, serveStatic } = state.current;
     const failed = () => {
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': PLAIN_TEXT });
-      response.end('Internal error\n');
+      if (response.writableEnded || response.destroyed) return;
+      // Once headers went out, only a cut connection tells the client the body is incomplete.
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
     };
     const answer = (decision: EdgeDecision) => {
-      if (decision.type === 'respond') send(response, decision);
-      else serveStatic(request, response).catch(failed);
+      if (decision.type === 'respond') return send(response, decision);
+      const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
+      serveStatic(request, response, path).catch(failed);
     };
     const edgeRequest = { method: request.method ?? 'GET', ...target, header };
     // A request seen before is answered at once; any other waits for the core.
@@ -90,9 +102,13 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
   };
 }
 
-/** The limits node:http has no option for: an idle socket is closed, an unparsable request answered. */
+/**
+ * The limits node:http has no option for: an idle socket is closed, an unparsable request
+ * answered, and so is CONNECT (which node:http hands over as a raw socket, or drops unanswered).
+ */
 function guardConnections(server: Server): void {
   server.on('connection', (socket: Socket) => socket.setTimeout(LIMITS.socketIdleMs, () => socket.destroy()));
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => socket.end(CONNECT_REFUSED));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.writableEnded)
       socket.end(`HTTP/1.1 ${clientErrorStatus(error)}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);

@@ -1,35 +1,58 @@
-// WORKERS > 1: a supervisor process forks that many serving processes sharing one port
-// (node:cluster hands them the connections), restarts one that dies (restart-policy.ts), and
-// passes SIGHUP, SIGTERM and SIGINT on. Each process holds the whole verified build, as one
-// would alone.
+// The supervisor: `npm start` and `npm run serve` fork WORKERS (1 by default) serving processes
+// sharing one port (node:cluster hands them the connections), restart one that dies
+// (restart-policy.ts) and say so, and pass SIGHUP, SIGTERM and SIGINT on. Each process holds
+// the whole verified build, as one would alone; the supervisor holds none of it, so it costs
+// a process's start and little memory.
 import cluster, { type Worker } from 'node:cluster';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { loadBodyStore } from './body-store.ts';
 import { afterDeath, RESTART_POLICY } from './restart-policy.ts';
-import { printBanner, type ServeSettings } from './settings.ts';
+import { type BuildSummary, printBanner, type ServeSettings } from './settings.ts';
 
-interface ListeningAddress {
-  address: string;
-  port: number;
-  addressType: number | string;
+/** What a serving process tells the supervisor once it serves. */
+export interface ServingMessage {
+  type: 'serving';
+  url: string;
+  build: BuildSummary;
 }
 
-/** Forks `settings.workers` serving processes; resolves with the URL once all listen. */
-function forkAll(settings: ServeSettings, fork: () => void, workers: ReadonlySet<Worker>): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let listening = 0;
-    const onListening = (_worker: Worker, address: ListeningAddress) => {
-      if (++listening < settings.workers) return;
-      cluster.off('listening', onListening);
+function isServingMessage(message: unknown): message is ServingMessage {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'serving';
+}
+
+/**
+ * The port to share: PORT itself, or for PORT=0 a free port chosen now, so a process started
+ * in place of a dead one takes the same port even when none was left holding it.
+ */
+async function sharedPort(settings: ServeSettings): Promise<number> {
+  if (settings.port !== 0) return settings.port;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, settings.host, resolve);
+  });
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (typeof address !== 'object' || address === null) throw new Error(`no free port on ${settings.host}`);
+  return address.port;
+}
+
+/** Forks `settings.workers` serving processes; resolves with what the first says once all serve. */
+function forkAll(settings: ServeSettings, fork: () => void, workers: ReadonlySet<Worker>): Promise<ServingMessage> {
+  return new Promise((resolve, reject) => {
+    let serving = 0;
+    const onMessage = (_worker: Worker, message: unknown) => {
+      if (!isServingMessage(message) || ++serving < settings.workers) return;
+      cluster.off('message', onMessage);
       cluster.off('exit', onEarlyExit);
-      const ipv6 = address.addressType === 6 || address.addressType === 'udp6';
-      resolve(`http://${ipv6 ? `[${address.address}]` : address.address}:${address.port}`);
+      resolve(message);
     };
     const onEarlyExit = (_worker: Worker, code: number | null) => {
       for (const worker of workers) worker.process.kill('SIGTERM');
-      reject(new Error(`a serving process exited with ${code} before it was listening`));
+      // The process said why (a damaged build, a port in use) on the output it shares.
+      reject(new Error(`a serving process exited with ${code} before it was serving`));
     };
-    cluster.on('listening', onListening);
+    cluster.on('message', onMessage);
     cluster.on('exit', onEarlyExit);
     for (let index = 0; index < settings.workers; index++) fork();
   });
@@ -42,7 +65,8 @@ function superviseRunning(workers: Set<Worker>, fork: () => void): void {
   const stop = (signal: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing in-flight requests in ${workers.size} processes, then stopping.`);
+    const processes = workers.size === 1 ? 'its serving process' : `${workers.size} serving processes`;
+    console.log(`${signal}: finishing in-flight requests in ${processes}, then stopping.`);
     if (workers.size === 0) process.exit(exitCode);
     for (const worker of workers) worker.process.kill('SIGTERM');
     cluster.on('exit', () => {
@@ -52,14 +76,19 @@ function superviseRunning(workers: Set<Worker>, fork: () => void): void {
   cluster.on('exit', (worker, code, signal) => {
     workers.delete(worker);
     if (stopping) return;
-    console.error(`Serving process ${worker.process.pid} died (${signal ?? `exit ${code}`}).`);
     const next = afterDeath(deaths, Date.now());
     deaths = next.recentDeaths;
-    if (next.action === 'restart') fork();
-    else {
-      console.error(`${deaths.length} deaths in ${RESTART_POLICY.windowMs / 1000} s: stopping.`);
+    const died = `Serving process ${worker.process.pid} died (${signal ?? `exit ${code}`})`;
+    if (next.action === 'restart') {
+      console.error(`${died}: starting another in its place.`);
+      fork();
+    } else {
+      console.error(`${died}; ${deaths.length} deaths in ${RESTART_POLICY.windowMs / 1000} s: stopping.`);
       stop('Too many deaths', 1);
     }
+  });
+  cluster.on('message', (worker, message: unknown) => {
+    if (isServingMessage(message)) console.error(`Serving process ${worker.process.pid} serving again.`);
   });
   process.on('SIGHUP', () => {
     for (const worker of workers) worker.process.kill('SIGHUP');
@@ -69,20 +98,20 @@ function superviseRunning(workers: Set<Worker>, fork: () => void): void {
 }
 
 export async function supervise(settings: ServeSettings): Promise<void> {
-  // Verify the build once here, so a damaged dist/ is refused before any process starts.
-  const { manifest } = await loadBodyStore(settings.distDir);
+  // One process takes every connection itself; several share them round-robin through here.
+  cluster.schedulingPolicy = settings.workers === 1 ? cluster.SCHED_NONE : cluster.SCHED_RR;
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
   // Every process serves the same tokens, including a token made up for this run.
   const env = {
     API_TOKENS: settings.tokens.join(','),
     API_TOKEN_SHA256: settings.tokenSha256.join(','),
     DIST_DIR: settings.distDir,
-    PORT: String(settings.port),
+    PORT: String(await sharedPort(settings)),
     HOST: settings.host,
   };
   const workers = new Set<Worker>();
   const fork = () => workers.add(cluster.fork(env));
-  const url = await forkAll(settings, fork, workers);
-  printBanner(settings, url, manifest);
+  const first = await forkAll(settings, fork, workers);
+  printBanner(settings, first.url, first.build);
   superviseRunning(workers, fork);
 }

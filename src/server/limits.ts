@@ -16,10 +16,12 @@ export const LIMITS = {
   /** Request line plus headers; larger requests get 431. */
   maxHeaderBytes: 16 * 1024,
   /**
-   * Pipelined requests whose responses a connection has not yet taken; past it (a client that
-   * sends requests but never reads) the connection is closed, so its backlog cannot grow.
+   * Pipelined requests whose responses a connection has not yet taken: a client that reads its
+   * answers may pipeline this many; past it (a client that sends requests but never reads) the
+   * connection is closed, so its backlog cannot grow. A waiting answer holds no file or copy of
+   * a body (static files are opened in turn, API bodies are shared), so the cap can be generous.
    */
-  maxQueuedResponses: 32,
+  maxQueuedResponses: 100,
   /** Request bodies are never read; past this size the connection is closed. */
   maxBodyBytes: 64 * 1024,
   /** How long SIGTERM waits for in-flight requests before closing connections. */

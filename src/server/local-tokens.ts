@@ -2,7 +2,6 @@
 // for the run, so a local server never serves the API without a token. Node side only: the
 // Worker is deployed with its secrets and never makes a token up.
 import { randomBytes } from 'node:crypto';
-import { commaList, type TokenSettings } from '../edge/tokens.ts';
 
 export interface LocalTokens {
   tokens: string[];
@@ -11,10 +10,8 @@ export interface LocalTokens {
   madeUpToken?: string;
 }
 
-/** The tokens a local run (npm start, npm run worker) serves, from its environment. */
-export function localTokens(settings: TokenSettings): LocalTokens {
-  const tokens = commaList(settings.API_TOKENS);
-  const tokenSha256 = commaList(settings.API_TOKEN_SHA256);
+/** The tokens a local run (npm start, npm run worker) serves, from its settings (settings.ts). */
+export function localTokens({ tokens, tokenSha256 }: Pick<LocalTokens, 'tokens' | 'tokenSha256'>): LocalTokens {
   if (tokens.length > 0 || tokenSha256.length > 0) return { tokens, tokenSha256 };
   const madeUpToken = randomBytes(24).toString('base64url');
   return { tokens: [madeUpToken], tokenSha256, madeUpToken };

@@ -43,6 +43,8 @@ export function requestTarget(target: string): RequestTarget | undefined {
 /**
  * A header of a raw header list (name, value, name, value, ...), every value of a repeated
  * header joined by ", " as fetch's Headers does, so both runtimes see the same; null when absent.
+ * Like workerd, which hands the Worker the header lines after an empty one as if it were not
+ * there, an empty value joins nothing until a value comes ("", "a" is "a"; "a", "" is "a, ").
  */
 export function rawHeader(rawHeaders: readonly string[], name: string): string | null {
   let value: string | null = null;
@@ -50,7 +52,7 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
     const key = rawHeaders[index] ?? '';
     if (key.length !== name.length || key.toLowerCase() !== name) continue;
     const next = rawHeaders[index + 1] ?? '';
-    value = value === null ? next : `${value}, ${next}`;
+    value = value === null || value === '' ? next : `${value}, ${next}`;
   }
   return value;
 }

@@ -1,17 +1,20 @@
 // `npm run serve`: serve the existing dist/ (wiki and API) until SIGTERM or SIGINT.
 // PORT (4321), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256 come from the environment;
-// WORKERS (1) processes share the port, to use more cores; DIST_DIR serves another build
-// folder than dist/ (the reliability tests use copies).
+// WORKERS (1) processes share the port, to use more cores, under a supervisor that restarts
+// one that dies (cluster.ts); DIST_DIR serves another build folder than dist/ (the
+// reliability tests use copies).
 import cluster from 'node:cluster';
-import { startServer } from './app.ts';
-import { describeBuild, printBanner, settingsFromEnvironment, type ServeSettings } from './settings.ts';
-import { supervise } from './cluster.ts';
+import { supervise, type ServingMessage } from './cluster.ts';
+import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 
-/** One serving process: the whole server, or one of several under the supervisor. */
+/** One serving process under the supervisor. */
 async function serveInThisProcess(settings: ServeSettings): Promise<void> {
+  // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
+  const { startServer } = await import('./app.ts');
   const running = await startServer(settings);
-  const name = cluster.isWorker ? `process ${process.pid}: ` : '';
-  if (cluster.isPrimary) printBanner(settings, running.url, running.manifest());
+  const { version, counts } = running.manifest();
+  process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
+  const name = settings.workers > 1 ? `process ${process.pid}: ` : '';
 
   process.on('SIGHUP', () => {
     running.reload().then(
@@ -21,19 +24,18 @@ async function serveInThisProcess(settings: ServeSettings): Promise<void> {
     );
   });
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = () => {
     // A second signal (Ctrl-C reaches the whole process group) must not cut the drain short.
     if (stopping) return;
     stopping = true;
-    if (cluster.isPrimary) console.log(`${signal}: finishing in-flight requests, then stopping.`);
     void running.close().then(() => process.exit(0));
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 export async function serve(settings = settingsFromEnvironment()): Promise<void> {
-  if (settings.workers > 1 && cluster.isPrimary) await supervise(settings);
+  if (cluster.isPrimary) await supervise(settings);
   else await serveInThisProcess(settings);
 }
 

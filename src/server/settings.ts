@@ -1,45 +1,55 @@
-// What a serving run is told by its environment, and what it says when it starts.
+// What a serving process is told by its environment, read and checked here, once per process
+// and alike in every entry point (npm start, npm run serve, npm run worker, each process the
+// supervisor forks): a bad value stops the process with one message naming the variable and
+// the value. Adding a variable is one line of `serveVariables`, read as `settings.<key>`.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
+import {
+  folderPath,
+  hostName,
+  readEnvironment,
+  tokenVariables,
+  type ValuesOf,
+  variable,
+  wholeNumberFrom,
+} from '../schema/environment.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
+import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
-export interface ServeSettings extends LocalTokens {
-  distDir: string;
-  port: number;
-  host: string;
-  workers: number;
+/** The variables of a serving process, by the settings key they are read into. */
+export const serveVariables = {
+  port: variable('PORT', wholeNumberFrom(0, 65535), 4321),
+  host: variable('HOST', hostName, '127.0.0.1'),
+  workers: variable('WORKERS', wholeNumberFrom(1, 64), 1),
+  /** Another build folder than dist/ (the reliability tests serve copies). */
+  distDir: variable('DIST_DIR', folderPath, join(projectDir, 'dist')),
+  ...tokenVariables,
+};
+
+export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;
+
+/** `npm run worker` reads the same variables; wrangler's own port is its default. */
+export const workerDevVariables = { ...serveVariables, port: variable('PORT', wholeNumberFrom(0, 65535), 8787) };
+
+/** The settings of this process (an EnvironmentError naming each bad variable). */
+export function settingsFromEnvironment(
+  env: object = process.env,
+  variables: typeof serveVariables = serveVariables,
+): ServeSettings {
+  const values = readEnvironment(variables, env);
+  return { ...values, ...localTokens(values) };
 }
 
-function wholeNumber(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${raw}`);
-  return value;
-}
+/** What a banner or a reload line says of a build. */
+export type BuildSummary = Pick<Manifest, 'version' | 'counts'>;
 
-export function settingsFromEnvironment(distDir = process.env.DIST_DIR || join(projectDir, 'dist')): ServeSettings {
-  return {
-    ...localTokens(process.env),
-    distDir,
-    port: wholeNumber('PORT', 4321, 0, 65535),
-    host: process.env.HOST || '127.0.0.1',
-    workers: wholeNumber('WORKERS', 1, 1, 64),
-  };
-}
-
-export function describeBuild({ version, counts }: Pick<Manifest, 'version' | 'counts'>): string {
+export function describeBuild({ version, counts }: BuildSummary): string {
   return `data version ${version} (${describeCounts(counts)})`;
 }
 
-export function printBanner(
-  settings: ServeSettings,
-  url: string,
-  manifest: Pick<Manifest, 'version' | 'counts'>,
-): void {
+export function printBanner(settings: ServeSettings, url: string, manifest: BuildSummary): void {
   console.log(
     `Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`,
   );

@@ -1,11 +1,11 @@
 // The wiki: every path the edge core calls static, served from dist/ by serve-handler, with
 // the header rules of dist/_headers (Cloudflare's format, so the Worker's assets agree).
-import type { lstat as lstatWithCallback } from 'node:fs';
-import { lstat, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
+import { fileMethods } from './static-files.ts';
 
 export interface HeaderRule {
   /** A serve-handler glob, e.g. "/_astro/**". */
@@ -32,32 +32,32 @@ export function parseHeaderRules(text: string): HeaderRule[] {
   return rules;
 }
 
-/**
- * lstat for the static site: a path no file can have (a NUL byte, a name too long) is simply
- * not there, so serve-handler answers 404 rather than 500; nor is a file of `hidden` (the
- * _headers and .assetsignore files, which Cloudflare does not serve either). (Its types name the callback lstat;
- * it awaits a promise.)
- */
-function lstatOrNotFound(hidden: ReadonlySet<string>): typeof lstatWithCallback {
-  const notThere = (code: string) => Object.assign(new Error(`${code}: no such file`), { code: 'ENOENT' });
-  return (async (path: string) => {
-    if (hidden.has(path)) throw notThere('HIDDEN');
-    try {
-      return await lstat(path);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ERR_INVALID_ARG_VALUE' || code === 'ENAMETOOLONG') throw notThere(code);
-      throw error;
-    }
-  }) as unknown as typeof lstatWithCallback;
-}
+/** Serves one request; `path` is the path and query the edge decided on (WHATWG-normalised). */
+export type StaticSite = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<void>;
 
-export type StaticSite = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+/** serve-handler's methods; its types name node:fs's callback functions, though it awaits what they return. */
+type HandlerMethods = Parameters<typeof serveHandler>[3];
 
 export async function staticSite(distDir: string): Promise<StaticSite> {
-  const headersFile = join(distDir, '_headers');
+  // serve-handler resolves paths below the absolute root: the API folder check compares with it.
+  const root = resolve(distDir);
+  const headersFile = join(root, '_headers');
   const rules = await readFile(headersFile, 'utf8').then(parseHeaderRules, () => []);
-  const methods = { lstat: lstatOrNotFound(new Set([headersFile, join(distDir, ASSETS_IGNORE_FILE)])) };
-  return (request, response) =>
-    serveHandler(request, response, { public: distDir, directoryListing: false, etag: true, headers: rules }, methods);
+  // Cloudflare does not serve these either.
+  const hidden = new Set([headersFile, join(root, ASSETS_IGNORE_FILE)]);
+  const config = { public: root, directoryListing: false, etag: true, headers: rules };
+  const serve = (request: IncomingMessage, response: ServerResponse, path: string) => {
+    // serve-handler parses and decodes the URL again: it gets the path the edge decided on, so
+    // both act on one path (it would read "/api%2fx/../trees" as "/api/trees").
+    request.url = path;
+    return serveHandler(request, response, config, fileMethods(root, hidden, response) as unknown as HandlerMethods);
+  };
+  return (request, response, path) => {
+    if (response.socket) return serve(request, response, path);
+    // A pipelined request waits for the responses before it on its connection: its file is
+    // opened when its turn comes, so a client's backlog holds no descriptor or buffer.
+    return new Promise((served, failed) =>
+      response.once('socket', () => serve(request, response, path).then(served, failed)),
+    );
+  };
 }

@@ -2,9 +2,13 @@
 // front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
 // API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { localTokens, madeUpTokenNotice } from './local-tokens.ts';
+import { madeUpTokenNotice } from './local-tokens.ts';
+import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -30,6 +34,24 @@ export interface RunningWorker {
   url: string;
   process: ChildProcess;
   close(): Promise<void>;
+}
+
+/**
+ * The Worker's variables as a file for wrangler's --env-file (dotenv): on its command line
+ * they would show in every local user's `ps`. The file is the current user's alone (0600 in
+ * a 0700 folder); the returned function removes it. Values are single-quoted, `$` escaped
+ * (wrangler expands variables); one it cannot quote is refused, naming the variable.
+ */
+export function writeEnvFile(vars: Record<string, string>): { path: string; remove(): void } {
+  const lines = Object.entries(vars).map(([name, value]) => {
+    if (/['\\\r\n]/.test(value))
+      throw new Error(`${name} holds a quote, backslash or line break, which cannot be passed to wrangler`);
+    return `${name}='${value.replaceAll('$', '\\$')}'\n`;
+  });
+  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
+  const path = join(folder, 'worker.env');
+  writeFileSync(path, lines.join(''), { mode: 0o600 });
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 /** How long wrangler may take to stop after SIGTERM before its group is killed. */
@@ -67,6 +89,14 @@ function groupCloser(child: ChildProcess): () => Promise<void> {
     });
 }
 
+/** The Worker's env: the extra variables and the token lists. */
+function workerVars(options: WorkerOptions): Record<string, string> {
+  const vars: Record<string, string> = { ...options.vars };
+  if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
+  if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
+  return vars;
+}
+
 export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const args = [
@@ -82,9 +112,14 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   ];
   // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
   if (options.assetsDir) args.push('--assets', options.assetsDir);
-  if (options.tokens?.length) args.push('--var', `API_TOKENS:${options.tokens.join(',')}`);
-  if (options.tokenSha256?.length) args.push('--var', `API_TOKEN_SHA256:${options.tokenSha256.join(',')}`);
-  for (const [name, value] of Object.entries(options.vars ?? {})) args.push('--var', `${name}:${value}`);
+  let envFile: ReturnType<typeof writeEnvFile>;
+  try {
+    envFile = writeEnvFile(workerVars(options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
+  args.push('--env-file', envFile.path);
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
@@ -94,16 +129,32 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
     detached: true,
   });
   const url = `http://${host}:${options.port}`;
-  const close = groupCloser(child);
-  return new Promise((resolve, reject) => {
+  const closeGroup = groupCloser(child);
+  // wrangler reads the file once at start; removed when it stops, or when this process exits.
+  process.once('exit', envFile.remove);
+  const close = () =>
+    closeGroup().finally(() => {
+      process.off('exit', envFile.remove);
+      envFile.remove();
+    });
+  return whenReady(child, url, close, options.echo);
+}
+
+/** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
+function whenReady(child: ChildProcess, url: string, close: () => Promise<void>, echo = false) {
+  return new Promise<RunningWorker>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
-      if (options.echo) process.stdout.write(chunk);
+      if (echo) process.stdout.write(chunk);
       output += chunk.toString();
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`wrangler dev exited with ${code}:\n${output}`)));
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      // Stopped before it was ready (or closed after): what it left behind goes too.
+      void close();
+      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
+    });
     // Ready when the Worker answers; wrangler's own "Ready" line comes before workerd is.
     const started = Date.now();
     const poll = async () => {
@@ -122,8 +173,14 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
 }
 
 if (import.meta.main) {
-  const port = Number(process.env.PORT ?? 8787);
-  const { tokens, tokenSha256, madeUpToken } = localTokens(process.env);
+  let settings: ServeSettings;
+  try {
+    settings = settingsFromEnvironment(process.env, workerDevVariables);
+  } catch (error) {
+    console.error(`Cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const { port, host, tokens, tokenSha256, madeUpToken } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -131,7 +188,7 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host: process.env.HOST ?? '127.0.0.1', tokens, tokenSha256, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }

@@ -2,7 +2,7 @@
 // the releases and the unreleased edits as plain rows of text. Pure functions over the
 // release history, so the tests can check them.
 import type { Changes, RecordRef } from '../build/changes.ts';
-import type { ReleaseHistory } from '../build/releases.ts';
+import type { ReleaseEntry } from '../build/wiki-data.ts';
 import { kindById, kindTitle, type KindId } from '../schema/kinds.ts';
 import { exact, formatRange, type Unit } from './format.ts';
 import { CHANGES_PATH, recordPath, releasePath } from './site.ts';
@@ -41,8 +41,8 @@ export interface ReleaseView extends ChangeTables {
 
 /** What a History is made from: each release's id, date and changes, and the unreleased ones. */
 export interface ChangeHistory {
-  releases: readonly { id: string; date: string; changes: Changes }[];
-  unreleased: Changes | undefined;
+  releases: readonly Pick<ReleaseEntry, 'id' | 'date' | 'changes'>[];
+  unreleased?: Changes | undefined;
 }
 
 /** One line of a record's History: a release (or the unreleased content) and what it did to the record. */
@@ -105,7 +105,10 @@ export function changeTables(changes: Changes, current: ReadonlySet<string>): Ch
 }
 
 /** Every release, newest first, as the Changes page and the feeds show it. */
-export function releaseViews(history: ReleaseHistory, current: ReadonlySet<string>): ReleaseView[] {
+export function releaseViews(
+  history: { releases: readonly ReleaseEntry[] },
+  current: ReadonlySet<string>,
+): ReleaseView[] {
   return history.releases
     .map((release) => ({
       id: release.id,

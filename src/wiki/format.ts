@@ -2,7 +2,7 @@
 // and the exact form beside it ("61 s", "$11,500").
 
 /** What a number measures; decides both of its forms. */
-export type Unit = 'money' | 'seconds' | 'count' | 'percent' | 'decimal' | 'times';
+export type Unit = 'money' | 'seconds' | 'hours' | 'count' | 'percent' | 'decimal' | 'times';
 
 const SUFFIXES = ['', 'K', 'M', 'B', 'T'] as const;
 
@@ -59,6 +59,8 @@ export function shown(unit: Unit, value: number): string {
       return formatMoney(value);
     case 'seconds':
       return formatDuration(value);
+    case 'hours':
+      return formatDuration(value * 3600);
     case 'count':
       return formatCompact(value);
     case 'percent':
@@ -77,6 +79,8 @@ export function exact(unit: Unit, value: number): string {
       return `${value < 0 ? '-' : ''}$${formatExact(Math.abs(value))}`;
     case 'seconds':
       return `${formatExact(value)} s`;
+    case 'hours':
+      return `${formatExact(value)} h`;
     case 'count':
     case 'decimal':
       return formatExact(value);

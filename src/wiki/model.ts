@@ -1,10 +1,11 @@
 // What each wiki page shows, worked out from the records: plain strings and numbers that the
 // .astro pages only lay out. Pure functions over the content, so the tests can check them.
+import { treeEconomics, type TreeEconomics } from '../contract/economics.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kindById, type KindId } from '../schema/kinds.ts';
 import { drawChart, prepareChart, type ChartModel, type PreparedChart } from './chart.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
-import { kindPagePath, kindTitle, recordPath } from './site.ts';
+import { kindPagePath, kindTitle, PLANNER_PATH, recordPath } from './site.ts';
 import {
   viewOf,
   type ContentOf,
@@ -59,6 +60,8 @@ export interface RecordPage {
   charts: ChartModel[];
   /** What to pass as `search` to find this record through the API. */
   apiSearch: string;
+  /** The planner's address, on the pages of the records it plans with (trees). */
+  planner?: string;
   /** The search keys of the name and earlier names ("oaktree", "breadknife"), for the wiki's search ranking. */
   searchKeys: string[];
 }
@@ -172,12 +175,46 @@ function link<K extends KindId>(kind: K, view: KindView<K>, entry: WikiEntry<K> 
   return { href: recordPath(kind, entry.slug), title: view.title(entry.data), position: `Level ${entry.data.level}` };
 }
 
-/** A record's page; `charts` are the kind's prepared charts, when the caller already has them. */
+/**
+ * The trees' economics on a normal plot, worked out once for all of them (the cost to reach a
+ * tree is a running total over the levels below it); undefined for the other kinds.
+ */
+export function prepareKindEconomics<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+): TreeEconomics[] | undefined {
+  if (kind !== 'trees') return undefined;
+  return treeEconomics(entries.map((entry) => entry.data as ContentOf<'trees'>));
+}
+
+/** A tree's figures that span the levels below it: what reaching it costs and when that pays back. */
+function ladderFigures(economics: TreeEconomics): (FigureRow & { how: string })[] {
+  const payback = economics.upgradePaybackHours;
+  const never = economics.level === 1 ? '— (level 1 is where the farm starts)' : 'never (it earns no more per hour)';
+  return [
+    {
+      ...figureRow('Cost to reach', 'money', economics.costToReach),
+      how: 'the upgrade costs of every tree from level 2 to this one',
+    },
+    {
+      ...(payback === null
+        ? { label: 'Upgrade payback (normal plot)', shown: never, exact: never }
+        : figureRow('Upgrade payback (normal plot)', 'hours', payback)),
+      how: 'upgrade cost ÷ the profit per hour it adds over the tree one level below',
+    },
+  ];
+}
+
+/**
+ * A record's page; `charts` are the kind's prepared charts and `economics` the trees'
+ * (prepareKindEconomics), when the caller already has them.
+ */
 export function recordPage<K extends KindId>(
   kind: K,
   entries: readonly WikiEntry<K>[],
   index: number,
   charts: PreparedChart[] = prepareKindCharts(kind, entries),
+  economics: readonly TreeEconomics[] | undefined = prepareKindEconomics(kind, entries),
 ): RecordPage {
   const view = viewOf(kind);
   const entry = entries[index];
@@ -195,6 +232,7 @@ export function recordPage<K extends KindId>(
     }
   }
   const noun = kindById(kind)?.noun ?? kind;
+  const ladder = economics?.[index];
   return {
     title: view.title(data),
     tagline: `Level ${data.level} ${noun}`,
@@ -203,10 +241,14 @@ export function recordPage<K extends KindId>(
     aliases: 'aliases' in data ? (data.aliases ?? []) : [],
     texts,
     figures,
-    derived: view.derived.map((figure: Derived<ContentOf<K>>) => ({
-      ...figureRow(figure.label, figure.unit, figure.value(data)),
-      how: figure.how,
-    })),
+    derived: [
+      ...view.derived.map((figure: Derived<ContentOf<K>>) => ({
+        ...figureRow(figure.label, figure.unit, figure.value(data)),
+        how: figure.how,
+      })),
+      ...(ladder ? ladderFigures(ladder) : []),
+    ],
+    planner: ladder ? PLANNER_PATH : undefined,
     previous: link(kind, view, entries[index - 1]),
     next: link(kind, view, entries[index + 1]),
     charts: kindCharts(kind, entries, index, charts),

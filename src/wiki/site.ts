@@ -17,6 +17,7 @@ export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
 export const CHANGES_PATH = '/changes/';
+export const PLANNER_PATH = '/planner/';
 export const releasePath = (id: string) => `${CHANGES_PATH}${id}/`;
 /** The feeds of the data releases, linked from every page's head. */
 export const ATOM_FEED_PATH = `${CHANGES_PATH}atom.xml`;
@@ -32,6 +33,7 @@ export interface NavItem {
 export const navItems: NavItem[] = [
   { label: 'Home', href: '/' },
   ...kinds.map((kind) => ({ label: kindTitle(kind.id), href: kindPath(kind.id) })),
+  { label: 'Planner', href: PLANNER_PATH },
   { label: 'Changes', href: CHANGES_PATH },
   { label: 'API', href: API_DOCS_PATH },
   { label: 'Downloads', href: DOWNLOADS_PATH },

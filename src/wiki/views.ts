@@ -1,6 +1,24 @@
 // How the wiki presents each kind: labels and units of every API field, the derived
 // figures that help a player decide, the kind table's columns and the charts.
 import type { z } from 'zod';
+import {
+  costPerEfficiencyPoint,
+  costPerLogOfCapacity,
+  costPerLogPerMinute,
+  costPerSpeedPercent,
+  cutsPerMinute,
+  growthTimeFactor,
+  harvestValue,
+  logShareCutPerMinute,
+  logsPerMinute,
+  midpoint,
+  profitPerHarvest,
+  profitPerHour,
+  saplingReturn,
+  speedBonus,
+  upgradePayback,
+  valuePerMinute,
+} from '../contract/economics.ts';
 import { capitalized, type Kind, type KindId, type RecordsByKind } from '../schema/kinds.ts';
 import type { Unit } from './format.ts';
 
@@ -51,28 +69,6 @@ export interface KindView<K extends KindId> {
   charts: ChartSpec<ContentOf<K>>[];
 }
 
-type Tree = ContentOf<'trees'>;
-type Cutter = ContentOf<'cutters'>;
-type Plot = ContentOf<'plots'>;
-type Vehicle = ContentOf<'vehicles'>;
-
-export const midpoint = ([low, high]: Range) => (low + high) / 2;
-
-// Derived figures, exported for the tests.
-export const harvestValue = (tree: Tree) => tree.logCount * tree.logValue;
-export const valuePerMinute = (tree: Tree) => harvestValue(tree) / (tree.growthTime / 60);
-export const saplingReturn = (tree: Tree) => harvestValue(tree) / tree.saplingCost;
-export const upgradePayback = (tree: Tree) => tree.upgradeCost / harvestValue(tree);
-export const cutsPerMinute = (cutter: Cutter) => 60 / cutter.cooldown;
-export const costPerEfficiencyPoint = (cutter: Cutter) => cutter.cost / midpoint(cutter.efficiency);
-export const logShareCutPerMinute = (cutter: Cutter) => midpoint(cutter.efficiency) * cutsPerMinute(cutter);
-export const speedBonus = (plot: Plot) => plot.growthSpeed - 100;
-export const growthTimeFactor = (plot: Plot) => 100 / plot.growthSpeed;
-export const costPerSpeedPercent = (plot: Plot) => plot.cost / plot.growthSpeed;
-export const costPerLogOfCapacity = (storage: ContentOf<'storages'>) => storage.cost / storage.capacity;
-export const logsPerMinute = (vehicle: Vehicle) => (vehicle.capacity * 60) / vehicle.cooldown;
-export const costPerLogPerMinute = (vehicle: Vehicle) => vehicle.cost / logsPerMinute(vehicle);
-
 const level = { label: 'Level', unit: 'count' } as const;
 const name = { label: 'Name', unit: 'text' } as const;
 const cost = { label: 'Cost', unit: 'money' } as const;
@@ -100,6 +96,20 @@ export const views: { [K in KindId]: KindView<K> } = {
         unit: 'money',
         how: 'logs per harvest × log value',
         value: harvestValue,
+      },
+      {
+        key: 'profitPerHarvest',
+        label: 'Profit per harvest',
+        unit: 'money',
+        how: 'harvest value − sapling cost (one sapling replants it)',
+        value: profitPerHarvest,
+      },
+      {
+        key: 'profitPerHour',
+        label: 'Profit per hour (normal plot)',
+        unit: 'money',
+        how: 'profit per harvest × 3600 ÷ growth time in seconds; a faster plot multiplies it by its speed ÷ 100%',
+        value: (tree) => profitPerHour(tree),
       },
       {
         key: 'valuePerMinute',

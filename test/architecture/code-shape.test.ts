@@ -53,3 +53,14 @@ test(`no line of code is over ${MAX_LINE_LENGTH} characters`, () => {
   );
   expect(long).toEqual([]);
 });
+
+// Data reaches each part through its arguments, its imports or the build's integration: state
+// on globalThis, or a diagnostics channel that only a test listens to, hides who talks to whom.
+/** State kept on globalThis (`globalThis as`, `globalThis[...]`, an assignment), or a diagnostics channel. */
+const HIDDEN_GLOBAL = /\bglobalThis(\s+as\b|\[|\.\w+\s*=[^=])|node:diagnostics_channel|Symbol\.for\(/;
+
+test('no hidden globals: no code of src/ keeps state on globalThis or publishes on a diagnostics channel', () => {
+  const files = filesOf('src').filter((file) => /\.(ts|mjs|astro)$/.test(file));
+  const hidden = files.filter((file) => HIDDEN_GLOBAL.test(readFileSync(join(projectDir, file), 'utf8')));
+  expect(hidden).toEqual([]);
+});

@@ -103,6 +103,21 @@ test('npm run worker starts the Worker through a symbolic link', async () => {
   }
 }, 90_000);
 
+// Every entry point reads its settings in one module (src/server/settings.ts): a bad value stops
+// it at once, before a build or a Worker starts, with one line naming the variable and the value.
+test.each(['serve', 'start', 'worker'])('a bad PORT stops npm run %s with the message naming it', (script) => {
+  const result = spawnSync('npm', ['run', '--silent', script], {
+    cwd: projectDir,
+    encoding: 'utf8',
+    env: { ...process.env, PORT: 'abc', API_TOKENS: 'entry-point-token' },
+    timeout: 60_000,
+  });
+  expect(result.status).toBe(1);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toContain('Cannot start: PORT must be a whole number from 0 to 65535, got "abc"\n');
+  expect(result.stderr.match(/PORT must/g)).toHaveLength(1);
+});
+
 test('every script file either only runs (exports nothing) or runs only as the main module', () => {
   const files = scriptFiles();
   expect(files).toContain('src/build/cli.ts');

@@ -1,43 +1,63 @@
-// One build reads and validates content/ once, and makes the offline bundles once: the API,
-// the wiki's collections, the downloads page and the bundles all take that one result.
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// One build reads and validates its data once, and every part of it takes that one load:
+// the API, the wiki's collections and pages, and the offline bundles. The build is fed a
+// small fixture project through its loader: a part that read content/ by itself would show
+// the project's own records instead.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
 import type { Latest } from '../../src/build/bundles.ts';
-import { buildSite } from '../../src/build/site.ts';
+import { buildSite, projectDir } from '../../src/build/site.ts';
+import { minimalProject, minimalRecords, type TempProject } from '../fixtures/minimal-content.ts';
 
-const loads: unknown[] = [];
-const downloads: unknown[] = [];
-const onLoad = (message: unknown) => loads.push(message);
-const onDownloads = (message: unknown) => downloads.push(message);
+const loads: string[] = [];
+let fixture: TempProject;
+let data: BuildData;
 let outDir: string;
 
 beforeAll(async () => {
+  fixture = minimalProject();
   outDir = join(mkdtempSync(join(tmpdir(), 'treefarm-one-load-')), 'dist');
-  subscribe('treefarm-data:content-load', onLoad);
-  subscribe('treefarm-data:downloads-made', onDownloads);
-  try {
-    await buildSite(outDir);
-  } finally {
-    unsubscribe('treefarm-data:content-load', onLoad);
-    unsubscribe('treefarm-data:downloads-made', onDownloads);
-  }
+  await buildSite(outDir, (contentDir) => {
+    loads.push(contentDir);
+    data = loadBuildData(fixture.contentDir);
+    return data;
+  });
 }, 180_000);
-afterAll(() => rmSync(join(outDir, '..'), { recursive: true, force: true }));
-
-test('a build reads and validates the content once', () => {
-  expect(loads).toHaveLength(1);
+afterAll(() => {
+  rmSync(join(outDir, '..'), { recursive: true, force: true });
+  fixture.remove();
 });
 
-test('a build makes the offline bundles once', () => {
-  expect(downloads).toHaveLength(1);
+const fixtureSlugs = (kind: string) =>
+  Object.keys(minimalRecords)
+    .filter((path) => path.startsWith(`${kind}/`))
+    .map((path) => path.slice(kind.length + 1).replace(/\.yaml$/, ''))
+    .sort();
+
+test("a build loads its data once, from the project's content/", () => {
+  expect(loads).toEqual([join(projectDir, 'content')]);
 });
 
-test('the downloads page names the bundles the build wrote', () => {
+test('the API serves the records of that one load', () => {
+  const manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as { version: string };
+  expect(manifest.version).toBe(data.content.version);
+});
+
+test("the wiki's collections hold the records of that one load, and no others", () => {
+  const pages = readdirSync(join(outDir, 'trees'), { withFileTypes: true })
+    // A record's page is a folder named by its slug; pages of the listing are numbered.
+    .filter((entry) => entry.isDirectory() && !/^\d+$/.test(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+  expect(pages).toEqual(fixtureSlugs('trees'));
+});
+
+test('the downloads page names the bundles the build wrote, made from that one load', () => {
   const latest = JSON.parse(readFileSync(join(outDir, 'downloads', 'latest.json'), 'utf8')) as Latest;
   const page = readFileSync(join(outDir, 'downloads', 'index.html'), 'utf8');
+  expect(latest.version).toBe(data.content.version);
   expect(latest.bundles).toHaveLength(2);
   for (const bundle of latest.bundles) {
     expect(page).toContain(bundle.name);

@@ -19,7 +19,7 @@ import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
-import { BUNDLE_MANIFEST, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
+import { BUNDLE_MANIFEST, bundleFileName, csvPath, dataPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { BODIES_DIR, bundledBodyPath, INDEX_DIR, listRoute, rootPath } from '../../src/contract/paths.ts';
 import { bundleIndex } from '../../src/client/bundle.ts';
@@ -54,6 +54,14 @@ describe('reproducible', () => {
     expect([...again.keys()]).toEqual([...downloads.keys()]);
     for (const [name, bytes] of downloads)
       expect({ name, sha256: sha256(again.get(name) ?? new Uint8Array()) }).toEqual({ name, sha256: sha256(bytes) });
+  });
+
+  test('the build (another process) wrote the same archives and latest.json to dist/downloads/, byte for byte', () => {
+    for (const [name, bytes] of downloads)
+      expect({ name, sha256: sha256(readFileSync(join(distDir, DOWNLOADS_DIR, name))) }).toEqual({
+        name,
+        sha256: sha256(bytes),
+      });
   });
 
   test('dist/downloads/ holds the archives of the built version, as its latest.json describes them', () => {
@@ -174,6 +182,13 @@ describe('a bundle', () => {
     ).toEqual([]);
   });
 
+  test('it holds the SQLite database and a CSV file per kind', () => {
+    expect([...entries.keys()]).toEqual(
+      expect.arrayContaining([SQLITE_FILE, ...kinds.map((kind) => csvPath(kind.id))]),
+    );
+    expect(text(entries.get(SQLITE_FILE)?.subarray(0, 15))).toBe('SQLite format 3');
+  });
+
   test('schemas/ and openapi.json are the files published at the site root', () => {
     for (const path of [OPENAPI_FILE, ...kinds.map((kind) => schemaPath(kind.id))]) {
       expect({ path, body: text(entries.get(path)) }).toEqual({
@@ -207,7 +222,16 @@ describe('a bundle', () => {
 
   test('README.md names the version and the layout', () => {
     const readme = text(entries.get('README.md'));
-    for (const part of [content.version, 'data/', 'api/', 'schemas/', 'openapi.json', 'manifest.json'])
+    for (const part of [
+      content.version,
+      'data/',
+      'api/',
+      SQLITE_FILE,
+      'csv/',
+      'schemas/',
+      'openapi.json',
+      'manifest.json',
+    ])
       expect(readme).toContain(part);
   });
 });

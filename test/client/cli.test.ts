@@ -7,12 +7,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
+import { growthSpeedOf, treeEconomics } from '../../src/contract/economics.ts';
+import type { Plot, Tree } from '../../src/schema/records.ts';
 import { installedClient, type InstalledClient } from '../support/packed-client.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { scriptedServer } from '../support/scripted-server.ts';
 
 const TOKEN = 'cli-test-token';
-const version = loadContent(join(projectDir, 'content')).version;
+const content = loadContent(join(projectDir, 'content'));
+const version = content.version;
 const bundle = (format: 'tar.gz' | 'zip') => join(distDir, 'downloads', bundleFileName(version, format));
 const HATCHET = { level: 3, name: 'Hatchet', cooldown: 79, cost: 5042, efficiency: [30, 40] };
 
@@ -206,5 +209,76 @@ describe('suggest and releases', () => {
       const offline = await treefarm([...args, '--bundle', bundle('zip')]);
       expect(offline).toEqual(online);
     }
+  });
+});
+
+describe('economics: every tree through the formulas, online and offline', () => {
+  const trees = content.entries.trees.map((entry) => entry.data as Tree);
+  const plots = content.entries.plots.map((entry) => entry.data as Plot);
+  const FIELDS = [
+    'name',
+    'level',
+    'harvestValue',
+    'profitPerHarvest',
+    'profitPerHour',
+    'costToReach',
+    'upgradePaybackHours',
+  ];
+  const sources = [
+    ['online', []],
+    ['the tar.gz bundle', ['--bundle', bundle('tar.gz')]],
+    ['the zip bundle', ['--bundle', bundle('zip')]],
+  ] as const;
+
+  test.each(sources)(
+    'treefarm economics --json from %s: every tree equals the formulas on a normal plot',
+    async (_from, source) => {
+      const { code, stdout } = await treefarm(['economics', '--json', ...source]);
+      const rows = JSON.parse(stdout) as Record<string, unknown>[];
+      expect(code).toBe(0);
+      expect(rows).toHaveLength(trees.length);
+      expect(rows.map((row) => Object.keys(row))).toEqual(rows.map(() => FIELDS));
+      expect(rows).toEqual(treeEconomics(trees, 100));
+    },
+  );
+
+  test.each(sources)(
+    'treefarm economics --plot <level> --json from %s: each plot level, its growth speed',
+    async (_from, source) => {
+      for (const level of [1, 5, plots.length]) {
+        const { code, stdout } = await treefarm(['economics', '--plot', String(level), '--json', ...source]);
+        expect({ level, code }).toEqual({ level, code: 0 });
+        expect(JSON.parse(stdout)).toEqual(treeEconomics(trees, growthSpeedOf(plots, level)));
+      }
+    },
+  );
+
+  test('a faster plot raises every profit per hour', async () => {
+    const normal = JSON.parse((await treefarm(['economics', '--json'])).stdout) as { profitPerHour: number }[];
+    const fast = JSON.parse((await treefarm(['economics', '--plot', '8', '--json'])).stdout) as typeof normal;
+    for (const [index, row] of fast.entries())
+      expect(row.profitPerHour).toBeGreaterThan(normal[index]?.profitPerHour ?? 0);
+  });
+
+  test('as a table: a row per tree under the figures, level 1 with no payback', async () => {
+    const { code, stdout } = await treefarm(['economics', '--bundle', bundle('zip')]);
+    const lines = stdout.trimEnd().split('\n');
+    expect(code).toBe(0);
+    expect(lines[0]?.trim().split(/ +/)).toEqual(FIELDS);
+    expect(lines).toHaveLength(2 + trees.length);
+    expect(lines[2]?.trim().split(/ {2,}/)).toEqual(['African Juniper', '1', '714', '645', '38,700', '0']);
+  });
+
+  test('a plot level no plot has: exit status 2, naming the levels', async () => {
+    expectOneLineError(await treefarm(['economics', '--plot', '9']), 2, /no plot has level 9: the levels are 1 to 8/);
+  });
+
+  test.each([
+    [['economics', '--plot', 'fast'], /--plot takes a plot level, a whole number from 1, got "fast"/],
+    [['economics', '--plot', '0'], /--plot takes a plot level/],
+    [['economics', 'oak'], /economics takes no arguments/],
+    [['trees', '--plot', '3'], /--plot is an option of economics, not of trees/],
+  ])('treefarm %j is a usage error', async (args, message) => {
+    expectOneLineError(await treefarm(args), 2, message);
   });
 });

@@ -14,7 +14,7 @@ import {
 } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { bundleFileName, type BundleFormat } from '../../src/contract/bundle-layout.ts';
+import { bundleFileName, csvPath, SQLITE_FILE, type BundleFormat } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { answerText } from '../../src/client/bundle.ts';
 import { indexFiles } from '../../src/build/route-index.ts';
@@ -205,6 +205,10 @@ describe('a bundle that does not match its manifest is refused, naming the file'
 
   test('one byte changed in a data file', async () => {
     await expectRefused(flipByte('data/cutters.json'), 'data/cutters.json', /does not match the bundle manifest/);
+  });
+
+  test.each([SQLITE_FILE, csvPath('trees')])('one byte changed in %s', async (name) => {
+    await expectRefused(flipByte(name), name, /does not match the bundle manifest/);
   });
 
   test('a file the manifest lists is missing', async () => {

@@ -81,6 +81,7 @@ describe('the tarball', () => {
   test('holds the built JavaScript, its .d.ts, the README and package.json, and no TypeScript source', () => {
     expect(client.files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/index.js', 'dist/cli.js']));
     expect(client.files).toEqual(expect.arrayContaining(['dist/index.d.ts', 'dist/offline.js', 'dist/offline.d.ts']));
+    expect(client.files).toEqual(expect.arrayContaining(['dist/economics.js', 'dist/economics.d.ts']));
     const source = client.files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
     expect(source).toEqual([]);
   });
@@ -125,18 +126,24 @@ describe.each(nodes)('in $label', ({ path }) => {
   );
 });
 
-test('a TypeScript user gets the record types through the exports map', async () => {
+test('a TypeScript user gets the record and economics types through the exports map', async () => {
   const file = join(client.project, 'typed.ts');
   writeFileSync(
     file,
     `import { createClient, type Tree } from 'treefarm-data-client';
 import { openBundle, type BundleClient } from 'treefarm-data-client/offline';
+import { economics, profitPerHour, type TreeEconomics } from 'treefarm-data-client/economics';
 const trees: Tree[] = await createClient({ baseUrl: 'http://127.0.0.1:4321', token: 't' }).trees('oak');
 const bundle: BundleClient = await openBundle('bundle.zip');
 const growth: number = trees[0]?.growthTime ?? (await bundle.trees())[0]?.growthTime ?? 0;
 // @ts-expect-error: a tree has no field "price"
 trees[0]?.price;
-export { growth };
+const rows: TreeEconomics[] = await economics(bundle, { plot: 3 });
+const payback: number | null = rows[0]?.upgradePaybackHours ?? null;
+const perHour: number = profitPerHour(trees[0]!, 104);
+// @ts-expect-error: the plot is a level, a number
+await economics(bundle, { plot: 'fast' });
+export { growth, payback, perHour };
 `,
   );
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

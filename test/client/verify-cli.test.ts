@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { bundleEntries, DOWNLOADS_DIR, packZip } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { bundleFileName } from '../../src/contract/bundle-layout.ts';
+import { bundleFileName, csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
 import { bundledBodyPath, listRoute } from '../../src/contract/paths.ts';
 import { routeText } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -51,6 +51,12 @@ test('a tampered bundle: exit 1, naming the file', () => {
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('NOT a valid bundle');
   expect(result.stderr).toContain('data/vehicles.json does not match the bundle manifest');
+});
+
+test.each([SQLITE_FILE, csvPath('gifts')])('a tampered %s: exit 1, naming it', (name) => {
+  const result = verify(tamperedZip(name, (bytes) => bytes.subarray(1)));
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain(`${name} does not match the bundle manifest`);
 });
 
 test('a file tampered at the same size (sha256 differs, size does not): exit 1, naming the file', () => {

@@ -407,6 +407,24 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       }
     });
 
+    test('several Authorization headers: 401, the token is not valid, whatever they carry', async () => {
+      const valid = `Bearer ${TOKEN}`;
+      for (const values of [
+        [valid, valid],
+        [valid, 'Bearer wrong'],
+        ['wrong', valid],
+        [TOKEN, TOKEN],
+        [valid, ''],
+      ]) {
+        const response = await raw({ target: '/api/trees', headers: values.map((value) => ['Authorization', value]) });
+        expect({ values, status: response.status, body: response.body.toString() }).toEqual({
+          values,
+          status: 401,
+          body: TOKEN_INVALID,
+        });
+      }
+    });
+
     test('both 401s carry WWW-Authenticate: Bearer', async () => {
       expect((await anonymous('/api/trees')).headers.get('www-authenticate')).toBe('Bearer');
       expect((await get('/api/trees', bearer('wrong'))).headers.get('www-authenticate')).toBe('Bearer');
@@ -826,6 +844,18 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test("the static assets' configuration (_headers, .assetsignore) is not served", async () => {
       const statuses = await Promise.all(ASSETS_CONFIG_FILES.map(async (file) => (await anonymous(`/${file}`)).status));
       expect(statuses).toEqual([404, 404]);
+    });
+
+    test('GET and HEAD only: any other method gets 405 with Allow: GET, HEAD', async () => {
+      for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE']) {
+        const response = await raw({ method, target: '/index.html', body: '' });
+        expect({ method, status: response.status, allow: response.headers.allow }).toEqual({
+          method,
+          status: 405,
+          allow: 'GET, HEAD',
+        });
+      }
+      expect((await raw({ method: 'HEAD', target: '/' })).status).toBe(200);
     });
 
     test('the home page is the wiki, without a token', async () => {

@@ -43,6 +43,7 @@ function decision(
     header: (name) => byName.get(name) ?? null,
   });
 }
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const authorized = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${TOKEN}`, ...extra });
 
 const common = {
@@ -140,6 +141,31 @@ describe('answers to /api/', () => {
       headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
       body: { stored: fixedFile(errorText('The provided API token is not valid.')) },
     });
+  });
+
+  const SEVERAL_AUTHORIZATIONS =
+    'several Authorization headers (joined by ", "): 401 the token is not valid, whatever they carry';
+  test(SEVERAL_AUTHORIZATIONS, async () => {
+    // A token whose digest is configured, with a comma in it: only several headers can present that.
+    const withComma = `${TOKEN}, ${TOKEN}`;
+    const core = createEdge({
+      index: store.index,
+      tokenDigests: await tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
+    });
+    for (const authorization of [
+      `Bearer ${TOKEN}, Bearer ${TOKEN}`,
+      withComma,
+      `Bearer ${withComma}`,
+      `Bearer ${TOKEN}, `,
+    ]) {
+      expect({
+        authorization,
+        decision: await decision('GET', '/api/trees', { Authorization: authorization }, core),
+      }).toMatchObject({
+        authorization,
+        decision: { status: 401, body: { stored: fixedFile(errorText('The provided API token is not valid.')) } },
+      });
+    }
   });
 
   test('an unknown endpoint: 404 naming the six endpoints', async () => {
@@ -455,6 +481,28 @@ describe('paths outside /api/', () => {
   test('the site is static', async () => {
     for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])
       expect({ target, decision: await decision('GET', target) }).toEqual({ target, decision: { type: 'static' } });
+  });
+
+  test('another method than GET or HEAD: 405 "Method not allowed. Use GET." with Allow: GET, HEAD', async () => {
+    for (const method of ['POST', 'put', 'DELETE', 'TRACE', 'OPTIONS', 'PROPFIND']) {
+      expect({ method, decision: await decision(method, '/trees/oak-tree/') }).toEqual({
+        method,
+        decision: {
+          type: 'respond',
+          status: 405,
+          headers: { ...common, ...json, Allow: 'GET, HEAD', 'Cache-Control': 'no-store' },
+          body: { stored: fixedFile(errorText('Method not allowed. Use GET.')) },
+          encoding: 'identity',
+          omitBody: false,
+        },
+      });
+    }
+    // Remembered apart from the API's 405, whose Allow differs, in either order.
+    expect(await decision('POST', '/api/trees', authorized())).toMatchObject({
+      headers: { Allow: 'GET, HEAD, OPTIONS' },
+    });
+    expect(await decision('POST', '/')).toMatchObject({ headers: { Allow: 'GET, HEAD' } });
+    expect(await decision('head', '/')).toEqual({ type: 'static' });
   });
 
   test('a path that a file server would take into the API folder: 404 "Not found."', async () => {

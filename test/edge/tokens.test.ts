@@ -7,10 +7,9 @@ import {
   isConfiguredToken,
   presentedToken,
   sha256,
-  TokenConfigError,
   tokenDigests,
 } from '../../src/edge/tokens.ts';
-import { localTokens } from '../../src/server/local-tokens.ts';
+import { EnvironmentError } from '../../src/schema/environment.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -90,11 +89,11 @@ describe('tokenDigests', () => {
   test('a malformed digest is an error naming its entry, not skipped', async () => {
     for (const bad of [hex('a').toUpperCase(), hex('a').slice(1), `${hex('a')}0`, 'g'.repeat(64), 'not-a-digest']) {
       const configure = () => tokenDigests({ API_TOKEN_SHA256: `${hex('ok')},${bad}` });
-      await expect(configure()).rejects.toThrow(TokenConfigError);
+      await expect(configure()).rejects.toThrow(EnvironmentError);
       await expect(configure()).rejects.toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
     }
     await expect(tokenDigests({ API_TOKEN_SHA256: 'bad' })).rejects.toThrow(
-      expect.objectContaining({ name: 'TokenConfigError' }),
+      expect.objectContaining({ name: 'EnvironmentError' }),
     );
   });
 
@@ -173,24 +172,5 @@ describe("isConfiguredToken against a digest that differs from the token's only 
     expect(nearMiss.slice(0, 62)).toBe(hex('presented').slice(0, 62));
     expect(await isConfiguredToken('presented', await tokenDigests({ API_TOKEN_SHA256: nearMiss }))).toBe(false);
     expect(await isConfiguredToken('presented', await tokenDigests({ API_TOKEN_SHA256: hex('presented') }))).toBe(true);
-  });
-});
-
-describe('localTokens', () => {
-  test('configured plaintext tokens are served as they are, and none is made up', () => {
-    expect(localTokens({ API_TOKENS: ' a, b ,' })).toEqual({ tokens: ['a', 'b'], tokenSha256: [] });
-  });
-
-  test('digests alone are enough: no token is made up', () => {
-    const digest = 'ab'.repeat(32);
-    expect(localTokens({ API_TOKEN_SHA256: digest })).toEqual({ tokens: [], tokenSha256: [digest] });
-  });
-
-  test('with neither variable, a run makes up one random token and serves it', () => {
-    const first = localTokens({});
-    const second = localTokens({ API_TOKENS: ' , ' });
-    expect(first.madeUpToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
-    expect(first.tokens).toEqual([first.madeUpToken]);
-    expect(second.madeUpToken).not.toBe(first.madeUpToken);
   });
 });

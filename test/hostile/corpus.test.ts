@@ -3,13 +3,12 @@
 // and pipelining. Whatever the answer, it is never a 5xx, never API data without a valid
 // token, never an API file on a static path, and never a file outside the built site.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { openConnection, requestBytes, takeResponse, type RawRequest, type RawResponse } from '../support/http.ts';
-import { distDir, runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { decodeBody, filesBelow, readBuild } from '../reliability/builds.ts';
+import { runtimeNames, startRuntime, type Runtime, type RuntimeName } from '../support/runtimes.ts';
+import { decodeBody } from '../reliability/builds.ts';
+import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
 
 const TOKEN = 'hostile-corpus-token';
 const OTHER = 'not-a-configured-token';
@@ -25,6 +24,8 @@ interface HostileCase {
   requests: { method: string; apiData: boolean }[];
   /** Statuses the contract fixes, where it does. */
   statuses?: number[];
+  /** Statuses fixed in one runtime only: what the Worker cannot see (workerd answers first). */
+  statusesOn?: Partial<Record<RuntimeName, number[]>>;
 }
 
 /** Whether the target names the API by the URL standard (which both runtimes parse with). */
@@ -38,11 +39,13 @@ function namesApi(target: string): boolean {
 }
 
 /**
- * Exactly one Authorization header, carrying the configured token. (A parser may trim white
- * space before the colon, as workerd does: the token is still the client's own.)
+ * Exactly one Authorization header, carrying the configured token; an empty one before it is
+ * none (workerd drops it). (A parser may trim white space before the colon, as workerd does:
+ * the token is still the client's own.)
  */
 function carriesValidToken(headers: readonly [string, string][]): boolean {
   const values = headers.filter(([name]) => name.trim().toLowerCase() === 'authorization').map(([, value]) => value);
+  while (values.length > 1 && values[0] === '') values.shift();
   return values.length === 1 && (values[0] === TOKEN || values[0] === `Bearer ${TOKEN}`);
 }
 
@@ -138,6 +141,18 @@ const corpus: HostileCase[] = [
     '/api/trees/level/1.json',
     '/api/trees/../../package.json',
   ]),
+  // The edge resolves "api%2fx/.." as one segment and its dot segment (a static path); a file
+  // server that decodes %2f first would drop only "x" and serve the API folder.
+  ...withAndWithoutToken('a path the edge and a file server would resolve apart', [
+    '/api%2fx/../trees/name/oaktree.json',
+    '/api%2Fx/../bodies.pack',
+    '/%61pi%2fx/../trees/index.json',
+    '/api%2fx/%2e%2e/trees/index.json',
+    '/api%5cx/../trees/index.json',
+    '/%41PI%2Fx/%2E%2E/trees/index.json',
+    '/api%2fx%2f..%2f/../trees/index.json',
+    '/x/api%2ftrees%2findex.json/..',
+  ]),
   ...withAndWithoutToken('odd request target', [
     'http://evil.example/api/trees',
     'http://evil.example/%2e%2e/api/trees/index.json',
@@ -196,10 +211,34 @@ const corpus: HostileCase[] = [
     { target: '/api/trees', headers: [bearer(OTHER), bearer(TOKEN)] },
     401,
   ),
-  one('two Authorization headers, the valid one and an empty one', {
-    target: '/api/trees',
-    headers: [bearer(TOKEN), ['Authorization', '']],
-  }),
+  one(
+    'two Authorization headers, the valid one and an empty one',
+    { target: '/api/trees', headers: [bearer(TOKEN), ['Authorization', '']] },
+    401,
+  ),
+  one(
+    'two Authorization headers, the valid one twice',
+    { target: '/api/trees', headers: [bearer(TOKEN), bearer(TOKEN)] },
+    401,
+  ),
+  one(
+    'two Authorization headers, the bare token twice',
+    {
+      target: '/api/trees',
+      headers: [
+        ['Authorization', TOKEN],
+        ['Authorization', TOKEN],
+      ],
+    },
+    401,
+  ),
+  // workerd hands the Worker no trace of an empty header line before another: an empty
+  // Authorization before the valid one is no header at all, in both runtimes alike.
+  one(
+    'an empty Authorization header, then the valid one',
+    { target: '/api/trees', headers: [['Authorization', ''], bearer(TOKEN)] },
+    200,
+  ),
   one(
     'a valid and an invalid token in one header',
     { target: '/api/trees', headers: [['Authorization', `Bearer ${TOKEN}, Bearer ${OTHER}`]] },
@@ -336,7 +375,30 @@ const corpus: HostileCase[] = [
     one(`${method} with a valid token`, { method, target: '/api/trees', headers: [bearer(TOKEN)] }, 405),
     one(`${method} without a token`, { method, target: '/api/trees' }, 401),
   ]),
-  one('CONNECT', { method: 'CONNECT', target: 'evil.example:443', headers: [bearer(TOKEN)] }),
+  // Answered with a status line, not dropped (workerd answers CONNECT itself, before the Worker).
+  {
+    ...one('CONNECT', { method: 'CONNECT', target: 'evil.example:443', headers: [bearer(TOKEN)] }),
+    statusesOn: { node: [405] },
+  },
+  {
+    ...one('a method no parser knows', { method: 'XYZZY', target: '/', headers: [['Connection', 'close']] }),
+    statusesOn: { node: [400] },
+  },
+  // The static site answers GET and HEAD; the edge decides this for both runtimes.
+  ...['POST', 'PUT', 'DELETE', 'TRACE', 'PATCH', 'OPTIONS', 'PROPFIND'].flatMap((method) => [
+    one(`${method} on the static site`, { method, target: '/', body: '' }, 405),
+    one(`${method} on a static file`, { method, target: '/manifest.json', body: '' }, 405),
+  ]),
+  pipelined(
+    'pipelined: 100 API requests, all answered to a client that reads',
+    Array.from({ length: 100 }, () => ({ target: '/api/trees', headers: [bearer(TOKEN)] })),
+    Array.from({ length: 100 }, () => 200),
+  ),
+  pipelined(
+    'pipelined: 100 static pages, all answered to a client that reads',
+    Array.from({ length: 100 }, () => ({ target: '/' })),
+    Array.from({ length: 100 }, () => 200),
+  ),
   pipelined(
     'pipelined: a valid token, no token, an invalid token',
     [
@@ -383,40 +445,6 @@ const corpus: HostileCase[] = [
   ),
 ];
 
-/** The sha256 of every answer of the API and of every other file of the built site. */
-function siteDigests(): { api: Set<string>; other: Set<string> } {
-  const other = new Set<string>();
-  for (const path of filesBelow(distDir)) {
-    if (path.startsWith(`${API_DIR}/`)) continue;
-    other.add(
-      createHash('sha256')
-        .update(readFileSync(join(distDir, path)))
-        .digest('hex'),
-    );
-  }
-  // The edge's fixed error bodies are answers anyone may get, not API data.
-  const { answers } = readBuild(distDir);
-  const api = new Set([...answers].filter(([answer]) => !answer.startsWith('_edge/')).map(([, digest]) => digest));
-  return { api, other };
-}
-
-/**
- * In wrangler dev, workerd's own HTTP server answers requests it cannot parse (absolute-form,
- * asterisk-form or schemeless targets, duplicate or garbage Host, conflicting framing, unknown
- * methods) before any Worker code runs, with exactly these plain answers; an error in the
- * Worker shows as a stack trace instead. On Cloudflare the front line parses requests.
- */
-function refusedByWorkerd(response: RawResponse): boolean {
-  const plain = !('content-type' in response.headers) || response.headers['content-type'] === 'text/plain';
-  const body = response.body.toString('latin1');
-  return (
-    plain &&
-    !('x-data-version' in response.headers) &&
-    ((response.status === 500 && body === 'Internal Server Error') ||
-      (response.status === 501 && body === 'ERROR: Unrecognized request method.'))
-  );
-}
-
 describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   let digests: ReturnType<typeof siteDigests>;
@@ -451,7 +479,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   test.each(corpus.map((hostile) => [hostile.name, hostile] as const))('%s', async (_name, hostile) => {
     const responses = await exchange(runtime.url, hostile);
     expect(problems(hostile, responses)).toEqual([]);
-    if (hostile.statuses) expect(responses.map((response) => response.status)).toEqual(hostile.statuses);
+    const statuses = hostile.statusesOn?.[runtimeName] ?? hostile.statuses;
+    if (statuses) expect(responses.map((response) => response.status)).toEqual(statuses);
   });
 });
 
@@ -475,14 +504,4 @@ async function exchange(origin: string, hostile: HostileCase): Promise<RawRespon
     connection.close();
   }
   return responses;
-}
-
-/** A JSON object with a `data` member: the shape of API data. */
-function hasData(body: Buffer): boolean {
-  try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
-    return typeof value === 'object' && value !== null && 'data' in value;
-  } catch {
-    return false;
-  }
 }

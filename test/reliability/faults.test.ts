@@ -130,7 +130,8 @@ test('the Worker never serves a stored body whose bytes differ from its SHA-256,
   }
 });
 
-describe('SIGHUP reload', () => {
+// Each rebuilds dist/ and reloads: minutes on a loaded machine, so they get room well past the default.
+describe('SIGHUP reload', { timeout: 400_000 }, () => {
   let previous: Build;
   beforeEach(async () => {
     previous = readBuild(liveDir);
@@ -229,7 +230,9 @@ describe('SIGTERM', () => {
   });
 });
 
-test('a build killed midway (SIGKILL) leaves the previous build intact; a reload keeps serving it whole', async () => {
+test('a build killed midway (SIGKILL) leaves the previous build intact; a reload keeps serving it whole', {
+  timeout: 400_000,
+}, async () => {
   const previous = readBuild(liveDir);
   const nextDir = join(workDir, 'next');
   await buildEditedApi(nextDir, workDir);

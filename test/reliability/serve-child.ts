@@ -1,6 +1,7 @@
 // Runs the serve.ts CLI (`npm run serve`) in a child process, as an operator would: signals,
 // exit code, output and memory are the server's own.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -91,4 +92,21 @@ export async function residentBytes(pid: number): Promise<number> {
 export async function until(condition: () => boolean, withinMs = Number.POSITIVE_INFINITY): Promise<void> {
   const deadline = Date.now() + withinMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The pids of the supervisor's serving processes (serve.ts forks them, WORKERS=1 too). */
+export function servingProcesses(supervisor: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** How many files, sockets and pipes a process holds open now (Linux). */
+export function openDescriptors(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
 }

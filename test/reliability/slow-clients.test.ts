@@ -172,6 +172,14 @@ test('a client may pipeline maxQueuedResponses requests and gets every response'
   expect(statuses).toEqual(Array.from({ length: LIMITS.maxQueuedResponses }, () => 200));
 });
 
+test('a client that reads its answers may pipeline 100 requests and gets all 100', async () => {
+  const socket = await neverReads(100);
+  const answer = received(socket);
+  socket.resume();
+  const statuses = parseResponses(await answer).map((response) => response.status);
+  expect(statuses).toEqual(Array.from({ length: 100 }, () => 200));
+});
+
 test('a client pipelining over maxQueuedResponses requests unread is disconnected, its backlog dropped', async () => {
   const socket = await neverReads(LIMITS.maxQueuedResponses * 10);
   const answer = received(socket);

@@ -1,11 +1,10 @@
-// WORKERS > 1: several serving processes behind one port, under a supervisor.
-import { execFileSync } from 'node:child_process';
+// The supervisor: WORKERS serving processes (one by default) behind one port, restarted when they die.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { describeBuild } from '../../src/server/settings.ts';
 import { buildEditedApi, copyDist, tempDir } from './builds.ts';
-import { startServe, until, type RunningServeChild } from './serve-child.ts';
+import { servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'workers-test-token';
 let running: RunningServeChild | undefined;
@@ -14,18 +13,6 @@ afterEach(async () => {
   await running?.stop('SIGKILL');
   running = undefined;
 });
-
-/** The pids of the supervisor's serving processes. */
-function servingProcesses(supervisor: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(supervisor)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
 
 async function statuses(url: string, token: string, count: number): Promise<number[]> {
   const answers = await Promise.all(
@@ -66,7 +53,26 @@ test('a serving process that dies is replaced and the API keeps answering', asyn
   expect(new Set(await statuses(running.url, TOKEN, 40))).toEqual(new Set([200]));
 });
 
-test('SIGHUP reloads every serving process: each one says so and serves the new build', async () => {
+const RESTARTED_ALONE =
+  'WORKERS=1 (the default): a serving process that dies is restarted, says so, answers on the same port';
+test(RESTARTED_ALONE, async () => {
+  running = await startServe({ tokens: [TOKEN] });
+  await until(() => servingProcesses(running?.child.pid ?? 0).length === 1);
+  const [victim] = servingProcesses(running.child.pid ?? 0);
+  process.kill(victim ?? 0, 'SIGKILL');
+  await until(
+    () => running?.output().includes(`Serving process ${victim} died (SIGKILL): starting another`) ?? false,
+    20_000,
+  );
+  await until(() => /Serving process \d+ serving again/.test(running?.output() ?? ''), 30_000);
+  const [replacement] = servingProcesses(running.child.pid ?? 0);
+  expect(running.output()).toContain(`Serving process ${replacement} serving again.`);
+  expect(new Set(await statuses(running.url, TOKEN, 10))).toEqual(new Set([200]));
+});
+
+test('SIGHUP reloads every serving process: each one says so and serves the new build', {
+  timeout: 400_000,
+}, async () => {
   const workDir = tempDir('workers');
   try {
     const liveDir = copyDist(join(workDir, 'dist'));
@@ -103,7 +109,7 @@ test('SIGTERM stops every serving process and the supervisor exits 0', async () 
   for (const pid of children) expect(() => process.kill(pid, 0)).toThrow();
 });
 
-test('a damaged build is refused by the supervisor before any process starts', async () => {
+test('a damaged build is refused: the serving process names the file and the supervisor exits', async () => {
   await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(
     /manifest\.json is missing/,
   );

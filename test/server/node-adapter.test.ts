@@ -56,6 +56,12 @@ describe('rawHeader', () => {
     expect(rawHeader(raw, 'accept-encoding')).toBe('br, gzip');
   });
 
+  test('drops an empty value before any other, as workerd does; keeps one after', () => {
+    expect(rawHeader(['Authorization', '', 'Authorization', 'Bearer a'], 'authorization')).toBe('Bearer a');
+    expect(rawHeader(['Authorization', '', 'Authorization', '', 'Authorization', 'a'], 'authorization')).toBe('a');
+    expect(rawHeader(['Authorization', 'Bearer a', 'Authorization', ''], 'authorization')).toBe('Bearer a, ');
+  });
+
   test('is null for a header not sent', () => {
     expect(rawHeader(raw, 'if-none-match')).toBeNull();
   });

@@ -55,6 +55,7 @@ const PAGES: AuditedPage[] = [
   { name: 'API docs', path: '/docs/api/', source: 'docs/api.astro' },
   { name: 'downloads', path: '/downloads/', source: 'downloads.astro' },
   { name: 'page not found', path: '/no/such/page/', source: '404.astro' },
+  { name: 'planner', path: '/planner/', source: 'planner/index.astro', ready: '#planner:not([hidden])' },
   { name: 'changes', path: '/changes/', source: 'changes/index.astro' },
   { name: 'a release', path: `/changes/${FIRST_RELEASE}/`, source: 'changes/[id].astro' },
 ];

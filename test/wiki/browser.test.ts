@@ -155,4 +155,97 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     }
   });
+  describe('the planner', () => {
+    /** The ranking as the player sees it: "rank | tree | level | profit per hour | cost | payback" per row. */
+    const ranking = (page: Page) =>
+      page
+        .locator('#planner-table tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) =>
+            [...(row as HTMLTableRowElement).cells].map((cell) => cell.textContent?.trim()).join(' | '),
+          ),
+        );
+    const levels = async (page: Page) => (await ranking(page)).map((row) => Number(row.split(' | ')[2]));
+
+    async function openPlanner(): Promise<Page> {
+      const page = await open('/planner/');
+      await page.locator('#planner:not([hidden])').waitFor();
+      return page;
+    }
+
+    test('changing the money changes which trees are ranked', async () => {
+      problems.length = 0;
+      const page = await openPlanner();
+      await expect(levels(page)).resolves.toHaveLength(106);
+      await page.getByLabel('Your money').fill('30000');
+      await expect(levels(page)).resolves.toEqual([3, 2, 1]);
+      await page.getByLabel('Your money').fill('1.5M');
+      const richer = await levels(page);
+      expect(richer.length).toBeGreaterThan(3);
+      expect(richer).toEqual([...richer].sort((a, b) => b - a));
+      await page.getByLabel('Your tree level').fill('60');
+      await page.getByLabel('Your money').fill('0');
+      await expect(levels(page)).resolves.toEqual(Array.from({ length: 60 }, (_unused, index) => 60 - index));
+      await expect(page.locator('#planner-next').textContent()).resolves.toMatch(/^Next upgrade: .* \(level 61\)/);
+      await page.screenshot({ path: join(screenshotDir, 'planner.png') });
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    test('changing the plot changes every profit per hour and payback in the ranking', async () => {
+      problems.length = 0;
+      const page = await openPlanner();
+      await page.getByLabel('Your money').fill('30000');
+      const normal = await ranking(page);
+      await page.getByLabel('Your plot').selectOption({ label: 'Level 8 plot (114%)' });
+      const fast = await ranking(page);
+      expect(fast).toHaveLength(normal.length);
+      for (const [index, row] of fast.entries()) {
+        const [, tree, , perHour] = row.split(' | ');
+        const [, normalTree, , normalPerHour] = (normal[index] ?? '').split(' | ');
+        expect({ tree, faster: perHour !== normalPerHour }).toEqual({ tree: normalTree, faster: true });
+      }
+      await expect(page.locator('#planner-caption-note').textContent()).resolves.toMatch(/level 8 plot \(114%\)/);
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+
+    test('keyboard only: Tab to each input; arrows and typing recalculate', async () => {
+      const page = await openPlanner();
+      await page.getByLabel('Your tree level').focus();
+      await page.keyboard.press('ArrowUp');
+      await expect(page.locator('#planner-level-tree').textContent()).resolves.toBe('American Arborvitae');
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('planner-plot');
+      await page.keyboard.press('ArrowDown');
+      await expect(page.locator('#planner-caption-note').textContent()).resolves.toMatch(/level 2 plot \(102%\)/);
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('planner-money');
+      await page.keyboard.type('13224');
+      await expect(levels(page)).resolves.toEqual([3, 2, 1]);
+      await page.close();
+    });
+
+    test('what a player typed wrong is named, and the last ranking stays', async () => {
+      const page = await openPlanner();
+      await page.getByLabel('Your money').fill('30000');
+      await page.getByLabel('Your money').fill('lots');
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/^Money is a number of dollars/);
+      await expect(page.getByLabel('Your money').getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(levels(page)).resolves.toEqual([3, 2, 1]);
+      await page.close();
+    });
+
+    test('without JavaScript: every tree ranked on a normal plot, and no form', async () => {
+      const page = await browser.context.newPage();
+      await page.route('**/*.js', (route) => route.abort());
+      await page.goto(`${server.url}/planner/`);
+      await expect(levels(page)).resolves.toEqual(Array.from({ length: 106 }, (_unused, index) => 106 - index));
+      await expect(page.locator('#planner').isVisible()).resolves.toBe(false);
+      await expect(page.locator('#planner-caption-note').textContent()).resolves.toBe(
+        'On the level 1 plot (100%), from level 1, with no money limit.',
+      );
+      await page.close();
+    });
+  });
 });

@@ -6,14 +6,9 @@ import { loadContent } from '../../src/build/content.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
 import { downsample, drawChart, lineChart, MAX_BUCKETS, prepareChart } from '../../src/wiki/chart.ts';
 import { kindCharts, kindListings, kindTable, recordPage, ROWS_PER_PAGE } from '../../src/wiki/model.ts';
-import {
-  harvestValue,
-  logsPerMinute,
-  viewOf,
-  type ContentOf,
-  type FieldFormat,
-  type WikiEntry,
-} from '../../src/wiki/views.ts';
+import { costToReach, harvestValue, logsPerMinute, treeEconomics } from '../../src/contract/economics.ts';
+import { exact, formatDuration, formatMoney } from '../../src/wiki/format.ts';
+import { viewOf, type ContentOf, type FieldFormat, type WikiEntry } from '../../src/wiki/views.ts';
 
 const content = loadContent(join(projectDir, 'content'));
 /** The content loader's entries are the wiki's entries: a slug and the validated data. */
@@ -75,9 +70,16 @@ describe('record pages', () => {
     const how: Record<KindId, [label: string, how: string][]> = {
       trees: [
         ['Harvest value', 'logs per harvest × log value'],
+        ['Profit per harvest', 'harvest value − sapling cost (one sapling replants it)'],
+        [
+          'Profit per hour (normal plot)',
+          'profit per harvest × 3600 ÷ growth time in seconds; a faster plot multiplies it by its speed ÷ 100%',
+        ],
         ['Value per minute of growth', 'harvest value ÷ growth time in minutes'],
         ['Sapling return', 'harvest value ÷ sapling cost: one harvest pays for this many saplings'],
         ['Upgrade payback (harvests)', 'upgrade cost ÷ harvest value'],
+        ['Cost to reach', 'the upgrade costs of every tree from level 2 to this one'],
+        ['Upgrade payback (normal plot)', 'upgrade cost ÷ the profit per hour it adds over the tree one level below'],
       ],
       cutters: [
         ['Average efficiency', 'midpoint of the efficiency range'],
@@ -112,7 +114,40 @@ describe('record pages', () => {
   test('a derived figure is worked out from the record: the first tree, $714 a harvest in 1 minute', () => {
     // African Juniper: 119 logs × $6, grown in 60 s, sapling $69.
     const derived = pageOf('trees', entriesOf('trees')[0]?.slug ?? '').derived;
-    expect(derived.slice(0, 3).map((figure) => figure.exact)).toEqual(['$714', '$714', '×10.35']);
+    expect(derived.map((figure) => figure.exact)).toEqual([
+      '$714',
+      '$645',
+      '$38,700',
+      '$714',
+      '×10.35',
+      '0',
+      '$0',
+      '— (level 1 is where the farm starts)',
+    ]);
+  });
+
+  test("a tree's page shows the economics module's cost to reach and upgrade payback, exact and as in game", () => {
+    const trees = entriesOf('trees');
+    const oak = trees.findIndex((entry) => entry.slug === 'oak-tree');
+    const economics = treeEconomics(trees.map((entry) => entry.data))[oak];
+    const derived = pageOf('trees', 'oak-tree').derived;
+    const row = (label: string) => derived.find((figure) => figure.label === label);
+    expect(economics?.costToReach).toBe(
+      costToReach(
+        trees.map((entry) => entry.data),
+        69,
+      ),
+    );
+    expect(row('Cost to reach')).toMatchObject({
+      shown: formatMoney(economics?.costToReach ?? 0),
+      exact: `$${(economics?.costToReach ?? 0).toLocaleString('en-US')}`,
+    });
+    expect(row('Upgrade payback (normal plot)')?.shown).toBe(
+      formatDuration((economics?.upgradePaybackHours ?? 0) * 3600),
+    );
+    expect(row('Profit per hour (normal plot)')?.exact).toBe(exact('money', economics?.profitPerHour ?? 0));
+    expect(pageOf('trees', 'oak-tree').planner).toBe('/planner/');
+    expect(pageOf('cutters', 'knife').planner).toBeUndefined();
   });
 
   test('previous and next link the neighbours in list order', () => {

@@ -146,9 +146,16 @@ describe('links', () => {
     }
   });
 
-  test('every page links to the home page, each kind, the API docs and the downloads', () => {
+  test('every tree page and the home page point to the planner in their text, besides the nav', () => {
+    const main = (path: string) => /<main[\s\S]*<\/main>/.exec(pages.get(path) ?? '')?.[0] ?? '';
+    for (const entry of content.entries.trees)
+      expect(main(`/trees/${entry.slug}/`), entry.slug).toContain('href="/planner/"');
+    expect(main('/')).toContain('href="/planner/"');
+  });
+
+  test('every page links to the home page, each kind, the planner, the API docs and the downloads', () => {
     for (const [path, html] of pages) {
-      for (const href of ['/', ...kinds.map((kind) => `/${kind.id}/`), '/docs/api/', '/downloads/']) {
+      for (const href of ['/', ...kinds.map((kind) => `/${kind.id}/`), '/planner/', '/docs/api/', '/downloads/']) {
         expect(html, `${path} links to ${href}`).toContain(`href="${href}"`);
       }
     }
@@ -164,11 +171,16 @@ describe('markup', () => {
     for (const [path, html] of pages) expect(html.includes('data-pagefind-body'), path).toBe(recordPaths.has(path));
   });
 
-  test('no script but Pagefind and the table sort', () => {
+  test("no script but Pagefind, the table sort and, on its own page, the planner's", () => {
     for (const [path, html] of pages) {
       for (const [script = ''] of html.matchAll(/<script\b[^>]*>[\s\S]*?<\/script>/g)) {
+        const planner =
+          path === '/planner/' && /^<script type="module" src="\/_astro\/[^"]+\.js"><\/script>$/.test(script);
         const allowed =
-          /src="\/pagefind\//.test(script) || script.includes('PagefindUI') || script.includes('data-sortable');
+          /src="\/pagefind\//.test(script) ||
+          script.includes('PagefindUI') ||
+          script.includes('data-sortable') ||
+          planner;
         expect(allowed, `${path}: ${script.slice(0, 120)}`).toBe(true);
       }
     }

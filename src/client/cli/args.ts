@@ -7,6 +7,7 @@ export type Command =
   | { name: 'records'; kind: KindId; search: string | null }
   | { name: 'suggest'; kind: KindId; text: string }
   | { name: 'releases' }
+  | { name: 'economics'; plot: number | undefined }
   | { name: 'help' }
   | { name: 'version' };
 
@@ -35,7 +36,12 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   const options = { json: values.json ?? false, bundle: values.bundle, url: values.url };
   if (values.help) return { command: { name: 'help' }, ...options };
   if (values.version) return { command: { name: 'version' }, ...options };
-  return { command: commandOf(positionals), ...options };
+  const command = commandOf(positionals, values.plot);
+  if (values.plot !== undefined && command.name !== 'economics')
+    throw new UsageError(
+      `--plot is an option of economics, not of ${command.name === 'records' ? command.kind : command.name}`,
+    );
+  return { command, ...options };
 }
 
 function parse(argv: readonly string[]) {
@@ -46,13 +52,22 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       bundle: { type: 'string' },
       url: { type: 'string' },
+      plot: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
   });
 }
 
-function commandOf([name, ...rest]: string[]): Command {
+/** A plot level as typed after --plot: a whole number from 1. */
+function plotLevel(text: string): number {
+  const level = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(level) || level < 1)
+    throw new UsageError(`--plot takes a plot level, a whole number from 1, got ${JSON.stringify(text)}`);
+  return level;
+}
+
+function commandOf([name, ...rest]: string[], plot: string | undefined): Command {
   if (name === undefined || name === 'help') return { name: 'help' };
   if (isKind(name)) {
     if (rest.length > 1)
@@ -68,5 +83,10 @@ function commandOf([name, ...rest]: string[]): Command {
     if (rest.length > 0) throw new UsageError(`releases takes no arguments, got ${rest.join(' ')}`);
     return { name: 'releases' };
   }
-  throw new UsageError(`unknown command ${name}; the commands are ${KINDS}, suggest and releases`);
+  if (name === 'economics') {
+    if (rest.length > 0)
+      throw new UsageError(`economics takes no arguments, got ${rest.join(' ')}; --plot <level> picks the plot`);
+    return { name: 'economics', plot: plot === undefined ? undefined : plotLevel(plot) };
+  }
+  throw new UsageError(`unknown command ${name}; the commands are ${KINDS}, suggest, releases and economics`);
 }

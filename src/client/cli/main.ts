@@ -15,11 +15,14 @@ Commands:
   cutters [search]        likewise for cutters, gifts, plots (level only), storages, vehicles
   suggest <kind> <text>   up to 25 names that complete <text>, for type-ahead
   releases                the data releases, newest first
+  economics               every tree's harvest value, profit per harvest and per hour, cost to
+                          reach and upgrade payback (hours), on a normal plot or --plot's
 
 Options:
   --json                  print the data as JSON, for scripts
   --bundle <file>         answer from an offline bundle (.tar.gz or .zip) instead of the API
   --url <address>         the site of the API (default: TREEFARM_URL, else http://127.0.0.1:4321)
+  --plot <level>          economics on the plot of that level (its growth speed)
   -h, --help              this help
   -v, --version           the version of treefarm
 
@@ -33,7 +36,12 @@ Examples:
   treefarm trees "oak tree"
   treefarm cutters 3 --json
   treefarm suggest trees oa
-  treefarm vehicles --bundle treefarm-data-<version>.tar.gz`;
+  treefarm vehicles --bundle treefarm-data-<version>.tar.gz
+  treefarm economics --plot 3 --json
+
+Economics assumes a tree is replanted at once after each harvest and that cutting, storing
+and delivering the logs hold nothing back (the game does not publish those rules); upgrade
+payback is the upgrade cost over the profit per hour it adds to the tree one level below.`;
 
 export interface Io {
   argv: readonly string[];
@@ -71,6 +79,8 @@ function answer(source: Source, command: Exclude<Command, { name: 'help' | 'vers
       return source.suggest(command.kind, command.text);
     case 'releases':
       return source.releases();
+    case 'economics':
+      return source.economics(command.plot);
   }
 }
 

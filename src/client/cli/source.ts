@@ -3,6 +3,7 @@
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
+import { economics } from '../economics.ts';
 import { createClient } from '../online.ts';
 import type { TreefarmData } from '../types.ts';
 import { UsageError } from './args.ts';
@@ -11,6 +12,8 @@ export interface Source {
   records(kind: KindId, search: string | null): Promise<unknown[]>;
   suggest(kind: KindId, text: string): Promise<unknown[]>;
   releases(): Promise<unknown[]>;
+  /** Every tree's economics on the plot of that level (a normal plot when undefined). */
+  economics(plot: number | undefined): Promise<unknown[]>;
 }
 
 export interface SourceSettings {
@@ -36,5 +39,6 @@ function sourceOf(data: TreefarmData): Source {
     records: (kind, search) => data[kind](search),
     suggest: (kind, text) => data.suggest(kind, text),
     releases: () => data.releases(),
+    economics: (plot) => economics(data, { plot }),
   };
 }

@@ -2,10 +2,9 @@
 import type { APIRoute } from 'astro';
 import { releaseViews } from '../../wiki/changes.ts';
 import { atomFeed } from '../../wiki/feeds.ts';
-import { currentRecords, siteHistory } from '../../wiki/releases.ts';
+import { currentRecords, history } from '../../wiki/releases.ts';
 
-export const GET: APIRoute = async ({ site }) => {
-  const { content, history } = await siteHistory();
-  const body = atomFeed(releaseViews(history, currentRecords(content)), site?.href ?? 'http://localhost/');
+export const GET: APIRoute = ({ site }) => {
+  const body = atomFeed(releaseViews(history, currentRecords), site?.href ?? 'http://localhost/');
   return new Response(body, { headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
 };

@@ -1,0 +1,17 @@
+// The Astro configuration of the site, in one place: astro.config.mjs (for `astro build`,
+// `astro sync`, `astro dev`) and site.ts (`npm run build`, which hands the integration the data
+// it has already loaded) both use it.
+import type { AstroUserConfig } from 'astro';
+import treefarmData, { type TreefarmDataOptions } from './integration.ts';
+
+// The wiki is static; the integration adds the prebuilt API, the manifest, the search index
+// and the offline bundles to the same output (see integration.ts).
+export function siteConfig(options: TreefarmDataOptions = {}): AstroUserConfig {
+  return {
+    site: 'https://treefarm.example',
+    output: 'static',
+    trailingSlash: 'ignore',
+    build: { format: 'directory' },
+    integrations: [treefarmData(options)],
+  };
+}

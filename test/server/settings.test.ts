@@ -1,0 +1,129 @@
+// The settings of a serving process (src/server/settings.ts, rules in src/schema/environment.ts):
+// each variable's default, its valid and invalid forms, and the one message a bad value gets.
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
+import { EnvironmentError } from '../../src/schema/environment.ts';
+import { settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
+
+const digest = 'ab'.repeat(32);
+/** A token is configured, so none is made up and the settings compare exactly. */
+const base = { API_TOKENS: 'token' };
+const settings = (env: Record<string, string>) => settingsFromEnvironment({ ...base, ...env });
+const refused = (env: Record<string, string>): string => {
+  try {
+    settings(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvironmentError);
+    return (error as Error).message;
+  }
+  throw new Error(`${JSON.stringify(env)} was accepted`);
+};
+
+test('with nothing set, a process serves dist/ on 127.0.0.1:4321 in one process', () => {
+  expect(settings({})).toEqual({
+    port: 4321,
+    host: '127.0.0.1',
+    workers: 1,
+    distDir: join(projectDir, 'dist'),
+    tokens: ['token'],
+    tokenSha256: [],
+  });
+});
+
+test('an empty variable counts as unset', () => {
+  expect(settings({ PORT: '', HOST: '', WORKERS: '', DIST_DIR: '' })).toEqual(settings({}));
+});
+
+describe('PORT', () => {
+  test('a whole number from 0 to 65535, spaces around it ignored', () => {
+    expect([settings({ PORT: '0' }).port, settings({ PORT: '65535' }).port, settings({ PORT: ' 8080 ' }).port]).toEqual(
+      [0, 65535, 8080],
+    );
+  });
+
+  test('anything else is refused, naming the variable and the value', () => {
+    expect(refused({ PORT: 'abc' })).toBe('PORT must be a whole number from 0 to 65535, got "abc"');
+    for (const bad of ['65536', '-1', '80.5', '1e3', '0x50', '80 81'])
+      expect(refused({ PORT: bad })).toBe(`PORT must be a whole number from 0 to 65535, got ${JSON.stringify(bad)}`);
+  });
+
+  test('npm run worker defaults to 8787 and checks PORT by the same rule', () => {
+    expect(settingsFromEnvironment(base, workerDevVariables).port).toBe(8787);
+    expect(() => settingsFromEnvironment({ ...base, PORT: 'abc' }, workerDevVariables)).toThrow(
+      'PORT must be a whole number from 0 to 65535, got "abc"',
+    );
+  });
+});
+
+describe('HOST', () => {
+  test('a host name or an address', () => {
+    for (const host of ['0.0.0.0', '::1', 'localhost', 'farm.example'])
+      expect(settings({ HOST: host }).host).toBe(host);
+  });
+
+  test('a URL or a value with spaces is refused', () => {
+    expect(refused({ HOST: 'http://localhost' })).toBe(
+      'HOST must be a host name or an IP address (no spaces, scheme or path), got "http://localhost"',
+    );
+    expect(refused({ HOST: 'local host' })).toMatch(/^HOST must be a host name/);
+  });
+});
+
+describe('WORKERS', () => {
+  test('a whole number from 1 to 64', () => {
+    expect([settings({ WORKERS: '1' }).workers, settings({ WORKERS: '64' }).workers]).toEqual([1, 64]);
+  });
+
+  test('0, 65 or a word is refused', () => {
+    for (const bad of ['0', '65', 'two'])
+      expect(refused({ WORKERS: bad })).toBe(`WORKERS must be a whole number from 1 to 64, got ${JSON.stringify(bad)}`);
+  });
+});
+
+test('DIST_DIR: the build folder served, as given', () => {
+  expect(settings({ DIST_DIR: '/srv/treefarm dist' }).distDir).toBe('/srv/treefarm dist');
+});
+
+describe('API_TOKENS', () => {
+  test('comma-separated tokens, trimmed, empty entries skipped; none is made up', () => {
+    expect(settingsFromEnvironment({ API_TOKENS: ' a, b ,' })).toMatchObject({ tokens: ['a', 'b'], tokenSha256: [] });
+    expect(settingsFromEnvironment({ API_TOKENS: 'a' }).madeUpToken).toBeUndefined();
+  });
+
+  test('a token with a control character is refused, naming its entry but not its value', () => {
+    const message = refused({ API_TOKENS: 'fine,sec\tret' });
+    expect(message).toBe('API_TOKENS entry 2 holds a control character');
+    expect(message).not.toContain('sec');
+  });
+});
+
+describe('API_TOKEN_SHA256', () => {
+  test('digests alone are enough: no token is made up', () => {
+    expect(settingsFromEnvironment({ API_TOKEN_SHA256: digest })).toEqual(
+      expect.objectContaining({ tokens: [], tokenSha256: [digest] }),
+    );
+    expect(settingsFromEnvironment({ API_TOKEN_SHA256: digest }).madeUpToken).toBeUndefined();
+  });
+
+  test('an entry that is not 64 lowercase hex digits is refused, naming its entry but not its value', () => {
+    const bad = digest.toUpperCase();
+    const message = refused({ API_TOKEN_SHA256: `${digest},${bad}` });
+    expect(message).toBe('API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits (a SHA-256 digest)');
+    expect(message).not.toContain(bad);
+  });
+});
+
+test('with neither token variable, a run makes up one random token and serves it', () => {
+  const first = settingsFromEnvironment({});
+  const second = settingsFromEnvironment({ API_TOKENS: ' , ' });
+  expect(first.madeUpToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+  expect(first.tokens).toEqual([first.madeUpToken]);
+  expect(second.madeUpToken).not.toBe(first.madeUpToken);
+});
+
+test('every bad variable is named in the one error, a line each', () => {
+  expect(refused({ PORT: 'abc', WORKERS: '0' })).toBe(
+    'PORT must be a whole number from 0 to 65535, got "abc"\nWORKERS must be a whole number from 1 to 64, got "0"',
+  );
+});
