@@ -163,6 +163,7 @@ try {
   const name = trees === 0 ? 'Oak Tree' : `Synthetic Tree ${Math.ceil(trees / 2)}`;
   const cold = await coldReads(outDir, `/api/trees?search=${encodeURIComponent(name)}`);
   const coldIndex = cold.reads.filter(([path]) => path.startsWith('api/index/'));
+  const bodyBytes = cold.reads.filter(([path]) => path.startsWith('api/bodies/')).reduce((s, [, size]) => s + size, 0);
 
   console.log(
     `Deployment at scale: ${trees === 0 ? 'the real content' : `${count(trees)} synthetic trees`}, ` +
@@ -188,7 +189,7 @@ try {
     `- cold Worker isolate, GET /api/trees?search=${name}: ${cold.reads.length} reads, ` +
       `${count(coldIndex.reduce((sum, [, size]) => sum + size, 0))} bytes of index ` +
       `(${coldIndex.map(([path, size]) => `${path} ${size}`).join(', ')}), then the body ` +
-      `${count(cold.reads.filter(([path]) => path.startsWith('api/bodies/')).reduce((s, [, size]) => s + size, 0))} bytes; ` +
+      `${count(bodyBytes)} bytes; ` +
       `${cold.ms.toFixed(1)} ms in this process`,
   );
   if (values.worker) {
