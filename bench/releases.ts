@@ -1,13 +1,14 @@
 // `npm run bench:releases`: what data releases cost the API build. Synthetic content of
 // `--trees` trees (10,000 by default) is released `--releases` times (8), one tree's figure
-// changed before each; then emitApi (the current API, each release's API below
-// api/releases/<id>/ and the list of releases) is timed with 0, 1, 4 and all of them, in
-// one process, each `--runs` times (1; the median shown), next to the files it writes.
+// changed before each; then emitApi (each distinct body once, the routing index of the
+// current data and of each release, the list of releases) is timed with 0, 1, 4 and all of
+// them, in one process, each `--runs` times (1; the median shown), next to the routes, the
+// distinct bodies and the files it writes (what a release adds shows from row to row).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { emitApi } from '../src/build/api.ts';
+import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { makeRelease } from '../src/build/make-release.ts';
 import { loadReleases } from '../src/build/releases.ts';
@@ -44,20 +45,23 @@ try {
     `Release build benchmark: ${values.trees} trees, up to ${releaseCount} releases, ` +
       `median of ${values.runs} runs, Node ${process.version}\n`,
   );
-  console.log('| releases | API files | emitApi ms | ms per 1,000 files |');
-  console.log('| -------: | --------: | ---------: | -----------------: |');
+  console.log('| releases | routes | distinct bodies | files written | emitApi ms |');
+  console.log('| -------: | -----: | --------------: | ------------: | ---------: |');
   for (const count of [...new Set([0, 1, 4, releaseCount])].filter((count) => count <= releaseCount)) {
     const times: number[] = [];
-    let files = 0;
+    let written = { routes: 0, bodies: 0, files: 0 };
     for (let run = 0; run < Number(values.runs); run++) {
       const outDir = mkdtempSync(join(workDir, 'out-'));
       const started = performance.now();
-      files = Object.keys((await emitApi(content, outDir, releases.slice(0, count))).files).length;
+      const api = await emitApi(content, outDir, releases.slice(0, count));
       times.push(performance.now() - started);
+      const files = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      written = { routes: api.routes, bodies: api.bodies, files: files.length };
       rmSync(outDir, { recursive: true, force: true });
     }
     const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
-    console.log(`| ${count} | ${files} | ${median.toFixed(0)} | ${((median / files) * 1000).toFixed(1)} |`);
+    const { routes, bodies, files } = written;
+    console.log(`| ${count} | ${routes} | ${bodies} | ${files} | ${median.toFixed(0)} |`);
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });

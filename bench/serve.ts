@@ -11,10 +11,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../src/build/site.ts';
-import { namePath, listPath, MANIFEST_FILE } from '../src/contract/paths.ts';
+import { listRoute, MANIFEST_FILE, nameRoute } from '../src/contract/paths.ts';
 import { searchKey } from '../src/contract/search-key.ts';
 import { etagFor } from '../src/edge/negotiation.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
+import { routeBody, routeBytes } from '../test/support/dist-routes.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import {
   has,
@@ -34,15 +35,24 @@ import {
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const distDir = join(projectDir, 'dist');
 
+/** The identity bytes of each scenario's body as a plain file, for the floor and nginx. */
+const bodiesDir = mkdtempSync(join(tmpdir(), 'bench-bodies-'));
+process.on('exit', () => rmSync(bodiesDir, { recursive: true, force: true }));
+function bodyFile(route: string): string {
+  const file = join(bodiesDir, `${route.replaceAll('/', '_')}.json`);
+  writeFileSync(file, routeBytes(route));
+  return file;
+}
+
 const scenarios = [
   {
     name: 'name search',
     query: '/api/trees?search=Oak%20Tree',
     search: 'Oak Tree',
-    file: namePath('trees', searchKey('Oak Tree')),
+    route: nameRoute('trees', searchKey('Oak Tree')),
   },
-  { name: 'full list', query: '/api/trees', search: '', file: listPath('trees') },
-];
+  { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
+].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
 type Role = 'ours' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
 const COMPARE_DIR = process.env.BENCH_COMPARE;
@@ -53,7 +63,7 @@ function floorTarget(): Promise<Target<Role>> {
   const bodies = Object.fromEntries(
     scenarios.map((scenario) => [
       scenario.search,
-      { file: join(distDir, scenario.file), etag: etagFor(manifest.files[scenario.file]?.sha256 ?? '', 'identity') },
+      { file: scenario.file, etag: etagFor(routeBody(scenario.route) ?? '', 'identity') },
     ]),
   );
   return nodeTarget('bare node:http (floor)', 'floor', 'bench/baseline/node-floor.ts', {
@@ -71,8 +81,7 @@ async function nginxTarget(sendfile: boolean): Promise<Target<Role>> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   const locations = scenarios.map(
-    (scenario, index) =>
-      `location = /s${index} { default_type application/json; alias ${join(distDir, scenario.file)}; }`,
+    (scenario, index) => `location = /s${index} { default_type application/json; alias ${scenario.file}; }`,
   );
   writeFileSync(
     join(dir, 'nginx.conf'),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createHistogram } from 'node:perf_hooks';
 import { JSON_CONTENT_TYPE } from '../src/contract/headers.ts';
 import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '../src/contract/messages.ts';
-import { listPath, MANIFEST_FILE, notFoundPath } from '../src/contract/paths.ts';
+import { listRoute, MANIFEST_FILE, notFoundRoute } from '../src/contract/paths.ts';
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
 import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
@@ -60,7 +60,7 @@ function trafficMix(build: Build): Template[] {
     method: 'GET' | 'HEAD' = 'GET',
   ): Template => {
     const { target, status } = requestFor(path);
-    const sha256 = build.manifest.files[path]?.sha256 ?? '';
+    const sha256 = build.stored.get(path) ?? '';
     const etag = status === 200 ? etagFor(sha256, encoding) : undefined;
     const label = `${method} ${path}${encoding === 'identity' ? '' : ` (${encoding})`}`;
     return {
@@ -71,7 +71,7 @@ function trafficMix(build: Build): Template[] {
       expected: { status, body: build.body(path), encoding, etag },
     };
   };
-  const paths = envelopePaths(build.manifest);
+  const paths = envelopePaths(build);
   const every = (pattern: RegExp, step: number) =>
     paths.filter((path) => pattern.test(path)).filter((_path, index) => index % step === 0);
   const text = (
@@ -87,13 +87,13 @@ function trafficMix(build: Build): Template[] {
     headers: { 'Accept-Encoding': 'identity', ...headers },
     expected: { status, body: Buffer.from(body), encoding: 'identity' },
   });
-  const trees = listPath('trees');
-  const treesEtag = etagFor(build.manifest.files[trees]?.sha256 ?? '', 'identity');
+  const trees = listRoute('trees');
+  const treesEtag = etagFor(build.stored.get(trees) ?? '', 'identity');
   return [
-    ...kindIds.map((kind) => file(listPath(kind))),
+    ...kindIds.map((kind) => file(listRoute(kind))),
     ...every(/\/name\//, 7).map((path) => file(path)),
     ...every(/\/level\//, 5).map((path) => file(path)),
-    ...kindIds.map((kind) => file(notFoundPath(kind))),
+    ...kindIds.map((kind) => file(notFoundRoute(kind))),
     file(trees, 'br'),
     file(trees, 'gzip'),
     ...every(/\/name\//, 31).flatMap((path) => [file(path, 'br'), file(path, 'gzip')]),

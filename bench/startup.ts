@@ -1,7 +1,7 @@
 // `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
 // then (the supervisor and its serving process together), for the real build and for
-// synthetic builds of many API records. A synthetic build is
-// the real API build (loadContent + emitApi, so every file with its br and gzip variants) of
+// synthetic builds of many API records. A synthetic build is the real API build (loadContent +
+// emitApi, so every distinct body with its br and gzip variants) of
 // `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
 // Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the
 // synthetic builds there and reuse them on the next run; default: a temp folder, removed).
@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { emitApi } from '../src/build/api.ts';
+import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
@@ -88,7 +88,7 @@ async function startOnce(distDir: string) {
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? Number.NaN;
 
 const lines = [
-  '| build | API records | API files (+ br, gz) | manifest | API build | ready (median) | RSS when ready | peak RSS |',
+  '| build | API records | stored bodies | pack | API build | ready (median) | RSS when ready | peak RSS |',
   '|---|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const verdicts: string[] = [];
@@ -108,8 +108,8 @@ try {
     const peak = median(runs.map((run) => run.peak));
     lines.push(
       `| ${build.label} | ${records.toLocaleString('en')} | ` +
-        `${Object.keys(manifest.files).length.toLocaleString('en')} | ` +
-        `${(statSync(manifestPath).size / MiB).toFixed(1)} MiB | ` +
+        `${manifest.pack.bodies.toLocaleString('en')} | ` +
+        `${(manifest.pack.size / MiB).toFixed(1)} MiB | ` +
         `${build.buildMs === undefined ? '' : `${(build.buildMs / 1000).toFixed(0)} s`} | ` +
         `${(readyMs / 1000).toFixed(2)} s | ${(rss / MiB).toFixed(0)} MiB | ${(peak / MiB).toFixed(0)} MiB |`,
     );

@@ -10,19 +10,22 @@
 //    API-only build of the largest synthetic size, wrk side by side in one run: the name search,
 //    a prefix suggestion, and near misses 1 and 2 edits away.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { emitApi } from '../src/build/api.ts';
+import { assetFilesBelow } from '../src/build/deploy-limits.ts';
+import { emitApi } from '../src/build/emit.ts';
 import { loadContent, type Content } from '../src/build/content.ts';
 import { projectDir } from '../src/build/site.ts';
-import { suggestFiles } from '../src/build/suggest-index.ts';
+import { suggestRoutes } from '../src/build/suggest-index.ts';
+import { storedBodyPath, SUGGEST_SHARD } from '../src/contract/paths.ts';
+import { resolve, type RouteIndex } from '../src/contract/resolve.ts';
 import { searchKey } from '../src/contract/search-key.ts';
-import { planSuggestion } from '../src/contract/suggest.ts';
 import { kinds } from '../src/schema/kinds.ts';
-import type { BuildManifest } from '../src/schema/manifest.ts';
+import { loadBodyStore } from '../src/server/body-store.ts';
+import { scopeRoutes } from '../test/support/dist-routes.ts';
 import {
   loaderLine,
   measure,
@@ -48,10 +51,13 @@ const { values } = parseArgs({
 interface IndexCost {
   label: string;
   records: number;
+  /** Files emitApi wrote, and their bytes. */
   apiFiles: number;
   apiBytes: number;
-  indexFiles: number;
-  indexBytes: number;
+  /** Routes of the suggestion index, and the distinct bodies answering them (stored once each). */
+  suggestRoutes: number;
+  suggestBodies: number;
+  suggestBytes: number;
   shards: number;
   largestShardBytes: number;
   emitMs: number;
@@ -62,8 +68,6 @@ interface IndexCost {
   meanBytesRead: number;
   maxBytesRead: number;
 }
-
-const isIndexFile = (path: string) => path.split('/')[2] === 'suggest';
 
 /** A typo of a key: its middle neighbours swapped (1 edit), or also one letter dropped (2 edits). */
 function typos(key: string): string[] {
@@ -78,32 +82,28 @@ async function measureIndex(contentDir: string, label: string): Promise<IndexCos
   try {
     const content = loadContent(contentDir);
     let started = performance.now();
-    const manifest = await emitApi(content, outDir);
+    const { manifest } = await emitApi(content, outDir);
     const emitMs = performance.now() - started;
     started = performance.now();
-    for (const kind of kinds) for (const _file of suggestFiles(kind, content.entries[kind.id]));
+    for (const kind of kinds) for (const _route of suggestRoutes(kind, content.entries[kind.id]));
     const indexMs = performance.now() - started;
-    // Served files count with their br and gzip variants; the near-miss shards have none.
-    const shards = Object.entries(manifest.index);
-    const served = Object.entries(manifest.files).map(([path, file]): [string, number, number] => [
-      path,
-      3,
-      file.size + file.br.size + file.gzip.size,
-    ]);
-    const files = [...served, ...shards.map(([path, file]): [string, number, number] => [path, 1, file.size])];
-    const sum = (entries: typeof files) => entries.reduce((total, [, , size]) => total + size, 0);
-    const fileCount = (entries: typeof files) => entries.reduce((total, [, count]) => total + count, 0);
-    const index = files.filter(([path]) => isIndexFile(path));
-    const reads = nearMissReads(content, manifest);
+    const files = assetFilesBelow(outDir);
+    const routes = scopeRoutes(undefined, outDir);
+    const suggestions = [...routes].filter(([route]) => route.includes('/suggest/'));
+    const shardBodies = new Set(suggestions.filter(([route]) => route.includes(`/${SUGGEST_SHARD}`)).map(([, b]) => b));
+    const bodies = new Set(suggestions.map(([, body]) => body));
+    const sizeOf = (body: string) => statSync(join(outDir, storedBodyPath(body))).size;
+    const reads = await nearMissReads(content, outDir);
     return {
       label,
       records: Object.values(manifest.counts).reduce((total, count) => total + count, 0),
-      apiFiles: fileCount(files),
-      apiBytes: sum(files),
-      indexFiles: fileCount(index),
-      indexBytes: sum(index),
-      shards: shards.length,
-      largestShardBytes: Math.max(...shards.map(([, file]) => file.size)),
+      apiFiles: files.length,
+      apiBytes: files.reduce((total, file) => total + file.size, 0),
+      suggestRoutes: suggestions.length,
+      suggestBodies: bodies.size,
+      suggestBytes: [...bodies].reduce((total, body) => total + sizeOf(body), 0),
+      shards: shardBodies.size,
+      largestShardBytes: Math.max(...[...shardBodies].map(sizeOf)),
       emitMs,
       indexMs,
       typoQueries: reads.length,
@@ -117,18 +117,26 @@ async function measureIndex(contentDir: string, label: string): Promise<IndexCos
   }
 }
 
-/** What each near-miss query (a typo of every name) reads: shards and their bytes. */
-function nearMissReads(content: Content, manifest: BuildManifest): { shards: number; bytes: number }[] {
-  const exists = (path: string) => Object.hasOwn(manifest.files, path) || Object.hasOwn(manifest.index, path);
+/** What each near-miss query (a typo of every name) reads through the resolver: near-miss shards and their bytes. */
+async function nearMissReads(content: Content, distDir: string): Promise<{ shards: number; bytes: number }[]> {
+  const { index } = await loadBodyStore(distDir);
   const reads: { shards: number; bytes: number }[] = [];
   for (const kind of kinds) {
     for (const entry of content.entries[kind.id]) {
       if (!('name' in entry.data)) continue;
       for (const typo of typos(searchKey(entry.data.name))) {
-        const plan = planSuggestion(kind.id, typo, exists);
-        if (plan.type !== 'near') continue;
-        const bytes = plan.shards.reduce((total, { path }) => total + (manifest.index[path]?.size ?? 0), 0);
-        reads.push({ shards: plan.shards.length, bytes });
+        const read = { shards: 0, bytes: 0 };
+        const counting: RouteIndex = {
+          ...index,
+          async text(body) {
+            const text = await index.text(body);
+            read.shards++;
+            read.bytes += text.length;
+            return text;
+          },
+        };
+        const resolved = await resolve(counting, { endpoint: kind.id, suggest: true, search: typo, release: null });
+        if (resolved.type === 'made') reads.push(read);
       }
     }
   }
@@ -156,8 +164,8 @@ function printCosts(costs: IndexCost[]): void {
     row([
       'content',
       'records',
-      'index files (of all API files)',
-      'index bytes (of all API bytes)',
+      'suggestion routes (distinct bodies)',
+      'their stored bytes (all API bytes)',
       'near-miss shards',
       'largest shard',
       'index made in',
@@ -170,8 +178,8 @@ function printCosts(costs: IndexCost[]): void {
       row([
         c.label,
         count(c.records),
-        `${count(c.indexFiles)} (${count(c.apiFiles)})`,
-        `${mib(c.indexBytes)} (${mib(c.apiBytes)})`,
+        `${count(c.suggestRoutes)} (${count(c.suggestBodies)})`,
+        `${mib(c.suggestBytes)} (${mib(c.apiBytes)}, ${count(c.apiFiles)} files)`,
         count(c.shards),
         kib(c.largestShardBytes),
         `${(c.indexMs / 1000).toFixed(2)} s`,

@@ -1,49 +1,54 @@
-// Emits the prebuilt API: one envelope per list, name key, alias key and level of every
-// kind, one not-found envelope per kind, each kind's suggestion index, the same again for
-// each data release below api/releases/<id>/, the list of releases, the edge's fixed error
-// bodies, each with its br and gzip variants and the pack of them all (emit.ts), the manifest
-// that lists them, and the list of what the Worker deployment leaves out (the pack).
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/pack.ts';
+// The prebuilt API as routes: for the current data and for each data release, every route of
+// the routing index (src/contract/paths.ts) with the body that answers it: one envelope per
+// list, name key, alias key and level of every kind, one not-found envelope per kind, each
+// kind's suggestion index, and (current data only) the list of releases and the edge's fixed
+// error bodies. emit.ts stores each distinct body once; bundles.ts puts the same routes in the
+// offline bundles.
 import { FIXED_BODIES, notFoundBody, RELEASE_NOUN, successBody } from '../contract/messages.ts';
-import {
-  fixedBodyPath,
-  levelPath,
-  listPath,
-  MANIFEST_FILE,
-  namePath,
-  notFoundPath,
-  pinnedPath,
-  RELEASES_LIST_PATH,
-} from '../contract/paths.ts';
-import type { BuildManifest, Manifest } from '../schema/manifest.ts';
+import { fixedRoute, levelRoute, listRoute, nameRoute, notFoundRoute, RELEASES_ROUTE } from '../contract/paths.ts';
+import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
-import { countsOf, type Content, type ContentEntry } from './content.ts';
-import { emitFiles, type ApiFile } from './emit.ts';
-import { suggestFiles } from './suggest-index.ts';
+import type { Content, ContentEntry } from './content.ts';
+import { suggestRoutes } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
 
-export type { ApiFile } from './emit.ts';
+export interface ApiRoute {
+  /** The route's key in its scope's index. */
+  route: string;
+  body: string;
+  /** Read by the edge to make an answer, never sent as it is: stored without br and gzip variants. */
+  indexOnly?: boolean;
+}
 
-/** Every API file of the content, in a fixed order. */
-export function* apiFiles(content: Content): Generator<ApiFile> {
+/** The routes of one scope: the current data (release undefined) or one release. */
+export interface ApiScope {
+  release: string | undefined;
+  version: string;
+  routes: Iterable<ApiRoute>;
+}
+
+/** Every route of the content's kinds, in a fixed order. */
+export function* kindRoutes(content: Content): Generator<ApiRoute> {
   for (const kind of kinds) {
     const entries = content.entries[kind.id];
     yield {
-      path: listPath(kind.id),
+      route: listRoute(kind.id),
       body: successBody(
         kind.noun,
         entries.map((entry) => entry.record),
       ),
     };
-    yield { path: notFoundPath(kind.id), body: notFoundBody(kind.noun) };
+    yield { route: notFoundRoute(kind.id), body: notFoundBody(kind.noun) };
     // Entries are in list order, so each level's records keep that order.
     const byLevel = new Map<number, ContentEntry[]>();
-    for (const entry of entries) byLevel.set(entry.data.level, [...(byLevel.get(entry.data.level) ?? []), entry]);
+    for (const entry of entries) {
+      const group = byLevel.get(entry.data.level);
+      if (group) group.push(entry);
+      else byLevel.set(entry.data.level, [entry]);
+    }
     for (const [level, group] of byLevel) {
       yield {
-        path: levelPath(kind.id, level),
+        route: levelRoute(kind.id, level),
         body: successBody(
           kind.noun,
           group.map((entry) => entry.record),
@@ -53,57 +58,43 @@ export function* apiFiles(content: Content): Generator<ApiFile> {
     for (const entry of entries) {
       if (entry.keys.length === 0) continue;
       const body = successBody(kind.noun, [entry.record]);
-      for (const key of new Set(entry.keys)) yield { path: namePath(kind.id, key), body };
+      for (const key of new Set(entry.keys)) yield { route: nameRoute(kind.id, key), body };
     }
-    yield* suggestFiles(kind, entries);
+    yield* suggestRoutes(kind, entries);
   }
 }
 
 /** The bodies the edge answers errors with, which belong to no query. */
-export function* fixedBodyFiles(): Generator<ApiFile> {
-  for (const { name, body } of FIXED_BODIES) yield { path: fixedBodyPath(name), body };
+export function* fixedBodyRoutes(): Generator<ApiRoute> {
+  for (const { name, body } of FIXED_BODIES) yield { route: fixedRoute(name), body };
 }
 
 /**
- * Every file the API serves: the current content's answers, each release's answers below
- * its own prefix (a release's files come from its snapshot and the releases before it only,
- * so they never change), and GET /api/releases. Records keep every name they were released
- * under as an alias, so a renamed record stays findable by its old name.
+ * Every scope the API answers from: the current data, with the fixed bodies and GET
+ * /api/releases, then each release (its answers come from its snapshot and the releases
+ * before it only, so they never change). Records keep every name they were released under as
+ * an alias, so a renamed record stays findable by its old name. Lazy: one scope's routes are
+ * made while they are read.
  */
-export function* publishedApiFiles(content: Content, releases: readonly Release[] = []): Generator<ApiFile> {
+export function publishedScopes(content: Content, releases: readonly Release[] = []): ApiScope[] {
   const snapshots = releases.map((release) => release.content);
-  yield* apiFiles(withFormerNames(content, snapshots));
-  for (const [index, release] of releases.entries()) {
-    for (const file of apiFiles(withFormerNames(release.content, snapshots.slice(0, index))))
-      yield { ...file, path: pinnedPath(file.path, release.id) };
+  function* current(): Generator<ApiRoute> {
+    yield* fixedBodyRoutes();
+    yield* kindRoutes(withFormerNames(content, snapshots));
+    yield { route: RELEASES_ROUTE, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
   }
-  yield { path: RELEASES_LIST_PATH, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
+  return [
+    { release: undefined, version: content.version, routes: current() },
+    ...releases.map((release, index) => ({
+      release: release.id,
+      version: release.version,
+      routes: {
+        [Symbol.iterator]: () => kindRoutes(withFormerNames(release.content, snapshots.slice(0, index))),
+      },
+    })),
+  ];
 }
 
-/** The releases as the manifest lists them: newest first, id and data version. */
+/** The releases as the manifests list them: newest first, id and data version. */
 export const manifestReleases = (releases: readonly Release[]): Manifest['releases'] =>
   releases.map(({ id, version }) => ({ id, version })).reverse();
-
-/** Writes every API file, its variants, the pack and the manifest below `outDir`; returns the manifest. */
-export async function emitApi(
-  content: Content,
-  outDir: string,
-  releases: readonly Release[] = [],
-): Promise<BuildManifest> {
-  function* everyFile() {
-    yield* fixedBodyFiles();
-    yield* publishedApiFiles(content, releases);
-  }
-  const { files, pack, index } = await emitFiles(everyFile(), outDir);
-  const manifest: BuildManifest = {
-    version: content.version,
-    counts: countsOf(content),
-    files,
-    pack,
-    index,
-    releases: manifestReleases(releases),
-  };
-  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);
-  writeFileSync(join(outDir, ASSETS_IGNORE_FILE), `${NOT_DEPLOYED.join('\n')}\n`);
-  return manifest;
-}

@@ -16,15 +16,17 @@ import {
   SQLITE_FILE,
   type BundleFormat,
 } from '../contract/bundle-layout.ts';
+import { bundledBodyPath } from '../contract/paths.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
-import { manifestReleases, publishedApiFiles } from './api.ts';
+import { manifestReleases, publishedScopes } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
 import { sqliteFile } from './sqlite.ts';
 import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
+import { indexFiles } from './route-index.ts';
 import { dosDateTime, writeZip } from './zip.ts';
 
 export const DOWNLOADS_DIR = 'downloads';
@@ -75,10 +77,10 @@ function readme(content: Content): string {
 The reference data of the tree-farming game, for use without a network (${describeCounts(countsOf(content))}).
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
-- \`api/\`: the API's answers, laid out as the API serves them (\`api/trees/index.json\`, \`api/trees/level/5.json\`,
-  \`api/trees/name/<search key>.json\`, \`api/trees/not-found.json\`); any static host can serve it. Every data
-  release is there too: \`api/releases/index.json\` lists them, \`api/releases/<id>/\` holds each one's answers
-  (\`openBundle(file, { release: '<id>' })\` answers from one).
+- \`api/\`: the API's answers as the service deploys them: \`api/bodies/<sha256>.json\` holds each distinct answer
+  once, and \`api/index/current/\` routes every query to one (\`root.json\` says how many shards, each shard maps
+  a route such as \`trees/name/oaktree\` to a body). Every data release has its own index below
+  \`api/index/releases/<id>/\` (\`openBundle(file, { release: '<id>' })\` answers from one).
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`${SQLITE_FILE}\`: the same records as a SQLite database: a table per kind (pairs as \`<field>_min\` and
   \`<field>_max\`), \`aliases\`, \`releases\` and \`changes\` (what changed in each release, field by field), the
@@ -98,6 +100,28 @@ In a clone of the project, \`npm run bundle:verify -- <archive>\` checks an arch
 
 const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/**
+ * The API as the bundle holds it: the routing index of the current data and of every release,
+ * as the build deploys it, with each distinct body once as its JSON text, named by its SHA-256.
+ */
+function apiEntries(content: Content, releases: readonly Release[]): NamedBytes[] {
+  const bodies = new Map<string, Uint8Array>();
+  const entries: NamedBytes[] = [];
+  for (const scope of publishedScopes(content, releases)) {
+    const routes = new Map<string, string>();
+    for (const { route, body } of scope.routes) {
+      const bytes = utf8(body);
+      const sha256 = sha256Hex(bytes);
+      bodies.set(sha256, bytes);
+      routes.set(route, sha256);
+    }
+    for (const file of indexFiles(scope.release, scope.version, routes))
+      entries.push({ name: file.path, bytes: utf8(file.text) });
+  }
+  for (const [sha256, bytes] of bodies) entries.push({ name: bundledBodyPath(sha256), bytes });
+  return entries;
+}
+
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
 export function bundleEntries(content: Content, releases: readonly Release[] = []): NamedBytes[] {
   const files: NamedBytes[] = [
@@ -105,7 +129,7 @@ export function bundleEntries(content: Content, releases: readonly Release[] = [
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...Array.from(publishedApiFiles(content, releases), (file) => ({ name: file.path, bytes: utf8(file.body) })),
+    ...apiEntries(content, releases),
     ...schemaFiles(content),
     // The same records for SQL, Python, R and spreadsheets.
     sqliteFile(content, releases),

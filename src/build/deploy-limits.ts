@@ -1,10 +1,11 @@
 // The limits of Workers static assets, checked against a build before anyone tries to deploy
-// it: `wrangler deploy` uploads dist/ as the Worker's assets and refuses a version with too
-// many files or too large a file. The local Node server has no such limits, so the build
-// warns and goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
-import { readdirSync, statSync } from 'node:fs';
+// it: `wrangler deploy` uploads dist/ as the Worker's assets (all but what .assetsignore
+// names) and refuses a version with too many files or too large a file. The local Node server
+// has no such limits, so the build names the plan a deploy needs, warns past the limits and
+// goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/pack.ts';
+import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/build-files.ts';
 
 export const WORKER_ASSET_LIMITS = {
   /** Files per Worker version on the Workers Free plan. */
@@ -13,20 +14,10 @@ export const WORKER_ASSET_LIMITS = {
   paidFiles: 100_000,
   /** Bytes per file, on every plan. */
   fileBytes: 25 * 1024 * 1024,
-  /**
-   * The largest manifest.json the Worker can parse and still serve in its 128 MB isolate:
-   * while it is parsed, its bytes, its text and the parsed objects (1.6 times its size) are all
-   * held, about 3.6 times its size (measured on the 100k build, docs/deploy.md), beside the
-   * 16 MiB of bodies the Worker caches and the runtime itself.
-   */
-  manifestBytes: 16 * 1024 * 1024,
 } as const;
 
-/**
- * Files of the assets folder wrangler does not upload: those it reads as configuration, and
- * those the build lists in its .assetsignore (the pack, which only the Node server reads).
- */
-const NOT_UPLOADED = new Set(['_headers', '_redirects', ASSETS_IGNORE_FILE, ...NOT_DEPLOYED]);
+/** Files of the assets folder wrangler reads as configuration and does not upload. */
+const CONFIGURATION = ['_headers', '_redirects', ASSETS_IGNORE_FILE];
 /** Oversized files named one by one in a warning; the rest are counted. */
 const NAMED_FILES = 5;
 
@@ -40,8 +31,8 @@ const count = (value: number) => value.toLocaleString('en-US');
 const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
 /** What a deploy of these files as Workers static assets would run into: one sentence per problem, none if it fits. */
-export function workerAssetWarnings(files: readonly AssetFile[]): string[] {
-  const uploaded = files.filter((file) => !NOT_UPLOADED.has(file.path));
+export function workerAssetWarnings(files: readonly AssetFile[], ignored: readonly string[] = NOT_DEPLOYED): string[] {
+  const uploaded = uploadedFiles(files, ignored);
   const warnings: string[] = [];
   const { freeFiles, paidFiles, fileBytes } = WORKER_ASSET_LIMITS;
   if (uploaded.length > paidFiles) {
@@ -64,15 +55,61 @@ export function workerAssetWarnings(files: readonly AssetFile[]): string[] {
         `${mebibytes(fileBytes)} a static asset may be: \`wrangler deploy\` would fail.`,
     );
   }
-  const manifest = uploaded.find((file) => file.path === 'manifest.json');
-  if (manifest && manifest.size > WORKER_ASSET_LIMITS.manifestBytes) {
-    warnings.push(
-      `manifest.json is ${mebibytes(manifest.size)}, more than the ${mebibytes(WORKER_ASSET_LIMITS.manifestBytes)} ` +
-        'the Worker can parse in its 128 MB isolate: the deploy would succeed, but API requests would fail ' +
-        'with exceeded memory.',
-    );
-  }
   return warnings;
+}
+
+/**
+ * Whether an .assetsignore pattern covers a path: the patterns the build writes and the plain
+ * forms of gitignore that wrangler reads (a path, a folder ending in "/", "*" within a segment,
+ * a leading "/" anchoring it). Negations ("!") are not supported and match nothing.
+ */
+export function ignoredBy(pattern: string, path: string): boolean {
+  const trimmed = pattern.trim();
+  if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) return false;
+  const anchored = trimmed.startsWith('/') || trimmed.slice(0, -1).includes('/');
+  const body = trimmed.replace(/^\//, '');
+  const folder = body.endsWith('/');
+  const source = body
+    .replace(/\/$/, '')
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
+  const regex = new RegExp(`${anchored ? '^' : '(?:^|/)'}${source}${folder ? '/' : '(?:$|/)'}`);
+  return regex.test(path);
+}
+
+/** The files `wrangler deploy` would upload: not its configuration, nor what .assetsignore names. */
+export function uploadedFiles(files: readonly AssetFile[], ignored: readonly string[]): AssetFile[] {
+  return files.filter(
+    (file) => !CONFIGURATION.includes(file.path) && !ignored.some((pattern) => ignoredBy(pattern, file.path)),
+  );
+}
+
+/** The Workers plan a deploy of these files needs, or undefined when none can hold it. */
+export function planNeeded(files: readonly AssetFile[], ignored: readonly string[] = NOT_DEPLOYED): string | undefined {
+  const uploaded = uploadedFiles(files, ignored);
+  if (uploaded.some((file) => file.size > WORKER_ASSET_LIMITS.fileBytes)) return undefined;
+  if (uploaded.length <= WORKER_ASSET_LIMITS.freeFiles) return 'Free';
+  return uploaded.length <= WORKER_ASSET_LIMITS.paidFiles ? 'Paid' : undefined;
+}
+
+/** The patterns of the .assetsignore of an assets folder (none when it has none). */
+export function assetsIgnoreOf(dir: string): string[] {
+  const path = join(dir, ASSETS_IGNORE_FILE);
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
+}
+
+/** One line for the build's log: what a deploy uploads, and the plan it needs. */
+export function deploySummary(dir: string): string {
+  const files = assetFilesBelow(dir);
+  const ignored = assetsIgnoreOf(dir);
+  const uploaded = uploadedFiles(files, ignored);
+  const plan = planNeeded(files, ignored);
+  const largest = uploaded.reduce((max, file) => Math.max(max, file.size), 0);
+  return (
+    `Worker deploy: ${count(uploaded.length)} files to upload (largest ${mebibytes(largest)}): ` +
+    (plan ? `fits the Workers ${plan} plan.` : 'fits no Workers plan.')
+  );
 }
 
 /** Every file below `dir` with its size, as workerAssetWarnings takes them. */

@@ -1,28 +1,23 @@
-// Writes prebuilt API files below dist/, each with its br (quality 11) and gzip (level 9)
-// variant beside it, and returns their manifest entries. Compression happens here, once per
-// build, so no runtime compresses at start-up or per request. Any file given to emitFiles
-// gets its variants (every emitter of API files goes through it), except the files of the
-// suggestion index that the edge reads and never sends (`indexOnly`): those are listed apart.
+// Writes the prebuilt API below dist/api/: each distinct body once, as a container of its
+// identity bytes and its br (quality 11) and gzip (level 9) variants named by its SHA-256
+// (src/contract/body-container.ts), every scope's routing index (route -> body), the pack of
+// all bodies for the Node server, the build's manifest, and the list of what the Worker
+// deployment leaves out. Compression happens here, once per distinct body, so no runtime
+// compresses a stored body.
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { PACK_FILE, PACK_PARTS, type PackPart } from '../contract/pack.ts';
-import { type Compression, compressedPath } from '../contract/paths.ts';
-import type { BuildManifest, BuiltFile, ManifestFile } from '../schema/manifest.ts';
-
-export interface ApiFile {
-  /** Path below dist/, forward slashes. */
-  path: string;
-  body: string;
-  /** Read by the edge to make an answer, never sent as it is: no variants, listed in the manifest's `index`. */
-  indexOnly?: boolean;
-}
-
-/** The manifest's lists of what emitFiles wrote: served files with variants, and index files. */
-export type EmittedFiles = Pick<BuildManifest, 'files' | 'pack' | 'index'>;
+import { packBody } from '../contract/body-container.ts';
+import { ASSETS_IGNORE_FILE, NOT_DEPLOYED, PACK_FILE } from '../contract/build-files.ts';
+import { MANIFEST_FILE, storedBodyPath } from '../contract/paths.ts';
+import type { BuildManifest, ManifestFile } from '../schema/manifest.ts';
+import { type ApiRoute, type ApiScope, manifestReleases, publishedScopes } from './api.ts';
+import { type Content, countsOf } from './content.ts';
+import type { Release } from './releases.ts';
+import { indexFiles } from './route-index.ts';
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -39,15 +34,8 @@ function brotli(bytes: Buffer): Promise<Buffer> {
   });
 }
 
-const COMPRESS: Record<Compression, (bytes: Buffer) => Promise<Buffer>> = {
-  br: brotli,
-  gzip: (bytes) => gzipAsync(bytes, { level: 9 }),
-};
-
-const digestOf = (bytes: Buffer): ManifestFile => ({
-  sha256: createHash('sha256').update(bytes).digest('hex'),
-  size: bytes.length,
-});
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const EMPTY = new Uint8Array(0);
 
 /**
  * Runs `work` over `items` with at most `limit` running at once (zlib's thread pool does the
@@ -73,7 +61,7 @@ async function forEachConcurrently<T>(items: Iterable<T>, limit: number, work: (
   if (failure) throw failure.error;
 }
 
-/** The pack of a build, written part after part in the pack's order as the files are made. */
+/** The pack of a build: every stored body once, one after another, as the bodies are made. */
 class PackWriter {
   private readonly fd: number;
   private readonly hash = createHash('sha256');
@@ -84,13 +72,10 @@ class PackWriter {
     this.fd = openSync(path, 'w');
   }
 
-  append(parts: Record<PackPart, Buffer>): void {
-    for (const part of PACK_PARTS) {
-      const bytes = parts[part];
-      writeSync(this.fd, bytes);
-      this.hash.update(bytes);
-      this.size += bytes.length;
-    }
+  append(bytes: Uint8Array): void {
+    writeSync(this.fd, bytes);
+    this.hash.update(bytes);
+    this.size += bytes.length;
   }
 
   /** Closes the file; its manifest entry. */
@@ -100,17 +85,22 @@ class PackWriter {
   }
 }
 
+/** What emitting the API wrote, for the build's log and its manifest. */
+export interface EmittedApi {
+  manifest: BuildManifest;
+  /** Routes over all scopes, distinct bodies stored, and files of the routing index. */
+  routes: number;
+  bodies: number;
+  indexFiles: number;
+}
+
 /**
- * Writes every file and its variants below `outDir`, in parallel across the cores, and the
- * pack of them all (src/contract/pack.ts); returns their manifest entries in the order given.
- * Consecutive files with the same body (a record's name and alias envelopes) are compressed once.
+ * Stores every body of `scopes` once below `outDir` (compressing each new one in parallel
+ * across the cores), writes each scope's routing index, and returns the routes -> body maps.
  */
-export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promise<EmittedFiles> {
-  const order: string[] = [];
-  const written = new Map<string, BuiltFile>();
-  const index: BuildManifest['index'] = {};
+async function storeScopes(scopes: readonly ApiScope[], outDir: string, pack: PackWriter) {
   const madeDirs = new Set<string>();
-  const write = (path: string, bytes: Buffer) => {
+  const write = (path: string, bytes: Uint8Array | string) => {
     const target = join(outDir, path);
     const dir = dirname(target);
     if (!madeDirs.has(dir)) {
@@ -118,49 +108,76 @@ export async function emitFiles(files: Iterable<ApiFile>, outDir: string): Promi
       madeDirs.add(dir);
     }
     writeFileSync(target, bytes);
-    return digestOf(bytes);
   };
-  let previous: { body: string; variants: Promise<Record<Compression, Buffer>> } | undefined;
-  const variantsOf = (body: string, bytes: Buffer) => {
-    if (previous?.body !== body) {
-      const variants = Promise.all([COMPRESS.br(bytes), COMPRESS.gzip(bytes)]).then(([br, gz]) => ({ br, gzip: gz }));
-      previous = { body, variants };
-    }
-    return previous.variants;
-  };
-  const pack = new PackWriter(join(outDir, PACK_FILE));
-  // Files join the pack in the order they were given, each after the one before it.
+  /** By the identity's SHA-256 (and whether it is index-only): the stored body's name, once known. */
+  const stored = new Map<string, Promise<string>>();
+  // Bodies join the pack in the order they were first met, so two builds write the same pack.
   let packed = Promise.resolve();
-  let packEntry: ManifestFile;
-  try {
-    await forEachConcurrently(files, availableParallelism(), async ({ path, body, indexOnly }) => {
-      const identity = Buffer.from(body, 'utf8');
-      if (indexOnly) {
-        index[path] = write(path, identity);
-        return;
-      }
-      order.push(path);
-      const variants = variantsOf(body, identity);
-      const joined = packed.then(async () => pack.append({ identity, ...(await variants) }));
+  const store = ({ body, indexOnly }: ApiRoute): Promise<string> => {
+    const identity = Buffer.from(body, 'utf8');
+    const key = `${sha256(identity)}${indexOnly ? 'i' : ''}`;
+    let name = stored.get(key);
+    if (!name) {
+      const container = indexOnly
+        ? Promise.resolve(packBody({ identity, br: EMPTY, gzip: EMPTY }))
+        : Promise.all([brotli(identity), gzipAsync(identity, { level: 9 })]).then(([br, gz]) =>
+            packBody({ identity, br, gzip: gz }),
+          );
+      const joined = packed.then(async () => pack.append(await container));
       packed = joined;
-      const entry = write(path, identity);
-      const { br, gzip } = await variants;
-      written.set(path, {
-        ...entry,
-        br: write(compressedPath(path, 'br'), br),
-        gzip: write(compressedPath(path, 'gzip'), gzip),
+      name = Promise.all([container, joined]).then(([bytes]) => {
+        const digest = sha256(bytes);
+        write(storedBodyPath(digest), bytes);
+        return digest;
       });
-      await joined;
-    });
+      stored.set(key, name);
+    }
+    return name;
+  };
+  let routeCount = 0;
+  let indexCount = 0;
+  try {
+    for (const scope of scopes) {
+      const routes = new Map<string, string>();
+      await forEachConcurrently(scope.routes, availableParallelism() * 2, async (route) => {
+        // Set in order first, so the index lists routes in the order they were made.
+        routes.set(route.route, '');
+        routes.set(route.route, await store(route));
+      });
+      routeCount += routes.size;
+      for (const file of indexFiles(scope.release, scope.version, routes)) {
+        write(file.path, file.text);
+        indexCount++;
+      }
+    }
+  } finally {
+    await packed.catch(() => undefined);
+  }
+  return { routes: routeCount, bodies: stored.size, indexFiles: indexCount };
+}
+
+/** Writes the API of the content and its releases below `outDir`; returns what it wrote. */
+export async function emitApi(
+  content: Content,
+  outDir: string,
+  releases: readonly Release[] = [],
+): Promise<EmittedApi> {
+  const pack = new PackWriter(join(outDir, PACK_FILE));
+  let packEntry: ManifestFile | undefined;
+  let counts: Awaited<ReturnType<typeof storeScopes>>;
+  try {
+    counts = await storeScopes(publishedScopes(content, releases), outDir, pack);
   } finally {
     // Settles the file whatever happened; a failed build's pack is never listed in a manifest.
-    await packed.catch(() => undefined);
     packEntry = pack.close();
   }
-  const entries: BuildManifest['files'] = {};
-  for (const path of order) {
-    const entry = written.get(path);
-    if (entry) entries[path] = entry;
-  }
-  return { files: entries, pack: packEntry, index };
+  const manifest: BuildManifest = {
+    version: content.version,
+    counts: countsOf(content),
+    releases: manifestReleases(releases),
+    pack: { ...packEntry, bodies: counts.bodies },
+  };
+  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest)}\n`);
+  writeFileSync(join(outDir, ASSETS_IGNORE_FILE), `${NOT_DEPLOYED.join('\n')}\n`);
+  return { manifest, ...counts };
 }

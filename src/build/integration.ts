@@ -1,15 +1,16 @@
 // The Astro integration that completes a build. It holds the build's data (build-data.ts:
 // handed over by site.ts, or loaded here when `astro build` or `astro sync` runs alone),
 // serves it to the content collections and the pages as virtual modules (wiki-data.ts), and
-// after Astro has written the wiki, adds to the same output folder the prebuilt API envelopes
-// (current and of every data release) and their manifest, the JSON Schemas, the OpenAPI
-// document, the offline bundles and the Pagefind index of the record pages.
+// after Astro has written the wiki, adds to the same output folder the prebuilt API (each
+// distinct body once, and the routing index of the current data and of every data release)
+// and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles and the
+// Pagefind index of the record pages.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { emitApi } from './api.ts';
 import { type BuildData, loadBuildData } from './build-data.ts';
 import { createDownloads, emitSchemasAndDownloads, latestOf, type NamedBytes } from './bundles.ts';
-import { assetFilesBelow, workerAssetWarnings } from './deploy-limits.ts';
+import { assetFilesBelow, assetsIgnoreOf, deploySummary, workerAssetWarnings } from './deploy-limits.ts';
+import { emitApi } from './emit.ts';
 import { contentDirOf } from './releases.ts';
 import { writeSearchIndex } from './search-index.ts';
 import { collectionRecords, siteData, wikiDataPlugin } from './wiki-data.ts';
@@ -51,16 +52,17 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);
         const { content, releases } = loaded();
-        const manifest = await emitApi(content, outDir, releases);
+        const api = await emitApi(content, outDir, releases);
         logger.info(
-          `API: ${Object.keys(manifest.files).length} files (${releases.length} releases), each with br and gzip ` +
-            `variants, and ${Object.keys(manifest.index).length} suggestion index files, ` +
-            `data version ${manifest.version}`,
+          `API: ${api.routes} routes (${releases.length} releases) answered by ${api.bodies} distinct bodies, ` +
+            `each stored once with its br and gzip variants, in ${api.indexFiles} index files, ` +
+            `data version ${api.manifest.version}`,
         );
         logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
         logger.info(await writeSearchIndex(outDir));
         // Last, so every file the build writes is counted.
-        for (const warning of workerAssetWarnings(assetFilesBelow(outDir)))
+        logger.info(deploySummary(outDir));
+        for (const warning of workerAssetWarnings(assetFilesBelow(outDir), assetsIgnoreOf(outDir)))
           logger.warn(`Deploying this build as a Cloudflare Worker: ${warning} (npm start has no such limit.)`);
       },
     },

@@ -4,11 +4,11 @@
 // kind's entries in list order, so a release can write its own index from its own snapshot.
 import { suggestBody } from '../contract/messages.ts';
 import {
-  suggestEmptyPath,
-  suggestFirstPath,
-  suggestKeyPath,
-  suggestLevelPath,
-  suggestShardPath,
+  suggestEmptyRoute,
+  suggestFirstRoute,
+  suggestKeyRoute,
+  suggestLevelRoute,
+  suggestShardRoute,
 } from '../contract/paths.ts';
 import {
   indexedVariants,
@@ -19,7 +19,7 @@ import {
   wordKeys,
 } from '../contract/suggest.ts';
 import type { Kind } from '../schema/kinds.ts';
-import type { ApiFile } from './api.ts';
+import type { ApiRoute } from './api.ts';
 import type { ContentEntry } from './content.ts';
 
 /** Groups a to d of the contract, by position in list order. */
@@ -43,28 +43,28 @@ export interface SuggestIndexOptions {
   shardSplitBytes?: number;
 }
 
-/** Every file of a kind's suggestion index, in a fixed order. */
-export function* suggestFiles(
+/** Every route of a kind's suggestion index, in a fixed order. */
+export function* suggestRoutes(
   kind: Kind,
   entries: readonly ContentEntry[],
   { shardSplitBytes = SHARD_SPLIT_BYTES }: SuggestIndexOptions = {},
-): Generator<ApiFile> {
+): Generator<ApiRoute> {
   const suggestions = entries.map((entry) => suggestionOf({ level: entry.data.level, name: nameOf(entry) }));
   const answer = (positions: Iterable<number>) =>
     suggestBody(
       kind.noun,
       [...positions].slice(0, SUGGESTION_LIMIT).flatMap((position) => suggestions[position] ?? []),
     );
-  yield { path: suggestFirstPath(kind.id), body: answer(entries.keys()) };
-  yield { path: suggestEmptyPath(kind.id), body: answer([]) };
+  yield { route: suggestFirstRoute(kind.id), body: answer(entries.keys()) };
+  yield { route: suggestEmptyRoute(kind.id), body: answer([]) };
   for (const [digits, positions] of levelPrefixes(entries)) {
-    yield { path: suggestLevelPath(kind.id, digits), body: answer(positions) };
+    yield { route: suggestLevelRoute(kind.id, digits), body: answer(positions) };
   }
   for (const [prefix, groups] of keyPrefixes(entries)) {
-    yield { path: suggestKeyPath(kind.id, prefix), body: answer(new Set(groups.flat())) };
+    yield { route: suggestKeyRoute(kind.id, prefix), body: answer(new Set(groups.flat())) };
   }
   for (const [shard, text] of nearShards(entries, suggestions, shardSplitBytes)) {
-    yield { path: suggestShardPath(kind.id, shard), body: text, indexOnly: true };
+    yield { route: suggestShardRoute(kind.id, shard), body: text, indexOnly: true };
   }
 }
 

@@ -1,19 +1,12 @@
 // The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
-// then queried with the edge's own modules (parseSearch, queryPath, planSuggestion), so it
-// answers every search and suggestion exactly as the API does.
-import { RELEASE_NOT_FOUND_BODY, suggestBody } from '../contract/messages.ts';
-import { notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
-import { parseRelease } from '../contract/releases.ts';
-import { parseSearch } from '../contract/search-query.ts';
-import {
-  nearSuggestions,
-  parseShard,
-  planSuggestion,
-  type IndexLocation,
-  type Suggestion,
-} from '../contract/suggest.ts';
+// then answered through the edge's own resolver (src/contract/resolve.ts) over the bundle's
+// copy of the routing index, so it answers every search and suggestion exactly as the API does.
+import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
+import { bundledBodyPath, rootPath, shardPath } from '../contract/paths.ts';
+import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
+import { checkRoot, type IndexShard } from '../contract/route-index.ts';
+import type { Suggestion } from '../contract/suggest.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
-import { kindById } from '../schema/kinds.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
@@ -32,6 +25,33 @@ export interface VerifiedBundle {
 
 export type BundleClient = TreefarmData & { version: string; counts: Counts };
 
+/** The bundle's routing index and bodies, as the resolver reads them. */
+export function bundleIndex(files: ArchiveFiles): RouteIndex {
+  return {
+    root(release) {
+      const path = rootPath(release);
+      return files.has(path) ? checkRoot(readJson(files, path), path) : undefined;
+    },
+    shard: (release, n) => readJson(files, shardPath(release, n)) as IndexShard,
+    text: (body) => readText(files, bundledBodyPath(body)),
+  };
+}
+
+/**
+ * The text the API answers a query with, byte for byte, from the bundle (its release's data
+ * with `release`), and its status; undefined for a release the bundle does not hold.
+ */
+export async function answerText(
+  files: ArchiveFiles,
+  query: ApiQuery,
+): Promise<{ status: 200 | 404; text: string; path?: string } | undefined> {
+  const resolved = await resolve(bundleIndex(files), query);
+  if (resolved.type === 'unknown-release') return undefined;
+  if (resolved.type === 'made') return { status: 200, text: resolved.text };
+  const path = bundledBodyPath(resolved.body);
+  return { status: resolved.status, text: readText(files, path), path };
+}
+
 /**
  * Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it;
  * with `release`, over that data release's answers, as the API's `release=` gives them.
@@ -40,46 +60,26 @@ export async function openBundle(
   source: string | Uint8Array | ArrayBuffer,
   { release }: ReleaseOption = {},
 ): Promise<BundleClient> {
-  const { version, counts, releases, files } = await verifyBundle(await bytesOf(source));
-  const pinned = parseRelease(release ?? null);
-  const at = (path: string) => (pinned === undefined ? path : pinnedPath(path, pinned));
-  const checkRelease = (kind: KindId, search: string | null) => {
-    if (pinned !== undefined && !releases.some((known) => known.id === pinned))
-      throw new NotFoundError((JSON.parse(RELEASE_NOT_FOUND_BODY) as Envelope).message, kind, search);
+  const { version, counts, files } = await verifyBundle(await bytesOf(source));
+  const envelopeOf = (answer: { text: string; path?: string }) =>
+    parseJson(answer.text, answer.path ?? 'A suggestion made from the bundle') as Envelope;
+  const ask = async (kind: KindId, suggest: boolean, search: string | null) => {
+    const answer = await answerText(files, { endpoint: kind, suggest, search, release: release ?? null });
+    if (!answer) throw new NotFoundError((JSON.parse(RELEASE_NOT_FOUND_BODY) as Envelope).message, kind, search);
+    const envelope = envelopeOf(answer);
+    if (answer.status === 404) throw new NotFoundError(envelope.message, kind, search);
+    return envelope.data ?? [];
+  };
+  const releases = async () => {
+    const answer = await answerText(files, { endpoint: 'releases', suggest: false, search: null, release: null });
+    return answer ? (envelopeOf(answer).data ?? []) : [];
   };
   const client = dataClient(
-    async (kind, search) => {
-      checkRelease(kind, search);
-      const path = queryPath(kind, parseSearch(search));
-      if (path !== undefined && files.has(at(path))) return (readJson(files, at(path)) as Envelope).data ?? [];
-      throw new NotFoundError((readJson(files, at(notFoundPath(kind))) as Envelope).message, kind, search);
-    },
-    async (kind, text) => {
-      checkRelease(kind, text);
-      return (JSON.parse(suggestionBody(files, kind, text, at)) as { data: Suggestion[] }).data;
-    },
-    async () => (readJson(files, RELEASES_LIST_PATH) as Envelope).data ?? [],
+    (kind, search) => ask(kind, false, search),
+    async (kind, text) => (await ask(kind, true, text)) as Suggestion[],
+    releases,
   );
   return { ...client, version, counts };
-}
-
-/**
- * The body the API answers a suggestion query with, byte for byte, from the bundle's copy of
- * the index (of the release `at` locates).
- */
-export function suggestionBody(files: ArchiveFiles, kind: KindId, text: string | null, at?: IndexLocation): string {
-  const plan = planSuggestion(kind, text, (path) => files.has(path), at);
-  const read = (path: string) => {
-    const bytes = files.get(path);
-    if (!bytes) throw new BundleError(`The bundle lacks ${path}.`, path);
-    return new TextDecoder().decode(bytes);
-  };
-  if (plan.type === 'file') return read(plan.path);
-  const noun = kindById(kind)?.noun ?? kind;
-  return suggestBody(
-    noun,
-    nearSuggestions(plan, new Map(plan.shards.map(({ prefix, path }) => [prefix, parseShard(read(path))]))),
-  );
 }
 
 async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8Array> {
@@ -145,14 +145,22 @@ function checkCount(files: ArchiveFiles, kind: KindId, expected: number | undefi
   }
 }
 
-function readJson(files: ArchiveFiles, path: string): unknown {
+function readText(files: ArchiveFiles, path: string): string {
   const bytes = files.get(path);
   if (!bytes) throw new BundleError(`The bundle lacks ${path}.`, path);
+  return new TextDecoder().decode(bytes);
+}
+
+function parseJson(text: string, path: string): unknown {
   try {
-    return JSON.parse(new TextDecoder().decode(bytes));
+    return JSON.parse(text);
   } catch (error) {
     throw new BundleError(`${path} is not valid JSON: ${(error as Error).message}`, path);
   }
+}
+
+function readJson(files: ArchiveFiles, path: string): unknown {
+  return parseJson(readText(files, path), path);
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {

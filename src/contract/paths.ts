@@ -1,5 +1,7 @@
-// Where each prebuilt envelope lives in dist/. The build writes these files and the edge
-// resolves requests to them: one layout, defined once.
+// Where the API lives in dist/ and how its answers are named: every answer is a route (a
+// short key such as `trees/name/oaktree`) in the routing index of the data it belongs to (the
+// current data, or one release's), and each route names a body stored once, by its SHA-256.
+// The build writes this layout, the edge and the offline client read it: defined once.
 import type { KindId } from '../schema/kind-ids.ts';
 import type { FixedBodyName } from './messages.ts';
 import type { SearchQuery } from './search-query.ts';
@@ -7,58 +9,58 @@ import type { SearchQuery } from './search-query.ts';
 /** Where `npm start` serves the wiki and the API; the CLI's default address. */
 export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
 
-/** The folder of dist/ that holds the API envelopes; reachable only through the edge. */
+/** The folder of dist/ that holds the API; reachable only through the edge. */
 export const API_DIR = 'api';
+/** The build's summary for people and the Node server (version, counts, releases); no runtime answers from it. */
 export const MANIFEST_FILE = 'manifest.json';
 
-export const listPath = (kind: KindId) => `${API_DIR}/${kind}/index.json`;
-export const namePath = (kind: KindId, key: string) => `${API_DIR}/${kind}/name/${key}.json`;
-export const levelPath = (kind: KindId, level: number) => `${API_DIR}/${kind}/level/${level}.json`;
-export const notFoundPath = (kind: KindId) => `${API_DIR}/${kind}/not-found.json`;
-
+// Routes: the keys of the routing index. Search keys hold letters and digits only, so no key
+// holds a "/" of its own.
+export const listRoute = (kind: KindId) => `${kind}/list`;
+export const notFoundRoute = (kind: KindId) => `${kind}/not-found`;
+export const levelRoute = (kind: KindId, level: number) => `${kind}/level/${level}`;
+export const nameRoute = (kind: KindId, key: string) => `${kind}/name/${key}`;
 // The suggestion index of a kind (see src/contract/suggest.ts): one answer per first-25 list,
 // level prefix and key prefix, an empty answer, and the near-miss shards (read by the edge and
-// the offline client, never served as they are).
-const suggestDir = (kind: KindId) => `${API_DIR}/${kind}/suggest`;
-export const suggestFirstPath = (kind: KindId) => `${suggestDir(kind)}/index.json`;
-export const suggestEmptyPath = (kind: KindId) => `${suggestDir(kind)}/none.json`;
-export const suggestLevelPath = (kind: KindId, digits: string) => `${suggestDir(kind)}/level/${digits}.json`;
-export const suggestKeyPath = (kind: KindId, key: string) => `${suggestDir(kind)}/key/${key}.json`;
-export const suggestShardPath = (kind: KindId, shard: string) => `${suggestDir(kind)}/near/${shard}.json`;
-/** The fixed error bodies of the edge (401, unknown endpoint, ...): no kind's folder. */
-export const fixedBodyPath = (name: FixedBodyName) => `${API_DIR}/_edge/${name}.json`;
+// the offline client to make an answer, never sent as they are).
+export const suggestFirstRoute = (kind: KindId) => `${kind}/suggest/first`;
+export const suggestEmptyRoute = (kind: KindId) => `${kind}/suggest/none`;
+export const suggestLevelRoute = (kind: KindId, digits: string) => `${kind}/suggest/level/${digits}`;
+export const suggestKeyRoute = (kind: KindId, key: string) => `${kind}/suggest/key/${key}`;
+export const SUGGEST_SHARD = 'suggest/near/';
+export const suggestShardRoute = (kind: KindId, prefix: string) => `${kind}/${SUGGEST_SHARD}${prefix}`;
+/** The fixed error bodies of the edge (401, unknown endpoint, ...), in the current data's index. */
+export const fixedRoute = (name: FixedBodyName) => `_edge/${name}`;
+/** The body of GET /api/releases, in the current data's index. */
+export const RELEASES_ROUTE = 'releases';
 
-/** The compressions the build writes beside every API file, and the file name suffix of each. */
-export const COMPRESSIONS = { br: '.br', gzip: '.gz' } as const;
-export type Compression = keyof typeof COMPRESSIONS;
-/** Where the build writes the `compression` variant of the API file at `path`. */
-export const compressedPath = (path: string, compression: Compression) => `${path}${COMPRESSIONS[compression]}`;
-
-/** The folder of the releases: their list, and below it each release's own API. */
-export const RELEASES_DIR = `${API_DIR}/releases`;
-/** The body of GET /api/releases. */
-export const RELEASES_LIST_PATH = `${RELEASES_DIR}/index.json`;
-
-/**
- * Where a release keeps the answer that the current API keeps at `path`: the same layout
- * below api/releases/<id>/, so every kind of answer (lists, searches, suggestions) is pinned
- * alike. `api/trees/index.json` -> `api/releases/2026-12-01/trees/index.json`.
- */
-export function pinnedPath(path: string, releaseId: string): string {
-  if (!path.startsWith(`${API_DIR}/`)) throw new Error(`${path} is not a path of the API folder`);
-  return `${RELEASES_DIR}/${releaseId}/${path.slice(API_DIR.length + 1)}`;
-}
-
-/** The file that answers a query, if that query can have an answer at all. */
-export function queryPath(kind: KindId, query: SearchQuery): string | undefined {
+/** The route that answers a query, if that query can have an answer at all. */
+export function queryRoute(kind: KindId, query: SearchQuery): string | undefined {
   switch (query.type) {
     case 'all':
-      return listPath(kind);
+      return listRoute(kind);
     case 'level':
-      return levelPath(kind, query.level);
+      return levelRoute(kind, query.level);
     case 'name':
-      return namePath(kind, query.key);
+      return nameRoute(kind, query.key);
     case 'none':
       return undefined;
   }
 }
+
+/** The routing index: one folder per scope (the current data, each release). */
+export const INDEX_DIR = `${API_DIR}/index`;
+/** The folder of a scope's index: `api/index/current`, or `api/index/releases/<id>` for a release. */
+export const scopeDir = (release: string | undefined) =>
+  release === undefined ? `${INDEX_DIR}/current` : `${INDEX_DIR}/releases/${release}`;
+/** A scope's root: its data version and how many shards its routes are spread over (IndexRoot). */
+export const rootPath = (release: string | undefined) => `${scopeDir(release)}/root.json`;
+/** Shard `n` of a scope's routes: route -> body (IndexShard). */
+export const shardPath = (release: string | undefined, n: number) => `${scopeDir(release)}/${n}.json`;
+
+/** The bodies, each once, named by SHA-256. */
+export const BODIES_DIR = `${API_DIR}/bodies`;
+/** A body as dist/ stores it: a container of its identity, br and gzip bytes (src/contract/container.ts). */
+export const storedBodyPath = (sha256: string) => `${BODIES_DIR}/${sha256}`;
+/** A body as an offline bundle stores it: its JSON text as it is. */
+export const bundledBodyPath = (sha256: string) => `${BODIES_DIR}/${sha256}.json`;

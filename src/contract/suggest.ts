@@ -3,16 +3,15 @@
 // client resolve a query with the same plan and the same near-miss merge.
 //
 // Exact forms (the first 25, a level prefix, a key that starts a name, word or alias key)
-// are finite, so each has its own prebuilt answer. Near misses (group e) use a deletion
-// index in the manner of SymSpell: every word and name key is stored under each of its
-// variants with up to 1 (keys under 6 characters) or 2 characters deleted; a query's own
+// are finite, so each has its own prebuilt answer (src/contract/resolve.ts picks it). Near
+// misses (group e) use a deletion index in the manner of SymSpell: every word and name key
+// is stored under each of its variants with up to 1 (keys under 6 characters) or 2
+// characters deleted; a query's own
 // variants find every key within its edit budget, and each candidate is then checked with
 // the true distance. Variants are sharded by prefix, a shard split by the next character
 // when it grows large, so a query reads the few small shards its own variants fall in.
-import type { KindId } from '../schema/kind-ids.ts';
-import { suggestEmptyPath, suggestFirstPath, suggestKeyPath, suggestLevelPath, suggestShardPath } from './paths.ts';
 import { searchKey } from './search-key.ts';
-import { classifySearch, MAX_SEARCH_LENGTH } from './search-query.ts';
+import { MAX_SEARCH_LENGTH } from './search-query.ts';
 
 /** A chat client shows at most 25 choices. */
 export const SUGGESTION_LIMIT = 25;
@@ -163,56 +162,10 @@ export function parseShard(text: string): NearShard {
   return JSON.parse(text) as NearShard;
 }
 
-/** How to answer a suggestion query: one prebuilt file, or a merge of near-miss shards. */
-export type SuggestPlan = { type: 'file'; path: string } | NearPlan;
-
-/** A near-miss query: its key, the shards its variants fall in, and which variant prefixes name shards. */
+/** A near-miss query: its key, and which variant prefixes name shards. */
 export interface NearPlan {
-  type: 'near';
   key: string;
-  shards: readonly NearShardFile[];
   isShard(prefix: string): boolean;
-}
-
-/** A near-miss shard the plan names: the variant prefix it holds, and its file. */
-export interface NearShardFile {
-  prefix: string;
-  path: string;
-}
-
-/** Where the files of an index live: the current data's (as they are) or a release's (pinnedPath). */
-export type IndexLocation = (path: string) => string;
-
-/**
- * The plan for the first `search` parameter (null when absent). `exists` says whether the
- * build wrote a file, `at` where the index of the data asked for lives (a pinned release's).
- * A key with a prebuilt answer matched in groups a to d; any other key of 4 or more characters
- * is a near-miss query over the shards its variants fall in.
- */
-export function planSuggestion(
-  kind: KindId,
-  raw: string | null,
-  exists: (path: string) => boolean,
-  at: IndexLocation = (path) => path,
-): SuggestPlan {
-  const file = (path: string): SuggestPlan => ({
-    type: 'file',
-    path: exists(at(path)) ? at(path) : at(suggestEmptyPath(kind)),
-  });
-  const text = classifySearch(raw);
-  if (text.type === 'all') return file(suggestFirstPath(kind));
-  if (text.type === 'digits') return file(suggestLevelPath(kind, text.digits));
-  if (text.type === 'none') return file(suggestEmptyPath(kind));
-  const { key } = text;
-  if (exists(at(suggestKeyPath(kind, key)))) return file(suggestKeyPath(kind, key));
-  const isShard = (prefix: string) => exists(at(suggestShardPath(kind, prefix)));
-  const shards = new Map<string, NearShardFile>();
-  for (const variant of queryVariants(key)) {
-    const prefix = shardHolding(variant, isShard);
-    if (prefix !== undefined) shards.set(prefix, { prefix, path: at(suggestShardPath(kind, prefix)) });
-  }
-  if (shards.size === 0) return file(suggestEmptyPath(kind));
-  return { type: 'near', key, shards: [...shards.values()], isShard };
 }
 
 /**

@@ -1,10 +1,10 @@
-// The edge core: a pure function from a request (method, URL, headers) to a decision, the
-// same in every runtime. Adapters (src/server, src/worker/worker.ts) only translate it: they
-// fetch the bytes of the chosen file in the chosen encoding and send them. Each answer is
-// made once and shared (frozen), and the work a request repeats (negotiation, the query, a
-// token already verified) is remembered in bounded memos, so the common request allocates
-// almost nothing. A near-miss suggestion is the one answer made from several files: the
-// decision names the index files not read yet, and the answer comes from their texts.
+// The edge core: a function from a request (method, URL, headers) to a decision, the same in
+// every runtime, written with Web-standard APIs only. It reads the build through a RouteIndex
+// (src/contract/resolve.ts: the one rule from a request to a body, shared with the offline
+// client) and decides what to send; adapters (src/server, src/worker/worker.ts) only fetch
+// the chosen body in the chosen encoding and send it. Each answer is made once and shared
+// (frozen), and the work a request repeats (negotiation, resolving a query, a token already
+// verified) is remembered in bounded memos, so the common request allocates almost nothing.
 import {
   ALLOWED_METHODS,
   CACHE_ERROR,
@@ -16,14 +16,11 @@ import {
   PREFLIGHT_HEADERS,
   STATIC_METHODS,
 } from '../contract/headers.ts';
-import { createHash } from 'node:crypto';
-import { METHOD_NOT_ALLOWED_BODY, suggestBody } from '../contract/messages.ts';
-import { API_DIR, fixedBodyPath, notFoundPath, pinnedPath, queryPath, RELEASES_LIST_PATH } from '../contract/paths.ts';
-import { parseRelease } from '../contract/releases.ts';
-import { parseSearch } from '../contract/search-query.ts';
-import { nearSuggestions, type NearShard, type NearPlan, parseShard, planSuggestion } from '../contract/suggest.ts';
-import { type Kind, kindById, kindIds, type KindId } from '../schema/kinds.ts';
-import type { BuildManifest } from '../schema/manifest.ts';
+import { sha256Hex } from '../contract/body-container.ts';
+import type { FixedBodyName } from '../contract/messages.ts';
+import { API_DIR, fixedRoute } from '../contract/paths.ts';
+import { currentRoot, currentRoute, resolve, type Resolved, type RouteIndex } from '../contract/resolve.ts';
+import { kindById } from '../schema/kinds.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
 import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
@@ -39,11 +36,11 @@ export interface EdgeRequest {
 }
 
 /**
- * What to send, in the decision's encoding: a file of the build (a path of its manifest), or a
- * text made for a query from the build's index (a near-miss suggestion), which the adapter
- * encodes (src/edge/encode.ts).
+ * What to send, in the decision's encoding: a stored body of the build (by its SHA-256, see
+ * src/contract/body-container.ts), or a text made for a query from the build's index (a
+ * near-miss suggestion), which the adapter encodes.
  */
-export type BodySource = { readonly file: string } | { readonly text: string };
+export type BodySource = { readonly stored: string } | { readonly text: string };
 
 /** An answer the edge gives itself: every /api/ request, and static paths it refuses. Shared, frozen. */
 export interface EdgeResponse {
@@ -57,22 +54,12 @@ export interface EdgeResponse {
   readonly omitBody: boolean;
 }
 
-/**
- * An answer that needs files of the suggestion index first (`manifest.index`): the adapter
- * reads each (identity, checked against the manifest, as UTF-8 text, in this order) and sends
- * what `answer` gives for their texts.
- */
-export interface EdgeLookup {
-  readonly type: 'lookup';
-  readonly files: readonly string[];
-  answer(texts: readonly string[]): EdgeResponse;
-}
-
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | EdgeLookup;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse;
 
 export interface EdgeOptions {
-  manifest: BuildManifest;
+  /** The build, as this runtime reads it. */
+  index: RouteIndex;
   tokenDigests: readonly Digest[];
 }
 
@@ -84,82 +71,44 @@ const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
 const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
-/**
- * A method other than GET or HEAD on the static site: the API's 405 body, with the site's own
- * Allow. Its answers are remembered apart from the API's 405 (a key no file has), whose Allow differs.
- */
-const STATIC_NOT_ALLOWED = {
-  file: '\0static\0method-not-allowed',
-  headers: { Allow: STATIC_METHODS, ...ERROR_HEADERS },
-  body: { text: METHOD_NOT_ALLOWED_BODY, sha256: '' },
-};
+const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
+/** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
+const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
+/** Answers of the static site are remembered apart from the API's (their headers differ). */
+const STATIC_SCOPE = '\0static';
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
-const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, shards: 256, near: 4096 };
-/** The edge's fixed error bodies, and each kind's not-found envelope: one string each, made once. */
-const FIXED = {
-  notFound: fixedBodyPath('not-found'),
-  tokenRequired: fixedBodyPath('token-required'),
-  tokenInvalid: fixedBodyPath('token-invalid'),
-  unknownEndpoint: fixedBodyPath('unknown-endpoint'),
-  methodNotAllowed: fixedBodyPath('method-not-allowed'),
-  releaseNotFound: fixedBodyPath('release-not-found'),
-};
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
 /** GET /api/releases: the list of data releases. */
 const RELEASES_ENDPOINT = 'releases';
 const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
 /**
- * The answers of one file, by where they sit: 0-5 the GET and HEAD answers of each encoding,
- * 6-8 the 304 of each encoding. A file is always answered with the same status.
+ * The answers of one body in one scope, by where they sit: 0-5 the GET and HEAD answers of
+ * each encoding, 6-8 the 304 of each encoding.
  */
-type FileAnswers = (EdgeResponse | undefined)[];
+type BodyAnswers = (EdgeResponse | undefined)[];
 const answerSlot = (encoding: Encoding, head: boolean) => ENCODINGS.indexOf(encoding) * 2 + (head ? 1 : 0);
 const notModifiedSlot = (encoding: Encoding) => 6 + ENCODINGS.indexOf(encoding);
 /** Longer header values and queries are worked out every time rather than remembered. */
 const MEMO_KEY_LENGTH = 256;
 
-/** A release's answers carry its data version; found ones are cached for good (a release never changes). */
-interface ReleaseHeaders {
-  found: Headers;
-  notFound: Headers;
-}
+/** A body to answer with: a stored one, or a made text with its SHA-256 (its ETag's source). */
+type Body = { stored: string } | { text: string; sha256: string };
 
-/**
- * What answers a request on an endpoint: a file of the build, with its status and headers, or
- * (suggestions only) the near misses of `key` among the records the index files `shards` hold.
- */
-type Target = { status: 200 | 404; file: string; headers: Headers; near?: undefined } | NearTarget;
-interface NearTarget {
-  status: 200;
-  /** Names the answer in the memos: the kind, the release and the key. */
-  file: string;
-  headers: Headers;
-  near: NearPlan & { noun: string };
-}
-
-/** A body made for a query: its text and that text's SHA-256 (its ETag's source). */
-interface MadeBody {
-  text: string;
-  sha256: string;
-}
-const UNKNOWN_RELEASE: Target = { status: 404, file: FIXED.releaseNotFound, headers: ERROR_HEADERS };
-const RELEASES_LIST: Target = { status: 200, file: RELEASES_LIST_PATH, headers: FOUND_HEADERS };
-
-/** One build's edge: its manifest, the configured tokens, and what it has worked out so far. */
+/** One build's edge: its index, the configured tokens, and what it has worked out so far. */
 interface Edge {
-  manifest: BuildManifest;
+  index: RouteIndex;
   tokenDigests: readonly Digest[];
-  baseHeaders: Headers;
+  /** The headers of every /api/ answer, with the current data version; read on the first request. */
+  baseHeaders?: Headers;
   encodings: Memo<string, Encoding>;
-  /** The headers of each data release's answers, by release id. */
-  releases: ReadonlyMap<string, ReleaseHeaders>;
-  /** By kind, then by query: the file that answers it; the same for suggestion queries. */
-  queries: ReadonlyMap<KindId, Memo<string, Target>>;
-  suggestions: ReadonlyMap<KindId, Memo<string, Target>>;
-  /** Parsed near-miss shards by path, and near-miss bodies by their target's `file`. */
-  shards: Memo<string, NearShard>;
-  nearBodies: Memo<string, MadeBody>;
-  /** By file ('' for answers without a body). */
-  answers: Memo<string, FileAnswers>;
+  /** By endpoint and query: what answers it. */
+  resolved: Memo<string, Resolved>;
+  /** The SHA-256 of each made body (near misses), by its resolution. */
+  madeBodies: WeakMap<Resolved, Body>;
+  /** The stored bodies of the fixed answers. */
+  fixed: Map<FixedBodyName, string>;
+  /** By status, body and scope. */
+  answers: Memo<string, BodyAnswers>;
   /**
    * Only Authorization values that passed are remembered, so the set holds at most the
    * spellings of configured tokens; any other value is hashed and compared in constant time
@@ -168,64 +117,65 @@ interface Edge {
   verified: Set<string>;
 }
 
-export function createEdge({ manifest, tokenDigests }: EdgeOptions): (request: EdgeRequest) => EdgeDecision {
+export function createEdge({ index, tokenDigests }: EdgeOptions): (request: EdgeRequest) => Promise<EdgeDecision> {
   const edge: Edge = {
-    manifest,
+    index,
     tokenDigests,
-    baseHeaders: { ...COMMON_HEADERS, 'X-Data-Version': manifest.version },
-    releases: new Map(
-      manifest.releases.map(({ id, version }) => [
-        id,
-        {
-          found: { 'X-Data-Version': version, 'Cache-Control': CACHE_PINNED },
-          notFound: { 'X-Data-Version': version, ...ERROR_HEADERS },
-        },
-      ]),
-    ),
     encodings: boundedMemo(MEMO_LIMITS.encodings),
-    queries: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
-    suggestions: new Map(kindIds.map((id) => [id, boundedMemo(MEMO_LIMITS.queries)])),
-    shards: boundedMemo(MEMO_LIMITS.shards),
-    nearBodies: boundedMemo(MEMO_LIMITS.near),
+    resolved: boundedMemo(MEMO_LIMITS.queries),
+    madeBodies: new WeakMap(),
+    fixed: new Map(),
     answers: boundedMemo(MEMO_LIMITS.answers),
     verified: new Set(),
   };
   return (request) => decide(edge, request);
 }
 
-function decide(edge: Edge, request: EdgeRequest): EdgeDecision {
+async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    if (reachesApiFolder(pathname)) return respond(edge, 404, FIXED.notFound, request);
+    if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
     const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
     if (method === 'GET' || method === 'HEAD') return STATIC;
     // Decided here, not by each runtime's file server, so both answer other methods alike.
-    return respond(edge, 405, STATIC_NOT_ALLOWED.file, request, STATIC_NOT_ALLOWED.headers, STATIC_NOT_ALLOWED.body);
+    return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, STATIC_SCOPE);
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
-  if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS);
+  if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');
   // The token is checked before anything else, so nothing about the API leaks without one.
-  const authorization = authorized(edge, request.header('authorization'));
+  const authorization = await authorized(edge, request.header('authorization'));
   if (authorization !== 'yes') {
-    const body = authorization === 'missing' ? FIXED.tokenRequired : FIXED.tokenInvalid;
-    return respond(edge, 401, body, request, UNAUTHORIZED_HEADERS);
+    const name = authorization === 'missing' ? 'token-required' : 'token-invalid';
+    return fixedAnswer(edge, 401, name, request, UNAUTHORIZED_HEADERS);
   }
   const match = ENDPOINT.exec(pathname);
   const endpoint = match?.[1] ?? '';
   const suggest = match?.[2] !== undefined;
   const kind = kindById(endpoint);
   if (!kind && (endpoint !== RELEASES_ENDPOINT || suggest))
-    return respond(edge, 404, FIXED.unknownEndpoint, request, ERROR_HEADERS);
+    return fixedAnswer(edge, 404, 'unknown-endpoint', request, ERROR_HEADERS);
   if (method !== 'GET' && method !== 'HEAD')
-    return respond(edge, 405, FIXED.methodNotAllowed, request, NOT_ALLOWED_HEADERS);
-  const target = !kind ? RELEASES_LIST : targetFor(edge, kind, request.query, suggest);
-  if (target.near) return nearAnswer(edge, target, request);
-  return target.status === 200
-    ? serveFile(edge, target.file, request, target.headers)
-    : respond(edge, 404, target.file, request, target.headers);
+    return fixedAnswer(edge, 405, 'method-not-allowed', request, NOT_ALLOWED_HEADERS);
+  const resolved = await resolveQuery(edge, kind ? kind.id : RELEASES_ENDPOINT, suggest, request.query);
+  if (resolved.type === 'unknown-release') return fixedAnswer(edge, 404, 'release-not-found', request, ERROR_HEADERS);
+  const { release, version } = resolved.scope;
+  const pinned = release !== undefined;
+  const extra: Headers =
+    resolved.status === 404
+      ? pinned
+        ? { 'X-Data-Version': version, ...ERROR_HEADERS }
+        : ERROR_HEADERS
+      : pinned
+        ? { 'X-Data-Version': version, ...PINNED_HEADERS }
+        : FOUND_HEADERS;
+  const body = await bodyOf(edge, resolved);
+  const scopeKey = release ?? '';
+  return resolved.status === 200
+    ? serveBody(edge, body, request, extra, scopeKey)
+    : respond(edge, 404, body, request, extra, scopeKey);
 }
 
-function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing' | 'invalid' {
+async function authorized(edge: Edge, authorization: string | null): Promise<'yes' | 'missing' | 'invalid'> {
   if (authorization === null) return 'missing';
   if (edge.verified.has(authorization)) return 'yes';
   const token = presentedToken(authorization);
@@ -233,79 +183,53 @@ function authorized(edge: Edge, authorization: string | null): 'yes' | 'missing'
   // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
   // lists are comma-separated): several Authorization headers are refused, whatever they carry.
   if (token.includes(',')) return 'invalid';
-  if (!isConfiguredToken(token, edge.tokenDigests)) return 'invalid';
+  if (!(await isConfiguredToken(token, edge.tokenDigests))) return 'invalid';
   if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
   return 'yes';
 }
 
-/**
- * What answers `query` on the endpoint of `kind` (or its suggestions): the file of its
- * `search` from the data its `release` pins (the current data without one), that data's
- * not-found file, a near-miss lookup, or the 404 of an unknown release.
- */
-function targetFor(edge: Edge, kind: Kind, query: string, suggest: boolean): Target {
-  const resolve = (): Target => {
-    const params = new URLSearchParams(query);
-    const id = parseRelease(params.get('release'));
-    const release = id === undefined ? undefined : edge.releases.get(id);
-    if (id !== undefined && !release) return UNKNOWN_RELEASE;
-    const at = (path: string) => (id === undefined ? path : pinnedPath(path, id));
-    const found = release?.found ?? FOUND_HEADERS;
-    if (suggest) return suggestionTarget(edge, kind, params.get('search'), at, found, id ?? '');
-    const path = queryPath(kind.id, parseSearch(params.get('search')));
-    if (path !== undefined && at(path) in edge.manifest.files) return { status: 200, file: at(path), headers: found };
-    return { status: 404, file: at(notFoundPath(kind.id)), headers: release?.notFound ?? ERROR_HEADERS };
-  };
-  const memo = (suggest ? edge.suggestions : edge.queries).get(kind.id);
-  return query.length > MEMO_KEY_LENGTH || !memo ? resolve() : memo.get(query, resolve);
+/** What answers `query` on an endpoint (src/contract/resolve.ts), remembered for short queries. */
+async function resolveQuery(edge: Edge, endpoint: string, suggest: boolean, query: string): Promise<Resolved> {
+  const key = `${suggest ? 's' : 'q'}${endpoint}?${query}`;
+  const known = query.length > MEMO_KEY_LENGTH ? undefined : edge.resolved.find(key);
+  if (known) return known;
+  const params = new URLSearchParams(query);
+  const resolved = await resolve(edge.index, {
+    endpoint: endpoint as Parameters<typeof resolve>[1]['endpoint'],
+    suggest,
+    search: params.get('search'),
+    release: params.get('release'),
+  });
+  if (query.length <= MEMO_KEY_LENGTH) edge.resolved.set(key, resolved);
+  return resolved;
 }
 
-/** A suggestion query's answer: a prebuilt file, or the near misses of its key (src/contract/suggest.ts). */
-function suggestionTarget(
-  edge: Edge,
-  kind: Kind,
-  search: string | null,
-  at: (path: string) => string,
-  headers: Headers,
-  releaseId: string,
-): Target {
-  const { files, index } = edge.manifest;
-  const plan = planSuggestion(kind.id, search, (path) => path in files || path in index, at);
-  if (plan.type === 'file') return { status: 200, file: plan.path, headers };
-  // A NUL cannot be in a path of the manifest: this key names no file.
-  const file = `\0near\0${kind.id}\0${releaseId}\0${plan.key}`;
-  return { status: 200, file, headers, near: { ...plan, noun: kind.noun } };
-}
-
-/**
- * The near misses of a suggestion query: answered now when its body or every shard it needs is
- * remembered, else a lookup of the shards not read yet.
- */
-function nearAnswer(edge: Edge, target: NearTarget, request: EdgeRequest): EdgeResponse | EdgeLookup {
-  const serve = (body: MadeBody) => serveFile(edge, target.file, request, target.headers, body);
-  const made = edge.nearBodies.find(target.file);
-  if (made) return serve(made);
-  // The shards remembered now are held here: the memo may let them go before a lookup returns.
-  const known = new Map<string, NearShard>();
-  const missing: NearPlan['shards'][number][] = [];
-  for (const file of target.near.shards) {
-    const shard = edge.shards.find(file.path);
-    if (shard) known.set(file.prefix, shard);
-    else missing.push(file);
+/** The body of a resolved answer; a made one gets its SHA-256 once. */
+async function bodyOf(edge: Edge, resolved: Resolved & { type: 'body' | 'made' }): Promise<Body> {
+  if (resolved.type === 'body') return { stored: resolved.body };
+  let body = edge.madeBodies.get(resolved);
+  if (!body) {
+    body = { text: resolved.text, sha256: await sha256Hex(new TextEncoder().encode(resolved.text)) };
+    edge.madeBodies.set(resolved, body);
   }
-  const answer = (texts: readonly string[]) => {
-    missing.forEach((file, index) => {
-      const shard = parseShard(texts[index] ?? '');
-      known.set(file.prefix, shard);
-      edge.shards.set(file.path, shard);
-    });
-    const text = suggestBody(target.near.noun, nearSuggestions(target.near, known));
-    const body = { text, sha256: createHash('sha256').update(text).digest('hex') };
-    edge.nearBodies.set(target.file, body);
-    return serve(body);
-  };
-  if (missing.length === 0) return answer([]);
-  return Object.freeze({ type: 'lookup', files: missing.map((file) => file.path), answer });
+  return body;
+}
+
+/** One of the edge's fixed answers (401, unknown endpoint, ...), with the current data version. */
+async function fixedAnswer(
+  edge: Edge,
+  status: number,
+  name: FixedBodyName,
+  request: EdgeRequest,
+  extra: Headers,
+  scopeKey = '',
+): Promise<EdgeResponse> {
+  let stored = edge.fixed.get(name);
+  if (stored === undefined) {
+    stored = (await currentRoute(edge.index, fixedRoute(name))).body;
+    edge.fixed.set(name, stored);
+  }
+  return respond(edge, status, { stored }, request, extra, scopeKey);
 }
 
 /** The encoding the request's Accept-Encoding chooses. */
@@ -315,42 +239,46 @@ function encodingFor(edge: Edge, request: EdgeRequest): Encoding {
   return accept.length > MEMO_KEY_LENGTH ? chooseEncoding(accept) : edge.encodings.get(accept, chooseEncoding);
 }
 
-const newFileAnswers = (): FileAnswers => [];
+const newBodyAnswers = (): BodyAnswers => [];
+const bodyKey = (body: Body | undefined) => (!body ? '' : 'stored' in body ? body.stored : `made:${body.sha256}`);
 
-/**
- * The answer with this status, body and extra headers, made once per encoding and method. The
- * body is the build's `file`, or, given `made`, that text (`file` then only names it).
- */
-function respond(
+/** The headers every /api/ answer carries, with the current data version (read once). */
+async function baseHeaders(edge: Edge): Promise<Headers> {
+  edge.baseHeaders ??= { ...COMMON_HEADERS, 'X-Data-Version': (await currentRoot(edge.index)).version };
+  return edge.baseHeaders;
+}
+
+/** The answer with this status, body and extra headers, made once per scope, encoding and method. */
+async function respond(
   edge: Edge,
   status: number,
-  file: string | undefined,
+  body: Body | undefined,
   request: EdgeRequest,
-  extra: Headers = {},
-  made?: MadeBody,
-): EdgeResponse {
-  const encoding = file === undefined ? 'identity' : encodingFor(edge, request);
+  extra: Headers,
+  scopeKey: string,
+): Promise<EdgeResponse> {
+  const encoding = body === undefined ? 'identity' : encodingFor(edge, request);
   const method = request.method;
   const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
-  const answers = edge.answers.get(file ?? '', newFileAnswers);
+  const answers = edge.answers.get(`${status}\0${bodyKey(body)}\0${scopeKey}`, newBodyAnswers);
   const slot = answerSlot(encoding, head);
   const known = answers[slot];
   if (known) return known;
-  const headers: Record<string, string> = { ...edge.baseHeaders, ...extra };
-  if (file !== undefined) {
+  const headers: Record<string, string> = { ...(await baseHeaders(edge)), ...extra };
+  if (body !== undefined) {
     headers['Content-Type'] = JSON_CONTENT_TYPE;
     headers['Vary'] = 'Accept-Encoding';
     if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
     // Each encoding of a body has its own ETag.
-    const sha256 = made ? made.sha256 : edge.manifest.files[file]?.sha256;
-    if (status === 200) headers['ETag'] = etagFor(sha256 ?? '', encoding);
+    if (status === 200) headers['ETag'] = etagFor('stored' in body ? body.stored : body.sha256, encoding);
   }
-  const body = file === undefined ? undefined : Object.freeze(made ? { text: made.text } : { file });
-  const answer = Object.freeze({
+  const source: BodySource | undefined =
+    body === undefined ? undefined : Object.freeze('stored' in body ? { stored: body.stored } : { text: body.text });
+  const answer: EdgeResponse = Object.freeze({
     type: 'respond',
     status,
     headers: Object.freeze(headers),
-    body,
+    body: source,
     encoding,
     omitBody: head,
   });
@@ -358,12 +286,18 @@ function respond(
   return answer;
 }
 
-/** 200 with a prebuilt file (or a made body), or 304 when the client already holds this encoding of it. */
-function serveFile(edge: Edge, path: string, request: EdgeRequest, extra: Headers, made?: MadeBody): EdgeResponse {
-  const found = respond(edge, 200, path, request, extra, made);
+/** 200 with a body, or 304 when the client already holds this encoding of it. */
+async function serveBody(
+  edge: Edge,
+  body: Body,
+  request: EdgeRequest,
+  extra: Headers,
+  scopeKey: string,
+): Promise<EdgeResponse> {
+  const found = await respond(edge, 200, body, request, extra, scopeKey);
   const ifNoneMatch = request.header('if-none-match');
   if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
-  const answers = edge.answers.get(path, newFileAnswers);
+  const answers = edge.answers.get(`200\0${bodyKey(body)}\0${scopeKey}`, newBodyAnswers);
   const slot = notModifiedSlot(found.encoding);
   answers[slot] ??= notModified(found);
   return answers[slot];

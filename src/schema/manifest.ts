@@ -1,8 +1,5 @@
-// The build manifest (dist/manifest.json): which data version the build holds, every API
-// file with its digest and the digests of its br and gzip variants, the pack that holds them
-// all (src/contract/pack.ts), and the index files the edge reads (suggestions' near misses).
-// Runtimes refuse to serve a dist/ that does not match it. Offline bundles carry a manifest
-// of the same shape without variants (manifestSchema).
+// The manifests: an offline bundle's (every file with its sha256 and size, checked by the
+// client before it answers) and the build's summary (dist/manifest.json).
 import { z } from 'zod';
 import { kindIds, kinds } from './kinds.ts';
 
@@ -28,30 +25,22 @@ export const manifestSchema = z.strictObject({
   releases,
 });
 
-/** An API file of a build: its identity bytes and the variants the build compressed once. */
-export const builtFileSchema = manifestFileSchema.extend({
-  br: manifestFileSchema.describe('The file compressed with br at quality 11, beside it as <path>.br.'),
-  gzip: manifestFileSchema.describe('The file compressed with gzip at level 9, beside it as <path>.gz.'),
-});
-
-/** dist/manifest.json. */
+/**
+ * dist/manifest.json: the build's summary, for people and the Node server (its banner, its
+ * pack). No runtime answers a request from it: requests go through the routing index.
+ */
 export const buildManifestSchema = z.strictObject({
   version,
   counts,
-  files: z.record(z.string(), builtFileSchema).describe('Every API file, by its path below dist/.'),
-  pack: manifestFileSchema.describe(
-    'The pack: every API file and its br and gzip variants in one file, one after another in the order of files.',
-  ),
-  index: z
-    .record(z.string(), manifestFileSchema)
-    .describe('The files of the near-miss suggestion index: read by the edge to make answers, never sent as they are.'),
   releases,
+  pack: manifestFileSchema
+    .extend({ bodies: z.int().nonnegative().describe('How many stored bodies the pack holds.') })
+    .describe('The pack: every stored body of the build once, one after another (src/contract/build-files.ts).'),
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type ManifestFile = z.infer<typeof manifestFileSchema>;
 export type BuildManifest = z.infer<typeof buildManifestSchema>;
-export type BuiltFile = z.infer<typeof builtFileSchema>;
 
 /** "106 trees, 8 cutters, 3 gifts, ..." in the registry's order. */
 export function describeCounts(counts: Manifest['counts']): string {

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
-import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
+import { createEdge, type EdgeDecision, type EdgeResponse } from '../edge/core.ts';
+import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { tokenDigests, type Digest } from '../edge/tokens.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
@@ -39,7 +40,7 @@ export interface RunningServer {
 /** One build being served: its API bodies, the core over its manifest, its static site. */
 interface Generation {
   store: BodyStore;
-  decide: (request: EdgeRequest) => EdgeDecision;
+  edge: RememberedEdge;
   send: (response: ServerResponse, decision: EdgeResponse) => void;
   serveStatic: StaticSite;
 }
@@ -48,7 +49,7 @@ async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]):
   const store = await loadBodyStore(distDir);
   return {
     store,
-    decide: createEdge({ manifest: store.manifest, tokenDigests }),
+    edge: rememberDecisions(createEdge({ index: store.index, tokenDigests })),
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
   };
@@ -81,24 +82,23 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { decide, send, serveStatic, store } = state.current;
-    const decision = decide({ method: request.method ?? 'GET', ...target, header });
-    if (decision.type === 'respond') {
-      send(response, decision);
-      return;
-    }
-    if (decision.type === 'lookup') {
-      // The index files are in memory, checked at load: the answer is made now.
-      send(response, decision.answer(decision.files.map((file) => store.indexText(file))));
-      return;
-    }
-    const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
-    serveStatic(request, response, path).catch(() => {
+    const { edge, send, serveStatic } = state.current;
+    const failed = () => {
       if (response.writableEnded || response.destroyed) return;
       // Once headers went out, only a cut connection tells the client the body is incomplete.
       if (response.headersSent) response.destroy();
       else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
-    });
+    };
+    const answer = (decision: EdgeDecision) => {
+      if (decision.type === 'respond') return send(response, decision);
+      const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
+      serveStatic(request, response, path).catch(failed);
+    };
+    const edgeRequest = { method: request.method ?? 'GET', ...target, header };
+    // A request seen before is answered at once; any other waits for the core.
+    const known = edge.known(edgeRequest);
+    if (known) answer(known);
+    else edge.decide(edgeRequest).then(answer, failed);
   };
 }
 
@@ -131,7 +131,7 @@ async function listen(server: Server, port: number, host: string): Promise<strin
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const digests: Digest[] = tokenDigests({
+  const digests: Digest[] = await tokenDigests({
     API_TOKENS: options.tokens?.join(','),
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });

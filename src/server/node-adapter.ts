@@ -5,7 +5,7 @@
 // answer's headers from an array made once per answer.
 import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { EdgeResponse } from '../edge/core.ts';
-import { encodeText } from '../edge/encode.ts';
+import { encodeText } from './encode.ts';
 import type { BodyStore } from './body-store.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
@@ -67,8 +67,8 @@ export function decisionSender(store: BodyStore): (response: ServerResponse, dec
     const source = decision.body;
     const body = !source
       ? undefined
-      : 'file' in source
-        ? store.bytes(source.file, decision.encoding)
+      : 'stored' in source
+        ? store.bytes(source.stored, decision.encoding)
         : encodeText(source.text, decision.encoding);
     const headers: OutgoingHttpHeader[] = Object.entries(decision.headers).flat();
     if (body) headers.push('Content-Length', String(body.length));

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
-import { ASSETS_IGNORE_FILE } from '../contract/pack.ts';
+import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
 import { fileMethods } from './static-files.ts';
 
 export interface HeaderRule {

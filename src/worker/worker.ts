@@ -1,88 +1,121 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
 // runs first for every request (wrangler.toml), so the API folder is reachable only through
-// the core; everything the core calls static goes to the assets binding. Env and the runtime's
-// types come from `npm run worker:types` (worker-configuration.d.ts, from wrangler.toml).
+// the core; everything the core calls static goes to the assets binding. It reads the routing
+// index a shard at a time and each body by its SHA-256, so a cold isolate reads one root, one
+// shard and one body before its first answer, whatever the size of the build. Web-standard
+// only: no nodejs_compat. Env and the runtime's types come from `npm run worker:types`.
+import { bodyLayout, type BodyPart, sha256Hex } from '../contract/body-container.ts';
+import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
+import type { RouteIndex } from '../contract/resolve.ts';
+import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
 import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
-import { encodeText, type Bytes } from '../edge/encode.ts';
-import type { Encoding } from '../edge/negotiation.ts';
+import { boundedMemo } from '../edge/memo.ts';
 import { tokenDigests } from '../edge/tokens.ts';
-import { compressedPath, MANIFEST_FILE } from '../contract/paths.ts';
-import { buildManifestSchema, type BuildManifest } from '../schema/manifest.ts';
-import { createHash } from 'node:crypto';
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
+/** Parsed index shards and roots an isolate keeps: at most 32 KiB each (MAX_SHARD_BYTES). */
+const INDEX_CACHE_ENTRIES = 256;
+
+type Bytes = Uint8Array<ArrayBuffer>;
 
 interface Isolate {
-  manifest: BuildManifest;
-  decide: (request: EdgeRequest) => EdgeDecision;
-  /** Verified bodies by file and encoding, as the build wrote them. */
-  bodies: Map<string, Promise<Bytes>>;
-  /** The sizes of the bodies verified so far, and their total. */
-  sizes: Map<string, number>;
-  cachedBytes: number;
+  decide: (request: EdgeRequest) => Promise<EdgeDecision>;
+  body(stored: string, part: BodyPart): Promise<Bytes>;
 }
 
 let isolate: Promise<Isolate> | undefined;
 
-async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes> {
+/** The bytes of a deployed asset; undefined when it is not deployed (404). */
+async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes | undefined> {
   const response = await env.ASSETS.fetch(`${origin}/${path}`);
-  if (!response.ok) throw new Error(`${path} is missing from the deployed assets (${response.status})`);
+  if (response.status === 404) return undefined;
+  if (!response.ok) throw new Error(`${path} could not be read from the deployed assets (${response.status})`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
-async function startIsolate(env: Env, origin: string): Promise<Isolate> {
-  const manifest = buildManifestSchema.parse(
-    JSON.parse(new TextDecoder().decode(await assetBytes(env, origin, MANIFEST_FILE))),
-  );
-  const decide = createEdge({ manifest, tokenDigests: tokenDigests(env) });
-  return { manifest, decide, bodies: new Map(), sizes: new Map(), cachedBytes: 0 };
+async function requiredAsset(env: Env, origin: string, path: string): Promise<Bytes> {
+  const bytes = await assetBytes(env, origin, path);
+  if (!bytes) throw new Error(`${path} is missing from the deployed assets`);
+  return bytes;
+}
+
+const decoder = new TextDecoder();
+
+/** Reads each file once while it is remembered, even for concurrent requests; a failed read is forgotten. */
+function rememberedReads<T>(limit: number): (key: string, read: () => Promise<T>) => Promise<T> {
+  const memo = boundedMemo<string, Promise<T>>(limit);
+  const failed = new Set<Promise<T>>();
+  return (key, read) => {
+    const known = memo.find(key);
+    if (known && !failed.has(known)) return known;
+    const reading = read();
+    memo.set(key, reading);
+    reading.catch(() => failed.add(reading));
+    return reading;
+  };
 }
 
 /**
- * The asset holding `file` in `encoding`, checked against the manifest it was deployed with:
- * an API file (any encoding) or a file of the suggestion index (identity).
+ * The stored bodies of the deployment, each checked against its SHA-256 when fetched (an asset
+ * that does not match is never served) and kept, oldest out past BODY_CACHE_BYTES.
  */
-async function verifiedBody(env: Env, origin: string, state: Isolate, file: string, encoding: Encoding) {
-  const entry = state.manifest.files[file];
-  const expected = encoding === 'identity' ? (entry ?? state.manifest.index[file]) : entry?.[encoding];
-  const path = encoding === 'identity' ? file : compressedPath(file, encoding);
-  const bytes = await assetBytes(env, origin, path);
-  // An asset that does not match the manifest it was deployed with is never served.
-  if (createHash('sha256').update(bytes).digest('hex') !== expected?.sha256)
-    throw new Error(`${path} does not match the manifest`);
-  return bytes;
-}
-
-/** Remembers a verified body, then lets the oldest others go while the cache is over its budget. */
-function remember(state: Isolate, key: string, bytes: Promise<Bytes>, size: number): void {
-  if (state.bodies.get(key) !== bytes) return;
-  state.sizes.set(key, size);
-  state.cachedBytes += size;
-  for (const oldKey of state.bodies.keys()) {
-    if (state.cachedBytes <= BODY_CACHE_BYTES) break;
-    if (oldKey === key) continue;
-    state.cachedBytes -= state.sizes.get(oldKey) ?? 0;
-    state.sizes.delete(oldKey);
-    state.bodies.delete(oldKey);
-  }
-}
-
-function bodyBytes(env: Env, origin: string, state: Isolate, file: string, encoding: Encoding): Promise<Bytes> {
-  const key = `${encoding}:${file}`;
-  let bytes = state.bodies.get(key);
-  if (!bytes) {
-    const fetched = verifiedBody(env, origin, state, file, encoding);
-    state.bodies.set(key, fetched);
+function storedBodies(env: Env, origin: string): (stored: string) => Promise<Bytes> {
+  const containers = new Map<string, Promise<Bytes>>();
+  const sizes = new Map<string, number>();
+  let cachedBytes = 0;
+  const remember = (stored: string, size: number) => {
+    sizes.set(stored, size);
+    cachedBytes += size;
+    for (const old of containers.keys()) {
+      if (cachedBytes <= BODY_CACHE_BYTES) break;
+      if (old === stored) continue;
+      cachedBytes -= sizes.get(old) ?? 0;
+      sizes.delete(old);
+      containers.delete(old);
+    }
+  };
+  return (stored) => {
+    const known = containers.get(stored);
+    if (known) return known;
+    const path = storedBodyPath(stored);
+    const fetched = requiredAsset(env, origin, path).then(async (read) => {
+      if ((await sha256Hex(read)) !== stored) throw new Error(`${path} does not match its SHA-256`);
+      return read;
+    });
+    containers.set(stored, fetched);
     fetched.then(
-      (verified) => remember(state, key, fetched, verified.length),
+      (verified) => remember(stored, verified.length),
       () => {
-        if (state.bodies.get(key) === fetched) state.bodies.delete(key);
+        if (containers.get(stored) === fetched) containers.delete(stored);
       },
     );
-    bytes = fetched;
-  }
-  return bytes;
+    return fetched;
+  };
+}
+
+async function startIsolate(env: Env, origin: string): Promise<Isolate> {
+  const container = storedBodies(env, origin);
+  const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
+    const bytes = await container(stored);
+    const [start, end] = bodyLayout(bytes, storedBodyPath(stored))[part];
+    return bytes.slice(start, end);
+  };
+  const roots = rememberedReads<IndexRoot | undefined>(INDEX_CACHE_ENTRIES);
+  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
+  const index: RouteIndex = {
+    root: (release) =>
+      roots(rootPath(release), async () => {
+        const bytes = await assetBytes(env, origin, rootPath(release));
+        return bytes && checkRoot(JSON.parse(decoder.decode(bytes)), rootPath(release));
+      }),
+    shard: (release, n) =>
+      shards(shardPath(release, n), async () =>
+        JSON.parse(decoder.decode(await requiredAsset(env, origin, shardPath(release, n)))),
+      ),
+    text: async (stored) => decoder.decode(await body(stored, 'identity')),
+  };
+  return { decide: createEdge({ index, tokenDigests: await tokenDigests(env) }), body };
 }
 
 export default {
@@ -100,29 +133,28 @@ export default {
       name === 'accept-encoding' && clientAcceptEncoding !== undefined
         ? clientAcceptEncoding
         : request.headers.get(name);
-    const decision = state.decide({
+    const decision = await state.decide({
       method: request.method,
       pathname: url.pathname,
       query: url.search.slice(1),
       header,
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    if (decision.type === 'respond') return respond(env, url.origin, state, decision);
-    const files = decision.files.map((file) => bodyBytes(env, url.origin, state, file, 'identity'));
-    const texts = (await Promise.all(files)).map((bytes) => new TextDecoder().decode(bytes));
-    return respond(env, url.origin, state, decision.answer(texts));
+    return respond(state, decision);
   },
 } satisfies ExportedHandler<Env>;
 
-async function respond(env: Env, origin: string, state: Isolate, decision: EdgeResponse): Promise<Response> {
+async function respond(state: Isolate, decision: EdgeResponse): Promise<Response> {
   const headers = new Headers(decision.headers);
-  let body: Bytes | null = null;
   const source = decision.body;
+  if (source && 'text' in source) {
+    // A body made for this query: workerd encodes it as Content-Encoding says (encodeBody
+    // "automatic"), so the Worker needs no compression of its own.
+    return new Response(decision.omitBody ? null : source.text, { status: decision.status, headers });
+  }
+  let body: Bytes | null = null;
   if (source) {
-    const bytes =
-      'file' in source
-        ? await bodyBytes(env, origin, state, source.file, decision.encoding)
-        : encodeText(source.text, decision.encoding);
+    const bytes = await state.body(source.stored, decision.encoding);
     headers.set('Content-Length', String(bytes.length));
     if (!decision.omitBody) body = bytes;
   }

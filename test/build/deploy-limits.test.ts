@@ -4,7 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { assetFilesBelow, workerAssetWarnings, type AssetFile } from '../../src/build/deploy-limits.ts';
+import {
+  assetFilesBelow,
+  ignoredBy,
+  planNeeded,
+  workerAssetWarnings,
+  type AssetFile,
+} from '../../src/build/deploy-limits.ts';
 
 const MIB = 1024 * 1024;
 const files = (count: number, size = 1000): AssetFile[] =>
@@ -69,10 +75,36 @@ test('the files of a folder are listed with their sizes and paths relative to it
   }
 });
 
-test('a manifest.json over 16 MiB: the Worker could not hold it in its isolate', () => {
-  expect(workerAssetWarnings([{ path: 'manifest.json', size: 16 * MIB }])).toEqual([]);
-  expect(workerAssetWarnings([{ path: 'manifest.json', size: 16 * MIB + 1 }])).toEqual([
-    'manifest.json is 16.0 MiB, more than the 16.0 MiB the Worker can parse in its 128 MB isolate: ' +
-      'the deploy would succeed, but API requests would fail with exceeded memory.',
-  ]);
+test('what .assetsignore names is neither counted nor weighed: a path, a folder, a pattern', () => {
+  const big = (path: string) => ({ path, size: 30 * MIB });
+  const ignored = ['/api/bodies.pack', 'raw/', '*.map', '# a comment', ''];
+  expect(
+    workerAssetWarnings([...files(20_000), big('api/bodies.pack'), big('raw/a.bin'), big('x/y.js.map')], ignored),
+  ).toEqual([]);
+  expect(workerAssetWarnings([...files(20_000), big('rawx/a.bin')], ignored)).toHaveLength(2);
+});
+
+test('ignoredBy reads the forms of gitignore that .assetsignore uses', () => {
+  const cases: [pattern: string, path: string, ignored: boolean][] = [
+    ['api/bodies.pack', 'api/bodies.pack', true],
+    ['api/bodies.pack', 'x/api/bodies.pack', false],
+    ['bodies.pack', 'api/bodies.pack', true],
+    ['/index.html', 'index.html', true],
+    ['/index.html', 'docs/index.html', false],
+    ['downloads/', 'downloads/a.zip', true],
+    ['downloads/', 'downloads', false],
+    ['*.zip', 'downloads/a.zip', true],
+    ['!keep.zip', 'keep.zip', false],
+  ];
+  for (const [pattern, path, ignored] of cases)
+    expect({ pattern, path, ignored: ignoredBy(pattern, path) }).toEqual({ pattern, path, ignored });
+});
+
+test('the plan a deploy needs: Free to 20,000 files, Paid to 100,000, none past it or past 25 MiB a file', () => {
+  expect(planNeeded(files(20_000))).toBe('Free');
+  expect(planNeeded(files(20_001))).toBe('Paid');
+  expect(planNeeded(files(100_000))).toBe('Paid');
+  expect(planNeeded(files(100_001))).toBeUndefined();
+  expect(planNeeded([...files(10), { path: 'big.zip', size: 25 * MIB + 1 }])).toBeUndefined();
+  expect(planNeeded([...files(20_000), { path: 'api/bodies.pack', size: 1 }])).toBe('Free');
 });

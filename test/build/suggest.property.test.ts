@@ -3,11 +3,14 @@
 // files answered through the shared plan and merge (as the edge and the offline client
 // answer) equal the brute-force reference over all records, and the lists keep the
 // contract's promises.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ContentEntry } from '../../src/build/content.ts';
-import { suggestFiles } from '../../src/build/suggest-index.ts';
-import { suggestionBody } from '../../src/client/bundle.ts';
+import { indexFiles } from '../../src/build/route-index.ts';
+import { suggestRoutes } from '../../src/build/suggest-index.ts';
+import { answerText } from '../../src/client/bundle.ts';
+import { bundledBodyPath } from '../../src/contract/paths.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import type { Suggestion } from '../../src/contract/suggest.ts';
 import { kindById } from '../../src/schema/kinds.ts';
@@ -41,12 +44,22 @@ const entriesArbitrary = fc.array(record, { minLength: 1, maxLength: 60 }).map((
 /** Shards this small split often, so the split shards are checked too. */
 const SMALL_SHARDS = { shardSplitBytes: 300 };
 
-/** Answers a query from the kind's prebuilt files, as the offline client does. */
-function answerer(entries: readonly ContentEntry[]): (search: string | null) => Suggestion[] {
+/** Answers a query from the kind's prebuilt routes laid out as a bundle, as the offline client does. */
+function answerer(entries: readonly ContentEntry[]): (search: string | null) => Promise<Suggestion[]> {
   const encoder = new TextEncoder();
-  const built = suggestFiles(cutters!, entries, SMALL_SHARDS);
-  const files = new Map(Array.from(built, (file) => [file.path, encoder.encode(file.body)]));
-  return (search) => (JSON.parse(suggestionBody(files, 'cutters', search)) as { data: Suggestion[] }).data;
+  const files = new Map<string, Uint8Array>();
+  const routes = new Map<string, string>();
+  for (const { route, body } of suggestRoutes(cutters!, entries, SMALL_SHARDS)) {
+    const bytes = encoder.encode(body);
+    const name = createHash('sha256').update(bytes).digest('hex');
+    files.set(bundledBodyPath(name), bytes);
+    routes.set(route, name);
+  }
+  for (const file of indexFiles(undefined, '0000000000000000', routes)) files.set(file.path, encoder.encode(file.text));
+  return async (search) => {
+    const answer = await answerText(files, { endpoint: 'cutters', suggest: true, search, release: null });
+    return (JSON.parse(answer?.text ?? '{}') as { data: Suggestion[] }).data;
+  };
 }
 
 /** A key with up to `edits` random edits: insert, delete, replace or swap neighbours. */
@@ -92,12 +105,12 @@ const contentAndQueries = entriesArbitrary.chain((entries) => {
 const identity = (entry: Suggestion) => JSON.stringify(entry);
 
 describe('suggestions over random content', () => {
-  test('every answer equals the brute-force reference over all records (the edit-distance group included)', () => {
-    fc.assert(
-      fc.property(contentAndQueries, ([entries, queries]) => {
+  test('every answer equals the brute-force reference over all records (edit-distance group included)', async () => {
+    await fc.assert(
+      fc.asyncProperty(contentAndQueries, async ([entries, queries]) => {
         const answer = answerer(entries);
         for (const search of queries)
-          expect({ search, list: answer(search) }).toEqual({
+          expect({ search, list: await answer(search) }).toEqual({
             search,
             list: referenceSuggestions(entries, search),
           });
@@ -106,12 +119,12 @@ describe('suggestions over random content', () => {
     );
   });
 
-  test('a list never exceeds 25 entries and never repeats a record', () => {
-    fc.assert(
-      fc.property(contentAndQueries, ([entries, queries]) => {
+  test('a list never exceeds 25 entries and never repeats a record', async () => {
+    await fc.assert(
+      fc.asyncProperty(contentAndQueries, async ([entries, queries]) => {
         const answer = answerer(entries);
         for (const search of [null, ...queries]) {
-          const list = answer(search);
+          const list = await answer(search);
           expect(list.length).toBeLessThanOrEqual(25);
           expect(new Set(list.map(identity)).size).toBe(list.length);
         }
@@ -120,33 +133,33 @@ describe('suggestions over random content', () => {
     );
   });
 
-  test('a list always holds the exact match when there is one', () => {
-    fc.assert(
-      fc.property(entriesArbitrary, fc.nat(), fc.boolean(), (entries, pick, byAlias) => {
+  test('a list always holds the exact match when there is one', async () => {
+    await fc.assert(
+      fc.asyncProperty(entriesArbitrary, fc.nat(), fc.boolean(), async (entries, pick, byAlias) => {
         const entry = entries[pick % entries.length];
         if (!entry || !('name' in entry.data)) return;
         const alias = 'aliases' in entry.data ? entry.data.aliases?.[0] : undefined;
         const typed = byAlias && alias ? alias.toUpperCase() : entry.data.name;
-        expect(answerer(entries)(typed)).toContainEqual({ name: entry.data.name, level: entry.data.level });
+        expect(await answerer(entries)(typed)).toContainEqual({ name: entry.data.name, level: entry.data.level });
       }),
       RUNS,
     );
   });
 
-  test('every record is found from every prefix of its name key of 1 to 3 characters shared by fewer than 25', () => {
-    fc.assert(
-      fc.property(entriesArbitrary, (entries) => {
+  test('every record is found from every prefix of its name key of 1 to 3 characters shared by < 25', async () => {
+    await fc.assert(
+      fc.asyncProperty(entriesArbitrary, async (entries) => {
         const answer = answerer(entries);
         const nameKeys = entries.map((entry) => entry.keys[0] ?? '');
-        entries.forEach((entry, position) => {
+        for (const [position, entry] of entries.entries()) {
           const key = nameKeys[position] ?? '';
           for (const length of [1, 2, 3]) {
             const prefix = key.slice(0, length);
             if (prefix.length < length || nameKeys.filter((other) => other.startsWith(prefix)).length >= 25) continue;
             if (!('name' in entry.data)) continue;
-            expect(answer(prefix)).toContainEqual({ name: entry.data.name, level: entry.data.level });
+            expect(await answer(prefix)).toContainEqual({ name: entry.data.name, level: entry.data.level });
           }
-        });
+        }
       }),
       RUNS,
     );

@@ -7,7 +7,6 @@ import { unzipSync } from 'fflate';
 import tar from 'tar-stream';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { publishedApiFiles } from '../../src/build/api.ts';
 import {
   bundleEntries,
   createDownloads,
@@ -22,7 +21,9 @@ import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
 import { BUNDLE_MANIFEST, bundleFileName, csvPath, dataPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { listPath, pinnedPath, RELEASES_LIST_PATH } from '../../src/contract/paths.ts';
+import { BODIES_DIR, bundledBodyPath, INDEX_DIR, listRoute, rootPath } from '../../src/contract/paths.ts';
+import { bundleIndex } from '../../src/client/bundle.ts';
+import { routeText, scopeRoutes, storedBytes } from '../support/dist-routes.ts';
 import { loadReleases, type Release } from '../../src/build/releases.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { buildManifestSchema, manifestSchema } from '../../src/schema/manifest.ts';
@@ -79,23 +80,28 @@ describe('reproducible', () => {
   });
 
   test.each(['tar.gz', 'zip'])(
-    'the %s archive in dist/downloads/ holds the API files of dist/, byte for byte',
+    'the %s archive in dist/downloads/ answers every route of dist/, of every scope, with the same bytes',
     async (format) => {
       const built = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')));
       const files = await readArchive(
         readFileSync(join(distDir, DOWNLOADS_DIR, `treefarm-data-${built.version}.${format}`)),
       );
-      // The edge's fixed error bodies (api/_edge/) are the server's, not the bundle's; the suggestion
-      // index is both's: the offline client answers suggestions from it.
-      const everyFile = { ...built.files, ...built.index };
-      const apiPaths = Object.keys(everyFile).filter((path) => !path.startsWith('api/_edge/'));
-      expect(Object.keys(built.index).length).toBeGreaterThan(0);
-      expect([...files.keys()].filter((name) => name.startsWith('api/')).sort()).toEqual([...apiPaths].sort());
-      for (const path of apiPaths)
-        expect({ path, sha256: sha256(files.get(path) ?? new Uint8Array()) }).toEqual({
-          path,
-          sha256: everyFile[path]?.sha256,
-        });
+      const bundled = bundleIndex(files);
+      for (const release of [undefined, ...built.releases.map((known) => known.id)]) {
+        const root = await bundled.root(release);
+        if (!root) throw new Error(`the bundle has no index of ${release ?? 'the current data'}`);
+        const bundledRoutes = new Map<string, string>();
+        for (let n = 0; n < root.shards; n++)
+          for (const [route, body] of Object.entries(await bundled.shard(release, n))) bundledRoutes.set(route, body);
+        const distRoutes = scopeRoutes(release);
+        expect([...bundledRoutes.keys()].sort()).toEqual([...distRoutes.keys()].sort());
+        for (const [route, stored] of distRoutes)
+          expect({ release, route, text: await bundled.text(bundledRoutes.get(route) ?? '') }).toEqual({
+            release,
+            route,
+            text: storedBytes(stored).toString('utf8'),
+          });
+      }
     },
   );
 
@@ -157,7 +163,7 @@ describe('a bundle', () => {
 
   test('data/<kind>.json is the plain record array of the API list, in API order', () => {
     for (const kind of kinds) {
-      const listed = (JSON.parse(readFileSync(join(distDir, listPath(kind.id)), 'utf8')) as { data: unknown[] }).data;
+      const listed = (JSON.parse(routeText(listRoute(kind.id))) as { data: unknown[] }).data;
       expect(JSON.parse(text(entries.get(dataPath(kind.id))))).toEqual(listed);
       expect(text(entries.get(dataPath(kind.id)))).toContain(
         JSON.stringify(listed[0], null, 2).split('\n').join('\n  '),
@@ -165,17 +171,15 @@ describe('a bundle', () => {
     }
   });
 
-  test('api/ holds every envelope at the path the API serves it from, byte for byte as in dist/', () => {
+  test('api/ holds the routing index of every scope and each body once, named by its SHA-256', () => {
     const apiEntries = [...entries.keys()].filter((name) => name.startsWith('api/'));
-    const served = [...publishedApiFiles(content, releases)].map((file) => file.path);
-    expect(served).toContain(RELEASES_LIST_PATH);
-    for (const release of releases) expect(served).toContain(pinnedPath(listPath('trees'), release.id));
-    expect(apiEntries.sort()).toEqual(served.sort());
-    for (const path of served)
-      expect({ path, body: text(entries.get(path)) }).toEqual({
-        path,
-        body: readFileSync(join(distDir, path), 'utf8'),
-      });
+    const bodies = apiEntries.filter((name) => name.startsWith(`${BODIES_DIR}/`));
+    for (const name of bodies) expect(name).toBe(bundledBodyPath(sha256(entries.get(name) ?? new Uint8Array())));
+    const roots = apiEntries.filter((name) => name.endsWith('/root.json'));
+    expect(roots.sort()).toEqual([undefined, ...releases.map((release) => release.id)].map(rootPath).sort());
+    expect(
+      apiEntries.filter((name) => !name.startsWith(`${BODIES_DIR}/`) && !name.startsWith(`${INDEX_DIR}/`)),
+    ).toEqual([]);
   });
 
   test('it holds the SQLite database and a CSV file per kind', () => {

@@ -16,7 +16,19 @@ import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, csvPath, SQLITE_FILE, type BundleFormat } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { suggestionBody } from '../../src/client/bundle.ts';
+import { answerText } from '../../src/client/bundle.ts';
+import { indexFiles } from '../../src/build/route-index.ts';
+import {
+  bundledBodyPath,
+  levelRoute,
+  listRoute,
+  notFoundRoute,
+  RELEASES_ROUTE,
+  rootPath,
+  shardPath,
+  suggestEmptyRoute,
+} from '../../src/contract/paths.ts';
+import { checkRoot, routeIn, shardOf } from '../../src/contract/route-index.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { outcomesOf, querySet } from './query-set.ts';
@@ -30,6 +42,34 @@ beforeAll(async () => {
     downloads.find((file) => file.name === bundleFileName(content.version, format))?.bytes ?? new Uint8Array();
   archives = { 'tar.gz': archive('tar.gz'), zip: archive('zip') };
 });
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The path of the body a route of the current data names, in a bundle's entries. */
+function bodyPathIn(entries: readonly NamedBytes[], route: string): string {
+  const text = (name: string) => new TextDecoder().decode(entries.find((entry) => entry.name === name)?.bytes);
+  const root = checkRoot(JSON.parse(text(rootPath(undefined))), rootPath(undefined));
+  const body = routeIn(JSON.parse(text(shardPath(undefined, shardOf(route, root)))), route);
+  if (body === undefined) throw new Error(`${route} is not a route of the bundle`);
+  return bundledBodyPath(body);
+}
+
+/** The index and body files of a scope answering these routes with these texts. */
+function scopeFiles(
+  release: string | undefined,
+  version: string,
+  texts: Record<string, string>,
+): Record<string, string> {
+  const files: Record<string, string> = {};
+  const routes = new Map<string, string>();
+  for (const [route, text] of Object.entries(texts)) {
+    const body = sha256(new TextEncoder().encode(text));
+    routes.set(route, body);
+    files[bundledBodyPath(body)] = text;
+  }
+  for (const file of indexFiles(release, version, routes)) files[file.path] = file.text;
+  return files;
+}
 
 const counts = () =>
   Object.fromEntries(Object.entries(content.entries).map(([kind, entries]) => [kind, entries.length]));
@@ -83,7 +123,8 @@ describe('suggestions offline', () => {
 
   test("a near miss offline is the API's body byte for byte, its message naming the kind's noun", async () => {
     const files = await readArchive(archives.zip);
-    expect(suggestionBody(files, 'trees', 'sequioa')).toBe(
+    const answer = await answerText(files, { endpoint: 'trees', suggest: true, search: 'sequioa', release: null });
+    expect(answer?.text).toBe(
       '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Giant Sequoia","level":51}]}',
     );
   });
@@ -152,8 +193,14 @@ describe('a bundle that does not match its manifest is refused, naming the file'
       expect((await openBundle(archive)).version).toBe(content.version);
   });
 
-  test('one byte changed in an api file', async () => {
-    await expectRefused(flipByte('api/trees/index.json'), 'api/trees/index.json', /does not match the bundle manifest/);
+  test('one byte changed in a body of the api', async () => {
+    const path = bodyPathIn(bundleEntries(content), listRoute('trees'));
+    await expectRefused(flipByte(path), path, /does not match the bundle manifest/);
+  });
+
+  test('one byte changed in a file of the routing index', async () => {
+    const path = shardPath(undefined, 0);
+    await expectRefused(flipByte(path), path, /does not match the bundle manifest/);
   });
 
   test('one byte changed in a data file', async () => {
@@ -165,11 +212,8 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   });
 
   test('a file the manifest lists is missing', async () => {
-    await expectRefused(
-      (entries) => entries.filter((entry) => entry.name !== 'api/gifts/level/1.json'),
-      'api/gifts/level/1.json',
-      /lacks/,
-    );
+    const path = bodyPathIn(bundleEntries(content), levelRoute('gifts', 1));
+    await expectRefused((entries) => entries.filter((entry) => entry.name !== path), path, /lacks/);
   });
 
   test('a file the manifest does not list', async () => {
@@ -237,13 +281,15 @@ function consistentlyChanged(changes: Record<string, string | null>, releases?: 
 }
 
 describe('a bundle whose manifest matches its files but whose files are not what the API serves', () => {
-  test('an API file that is not JSON: a BundleError naming it when it is read', async () => {
-    const bundle = await openBundle(consistentlyChanged({ 'api/trees/level/1.json': 'not json' }));
-    await expect(bundle.trees(1)).rejects.toThrow(/^api\/trees\/level\/1\.json is not valid JSON: /);
+  const levelOne = () => bodyPathIn(bundleEntries(content), levelRoute('trees', 1));
+
+  test('an API body that is not JSON: a BundleError naming it when it is read', async () => {
+    const bundle = await openBundle(consistentlyChanged({ [levelOne()]: 'not json' }));
+    await expect(bundle.trees(1)).rejects.toThrow(`${levelOne()} is not valid JSON: `);
   });
 
-  test('an API file without data: no records', async () => {
-    const bundle = await openBundle(consistentlyChanged({ 'api/trees/level/1.json': '{"error":false,"message":"x"}' }));
+  test('an API body without data: no records', async () => {
+    const bundle = await openBundle(consistentlyChanged({ [levelOne()]: '{"error":false,"message":"x"}' }));
     expect(await bundle.trees(1)).toEqual([]);
   });
 
@@ -253,11 +299,10 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
-  test('a suggestion file the bundle lacks: a BundleError naming it when a query needs it', async () => {
-    const bundle = await openBundle(consistentlyChanged({ 'api/trees/suggest/none.json': null }));
-    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(
-      new BundleError('The bundle lacks api/trees/suggest/none.json.', 'api/trees/suggest/none.json'),
-    );
+  test('a suggestion body the bundle lacks: a BundleError naming it when a query needs it', async () => {
+    const none = bodyPathIn(bundleEntries(content), suggestEmptyRoute('trees'));
+    const bundle = await openBundle(consistentlyChanged({ [none]: null }));
+    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(new BundleError(`The bundle lacks ${none}.`, none));
   });
 
   test('a data file its manifest does not list, and that is not there: refused, naming it', async () => {
@@ -269,7 +314,7 @@ describe('a bundle whose manifest matches its files but whose files are not what
 
 describe('a changed file is refused with both digests and sizes', () => {
   test('the sha256 and size found, and those the manifest expects', async () => {
-    const name = 'api/trees/index.json';
+    const name = bodyPathIn(bundleEntries(content), listRoute('trees'));
     const original = bundleEntries(content).find((entry) => entry.name === name)?.bytes ?? new Uint8Array();
     const changed = original.slice();
     changed[10] = (changed[10] ?? 0) ^ 0x01;
@@ -282,6 +327,25 @@ describe('a changed file is refused with both digests and sizes', () => {
   });
 });
 
+/** The current data's index files with some routes answered by other texts (their bodies added). */
+function currentWith(texts: Record<string, string>): Record<string, string> {
+  const entries = bundleEntries(content);
+  const text = (name: string) => new TextDecoder().decode(entries.find((entry) => entry.name === name)?.bytes);
+  const root = JSON.parse(text(rootPath(undefined))) as { version: string; shards: number };
+  const routes = new Map<string, string>();
+  for (let n = 0; n < root.shards; n++)
+    for (const [route, body] of Object.entries(JSON.parse(text(shardPath(undefined, n))) as Record<string, string>))
+      routes.set(route, body);
+  const files: Record<string, string> = {};
+  for (const [route, value] of Object.entries(texts)) {
+    const body = sha256(new TextEncoder().encode(value));
+    routes.set(route, body);
+    files[bundledBodyPath(body)] = value;
+  }
+  for (const file of indexFiles(undefined, root.version, routes)) files[file.path] = file.text;
+  return files;
+}
+
 describe('a bundle with a data release', () => {
   const RELEASE = '2026-12-01';
   const envelopeOf = (data: object[]) => JSON.stringify({ error: false, message: 'found', data });
@@ -291,9 +355,11 @@ describe('a bundle with a data release', () => {
   beforeAll(() => {
     withRelease = consistentlyChanged(
       {
-        'api/releases/index.json': envelopeOf([{ id: RELEASE }]),
-        [`api/releases/${RELEASE}/trees/index.json`]: envelopeOf([PINNED_OAK]),
-        [`api/releases/${RELEASE}/trees/not-found.json`]: JSON.stringify({ error: true, message: 'Pinned: none.' }),
+        ...currentWith({ [RELEASES_ROUTE]: envelopeOf([{ id: RELEASE }]) }),
+        ...scopeFiles(RELEASE, releases[0]?.version ?? '', {
+          [listRoute('trees')]: envelopeOf([PINNED_OAK]),
+          [notFoundRoute('trees')]: JSON.stringify({ error: true, message: 'Pinned: none.' }),
+        }),
       },
       releases,
     );
@@ -313,10 +379,10 @@ describe('a bundle with a data release', () => {
   test('a release pinned among several is found wherever it is in the list', async () => {
     const newer = { id: '2026-12-09', version: 'fedcba9876543210' };
     const bundle = await openBundle(
-      consistentlyChanged({ [`api/releases/${RELEASE}/trees/index.json`]: envelopeOf([PINNED_OAK]) }, [
-        newer,
-        ...releases,
-      ]),
+      consistentlyChanged(
+        scopeFiles(RELEASE, releases[0]?.version ?? '', { [listRoute('trees')]: envelopeOf([PINNED_OAK]) }),
+        [newer, ...releases],
+      ),
       { release: RELEASE },
     );
     expect(await bundle.trees()).toEqual([PINNED_OAK]);
@@ -335,7 +401,7 @@ describe('a bundle with a data release', () => {
 
   test('releases() is the data of the list of releases, or none when it has none', async () => {
     expect(await (await openBundle(withRelease)).releases()).toEqual([{ id: RELEASE }]);
-    const noData = consistentlyChanged({ 'api/releases/index.json': '{"error":false,"message":"found"}' });
+    const noData = consistentlyChanged(currentWith({ [RELEASES_ROUTE]: '{"error":false,"message":"found"}' }));
     expect(await (await openBundle(noData)).releases()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 // `npm run bundle:verify -- <archive>`: prints the version and counts of a good bundle,
 // exits 1 naming the file at fault in a bad one.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { bundleEntries, DOWNLOADS_DIR, packZip } from '../../src/build/bundles.t
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName, csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
+import { bundledBodyPath, listRoute } from '../../src/contract/paths.ts';
+import { routeText } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const verify = (...args: string[]) =>
@@ -44,10 +47,10 @@ function tamperedZip(name: string, replace: (bytes: Uint8Array) => Uint8Array): 
 }
 
 test('a tampered bundle: exit 1, naming the file', () => {
-  const result = verify(tamperedZip('api/vehicles/index.json', () => new TextEncoder().encode(' ')));
+  const result = verify(tamperedZip('data/vehicles.json', () => new TextEncoder().encode(' ')));
   expect(result.status).toBe(1);
   expect(result.stderr).toContain('NOT a valid bundle');
-  expect(result.stderr).toContain('api/vehicles/index.json does not match the bundle manifest');
+  expect(result.stderr).toContain('data/vehicles.json does not match the bundle manifest');
 });
 
 test.each([SQLITE_FILE, csvPath('gifts')])('a tampered %s: exit 1, naming it', (name) => {
@@ -57,7 +60,9 @@ test.each([SQLITE_FILE, csvPath('gifts')])('a tampered %s: exit 1, naming it', (
 });
 
 test('a file tampered at the same size (sha256 differs, size does not): exit 1, naming the file', () => {
-  const name = 'api/trees/index.json';
+  // The body of the trees list, named by its SHA-256.
+  const list = routeText(listRoute('trees'));
+  const name = bundledBodyPath(createHash('sha256').update(list).digest('hex'));
   const path = tamperedZip(name, (bytes) => {
     const changed = new TextEncoder().encode(new TextDecoder().decode(bytes).replace('"level":1,', '"level":7,'));
     expect(changed.length).toBe(bytes.length);

@@ -1,10 +1,12 @@
 // The small shared rules of src/contract that the build, the edge and the client import:
-// list order, the bundle's names, how an archive's format is told from its first bytes, and
-// where each API file lies in the pack.
+// list order, the bundle's names, how an archive's format is told from its first bytes, how a
+// body is stored, and where a route lies in the routing index.
 import { describe, expect, test } from 'vitest';
 import { archiveFormat, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { byListOrder, type ListOrdered } from '../../src/contract/list-order.ts';
-import { packLayout } from '../../src/contract/pack.ts';
+import { bodyLayout, packBody } from '../../src/contract/body-container.ts';
+import { suggestShardRoute } from '../../src/contract/paths.ts';
+import { checkRoot, NEAR_GROUP_LENGTH, shardOf } from '../../src/contract/route-index.ts';
 
 describe('list order', () => {
   const entry = (slug: string, level: number, order?: number): ListOrdered => ({
@@ -63,24 +65,51 @@ describe('bundle layout', () => {
   });
 });
 
-describe('the pack', () => {
-  const digest = (size: number, fill: string) => ({ sha256: fill.repeat(64), size });
-  const built = (size: number, br: number, gzip: number) => ({
-    ...digest(size, 'a'),
-    br: digest(br, 'b'),
-    gzip: digest(gzip, 'c'),
+describe('a stored body', () => {
+  const parts = { identity: Uint8Array.of(1, 2, 3), br: Uint8Array.of(4), gzip: Uint8Array.of(5, 6) };
+
+  test('is a header of the three sizes, then the identity, br and gzip bytes, one after another', () => {
+    const stored = packBody(parts);
+    expect([...stored]).toEqual([...new TextEncoder().encode('3 1 2\n'), 1, 2, 3, 4, 5, 6]);
+    expect(bodyLayout(stored, 'x')).toEqual({ identity: [6, 9], br: [9, 10], gzip: [10, 12] });
   });
 
-  test("holds each file's bytes, then its br, then its gzip, one file after another in the manifest's order", () => {
-    const files = { 'api/b.json': built(10, 7, 9), 'api/a.json': built(100, 40, 50) };
-    const parts = [...packLayout(files)].map(({ file, part, offset, expected }) => [file, part, offset, expected.size]);
-    expect(parts).toEqual([
-      ['api/b.json', 'identity', 0, 10],
-      ['api/b.json', 'br', 10, 7],
-      ['api/b.json', 'gzip', 17, 9],
-      ['api/a.json', 'identity', 26, 100],
-      ['api/a.json', 'br', 126, 40],
-      ['api/a.json', 'gzip', 166, 50],
-    ]);
+  test('one that is cut short, too long or without a header is refused, naming it', () => {
+    const stored = packBody(parts);
+    for (const bytes of [stored.subarray(0, 11), Uint8Array.of(...stored, 0), Uint8Array.of(1, 2, 3)])
+      expect(() => bodyLayout(bytes, 'api/bodies/x')).toThrow('api/bodies/x is not a stored body');
+  });
+});
+
+describe('the routing index', () => {
+  test('a route is in one shard of its scope, the same for every reader', () => {
+    const root = { shards: 7, nearGroup: NEAR_GROUP_LENGTH };
+    const n = shardOf('trees/name/oaktree', root);
+    expect(n).toBeGreaterThanOrEqual(0);
+    expect(n).toBeLessThan(7);
+    expect(shardOf('trees/name/oaktree', root)).toBe(n);
+  });
+
+  test('near-miss shards with the same first nearGroup characters share an index shard', () => {
+    const root = { shards: 97, nearGroup: 3 };
+    const shards = ['seq', 'sequ', 'sequo', 'seqx'].map((prefix) => shardOf(suggestShardRoute('trees', prefix), root));
+    expect(new Set(shards).size).toBe(1);
+  });
+
+  test('a root without a version, a shard count or a near group is refused, naming the file', () => {
+    for (const value of [
+      {},
+      { version: 'v', shards: 0, nearGroup: 3 },
+      { version: 'v', shards: 2, nearGroup: 1 },
+      null,
+    ])
+      expect(() => checkRoot(value, 'api/index/current/root.json')).toThrow(
+        'api/index/current/root.json is not the root of a routing index.',
+      );
+    expect(checkRoot({ version: 'v', shards: 2, nearGroup: 3 }, 'x')).toEqual({
+      version: 'v',
+      shards: 2,
+      nearGroup: 3,
+    });
   });
 });

@@ -2,7 +2,7 @@
 // and the offline client share: what a release id is, which id comes next, their order, and
 // where a release keeps its answers. Expected values are written out by hand.
 import { describe, expect, test } from 'vitest';
-import { pinnedPath } from '../../src/contract/paths.ts';
+import { rootPath, shardPath } from '../../src/contract/paths.ts';
 import { byReleaseOrder, nextReleaseId, releaseIdParts, type ReleaseIdParts } from '../../src/contract/releases.ts';
 
 describe('release ids', () => {
@@ -62,15 +62,9 @@ describe('release order', () => {
 });
 
 describe('where a release keeps its answers', () => {
-  test('the same layout as the current API, below api/releases/<id>/', () => {
-    expect(pinnedPath('api/trees/index.json', '2026-12-01')).toBe('api/releases/2026-12-01/trees/index.json');
-    expect(pinnedPath('api/cutters/level/3.json', '2026-12-01-2')).toBe(
-      'api/releases/2026-12-01-2/cutters/level/3.json',
-    );
-  });
-
-  test('a path outside the API folder has no pinned place, and the error names it', () => {
-    for (const path of ['trees/index.json', 'apix/trees/index.json', 'api', 'downloads/api/trees.json'])
-      expect(() => pinnedPath(path, '2026-12-01')).toThrow(`${path} is not a path of the API folder`);
+  test('its own routing index below api/index/releases/<id>/, beside the current data in api/index/current/', () => {
+    expect(rootPath('2026-12-01')).toBe('api/index/releases/2026-12-01/root.json');
+    expect(shardPath('2026-12-01-2', 3)).toBe('api/index/releases/2026-12-01-2/3.json');
+    expect(rootPath(undefined)).toBe('api/index/current/root.json');
   });
 });

@@ -3,25 +3,19 @@
 // dist/ the runtimes serve; expected texts are the contract's own words.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import {
-  compressedPath,
-  levelPath,
-  listPath,
-  notFoundPath,
-  pinnedPath,
-  RELEASES_LIST_PATH,
-} from '../../src/contract/paths.ts';
+import { levelRoute, listRoute, nameRoute, notFoundRoute, RELEASES_ROUTE } from '../../src/contract/paths.ts';
 import { apiFields, kinds, type KindId } from '../../src/schema/kinds.ts';
-import type { Manifest } from '../../src/schema/manifest.ts';
+import type { BuildManifest as Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { rawExchange, rawRequest, type RawRequest, type RawResponse } from '../support/http.ts';
 import { distDir, runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { decodeBody } from '../reliability/builds.ts';
+import { routeBytes, routeText } from '../support/dist-routes.ts';
 
 const TOKEN = 'contract-plain-token';
 const SECOND_TOKEN = 'contract-second-token';
@@ -44,8 +38,7 @@ interface Envelope {
   data?: ApiRecord[];
 }
 
-const distText = (path: string) => readFileSync(join(distDir, path), 'utf8');
-const listOf = (kind: KindId) => (JSON.parse(distText(listPath(kind))) as Envelope).data ?? [];
+const listOf = (kind: KindId) => (JSON.parse(routeText(listRoute(kind))) as Envelope).data ?? [];
 const treeNamed = (name: string) => listOf('trees').find((tree) => tree.name === name);
 const notFoundText = (noun: string) =>
   `{"error":true,"message":"The requested ${noun} could not be found with the provided query. ` +
@@ -94,7 +87,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
    */
   async function exchangeWithNothingExtra(requests: RawRequest[]): Promise<RawResponse[]> {
     const responses = await rawExchange(runtime.url, [...requests, { target: '/api/trees', headers: authorized() }]);
-    expect(responses.pop()?.body.toString()).toBe(distText(listPath('trees')));
+    expect(responses.pop()?.body.toString()).toBe(routeText(listRoute('trees')));
     return responses;
   }
 
@@ -114,7 +107,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       async (id) => {
         const { status, text } = await envelope(`/api/${id}`);
         expect(status).toBe(200);
-        expect(text).toBe(distText(listPath(id)));
+        expect(text).toBe(routeText(listRoute(id)));
       },
     );
 
@@ -122,7 +115,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       for (const kind of kinds) {
         const { status, text } = await envelope(`/api/${kind.id}/`);
         expect({ kind: kind.id, status }).toEqual({ kind: kind.id, status: 200 });
-        expect(text).toBe(distText(listPath(kind.id)));
+        expect(text).toBe(routeText(listRoute(kind.id)));
       }
       expect((await envelope('/api/trees/?search=Oak%20Tree')).body.data).toEqual([treeNamed('Oak Tree')]);
     });
@@ -194,14 +187,14 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
 
   describe('search', () => {
     test('no search returns the whole list', async () => {
-      expect((await envelope('/api/trees')).text).toBe(distText(listPath('trees')));
+      expect((await envelope('/api/trees')).text).toBe(routeText(listRoute('trees')));
     });
 
     test('an empty or white-space search returns the whole list', async () => {
       for (const query of ['?search', '?search=', '?search=%20%20', '?search=+', '?search=%09%0A']) {
         expect({ query, text: (await envelope(`/api/trees${query}`)).text }).toEqual({
           query,
-          text: distText(listPath('trees')),
+          text: routeText(listRoute('trees')),
         });
       }
     });
@@ -210,7 +203,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       for (const value of ['null', 'NULL', 'Null', 'nUlL', ' null ']) {
         expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({
           value,
-          text: distText(listPath('cutters')),
+          text: routeText(listRoute('cutters')),
         });
       }
     });
@@ -219,28 +212,28 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       for (const value of ['undefined', 'UNDEFINED', 'Undefined', ' undefined ']) {
         expect({ value, text: (await envelope(`/api/cutters${encodeSearch(value)}`)).text }).toEqual({
           value,
-          text: distText(listPath('cutters')),
+          text: routeText(listRoute('cutters')),
         });
       }
     });
 
     test('only the first search parameter counts', async () => {
       expect(await names('/api/trees?search=Oak%20Tree&search=Pine%20Tree')).toEqual(['Oak Tree']);
-      expect((await envelope('/api/trees?search=null&search=Oak%20Tree')).text).toBe(distText(listPath('trees')));
+      expect((await envelope('/api/trees?search=null&search=Oak%20Tree')).text).toBe(routeText(listRoute('trees')));
       expect((await envelope('/api/trees?search=unicorn&search=Oak%20Tree')).status).toBe(404);
     });
 
     test('other query parameters are ignored', async () => {
       expect(await names('/api/trees?limit=1&search=Oak%20Tree&page=2')).toEqual(['Oak Tree']);
       expect((await envelope('/api/trees?limit=1&q=Oak%20Tree&Search=Oak%20Tree')).text).toBe(
-        distText(listPath('trees')),
+        routeText(listRoute('trees')),
       );
     });
 
     test('the query is decoded as URLSearchParams does: + is a space, %XX is decoded', async () => {
       // " 5 " is a level search once decoded and trimmed; taken literally "+5+" would not be.
-      expect((await envelope('/api/trees?search=+5+')).text).toBe(distText(levelPath('trees', 5)));
-      expect((await envelope('/api/trees?search=%205%20')).text).toBe(distText(levelPath('trees', 5)));
+      expect((await envelope('/api/trees?search=+5+')).text).toBe(routeText(levelRoute('trees', 5)));
+      expect((await envelope('/api/trees?search=%205%20')).text).toBe(routeText(levelRoute('trees', 5)));
       expect(await names('/api/cutters?search=Bread%20Knife')).toEqual(['Knife']);
     });
 
@@ -379,7 +372,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
         const { status, text, body } = await envelope(`/api/${id}?search=999`);
         expect(status).toBe(404);
         expect(text).toBe(notFoundText(kind.noun));
-        expect(text).toBe(distText(notFoundPath(id)));
+        expect(text).toBe(routeText(notFoundRoute(id)));
         expect('data' in body).toBe(false);
       },
     );
@@ -725,9 +718,8 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
           acceptEncoding,
           encoding,
         });
-        const file =
-          encoding === 'br' || encoding === 'gzip' ? compressedPath(listPath('trees'), encoding) : listPath('trees');
-        const built = readFileSync(join(distDir, file));
+        const file = `${listRoute('trees')} (${encoding ?? 'identity'})`;
+        const built = routeBytes(listRoute('trees'), encoding === 'br' || encoding === 'gzip' ? encoding : 'identity');
         expect({ acceptEncoding, file, sameBytes: response.body.equals(built) }).toEqual({
           acceptEncoding,
           file,
@@ -735,7 +727,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
         });
         expect(response.headers['content-length']).toBe(String(built.length));
         expect(decodeBody(response.body, response.headers['content-encoding']).toString()).toBe(
-          distText(listPath('trees')),
+          routeText(listRoute('trees')),
         );
       }
     });
@@ -753,7 +745,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
           acceptEncoding,
           encoding: undefined,
         });
-        expect(response.body.toString()).toBe(distText(listPath('trees')));
+        expect(response.body.toString()).toBe(routeText(listRoute('trees')));
       }
     });
 
@@ -783,7 +775,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('GET /api/releases serves the list of releases, byte for byte the build, newest first', async () => {
       const { status, text, body } = await envelope('/api/releases');
       expect(status).toBe(200);
-      expect(text).toBe(distText(RELEASES_LIST_PATH));
+      expect(text).toBe(routeText(RELEASES_ROUTE));
       expect(body.message).toBe('The requested release data was successfully found.');
       expect(body.data?.map((release) => release.id)).toEqual(manifest.releases.map((release) => release.id));
       expect(manifest.releases.length).toBeGreaterThan(0);
@@ -792,16 +784,16 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     test('release=<id> serves that release list and searches with its X-Data-Version, cached for good', async () => {
       for (const release of manifest.releases) {
         for (const [query, path] of [
-          ['', listPath('trees')],
-          ['&search=1', levelPath('trees', 1)],
-          ['&search=breadknife', 'api/cutters/name/breadknife.json'],
+          ['', listRoute('trees')],
+          ['&search=1', levelRoute('trees', 1)],
+          ['&search=breadknife', nameRoute('cutters', 'breadknife')],
         ] as const) {
-          const kind = path.split('/')[1];
+          const kind = path.split('/')[0];
           const response = await get(`/api/${kind}?release=${release.id}${query}`);
           expect({ query, status: response.status, text: await response.text() }).toEqual({
             query,
             status: 200,
-            text: distText(pinnedPath(path, release.id)),
+            text: routeText(path, release.id),
           });
           expect(response.headers.get('x-data-version')).toBe(release.version);
           expect(response.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');

@@ -2,35 +2,42 @@
 // query and headers, it decides without throwing, never answers 5xx, never hands out API
 // data (or confirms an ETag) without a valid token, and only ever names files of the build.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
-import { API_DIR, fixedBodyPath } from '../../src/contract/paths.ts';
+import { API_DIR, fixedRoute, listRoute, SUGGEST_SHARD } from '../../src/contract/paths.ts';
 import { createEdge, type EdgeRequest, type EdgeResponse } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { kindIds } from '../../src/schema/kinds.ts';
-import { readManifest } from '../../src/server/body-store.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { scopeRoutes } from '../support/dist-routes.ts';
 import { requestTarget } from '../../src/server/node-adapter.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const VALID_TOKEN = 'property-valid-token';
 /** Configured only through its digest. */
 const DIGEST_TOKEN = 'property-digest-token';
-const manifest = await readManifest(distDir);
-const newCore = () =>
-  createEdge({
-    manifest,
-    tokenDigests: tokenDigests({
-      API_TOKENS: VALID_TOKEN,
-      API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
-    }),
-  });
+const store = await loadBodyStore(distDir);
+const manifest = store.manifest;
+const digests = await tokenDigests({
+  API_TOKENS: VALID_TOKEN,
+  API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
+});
+const newCore = () => createEdge({ index: store.index, tokenDigests: digests });
 /** One core for every run: what it remembers from one case must never change another's answer. */
 const decide = newCore();
-const apiFiles = Object.keys(manifest.files);
+/** Each scope's routes (undefined: the current data), and every stored body the API may send. */
+const scopes = new Map(
+  [undefined, ...manifest.releases.map((release) => release.id)].map((release) => [release, scopeRoutes(release)]),
+);
+const currentRoutes = scopes.get(undefined) ?? new Map<string, string>();
+const sentBodies = [...scopes.values()].flatMap((routes) =>
+  [...routes].filter(([route]) => !route.includes(`/${SUGGEST_SHARD}`)).map(([, body]) => body),
+);
+/** The stored body of a route of the current data. */
+const storedOf = (route: string) => currentRoutes.get(route) ?? `no route ${route}`;
 // PROPERTY_RUNS: fewer runs where each run is slow (the mutation run sets it; the fixed cases stay).
 const RUNS = { numRuns: Number(process.env['PROPERTY_RUNS'] ?? 2_000) };
 
@@ -179,11 +186,9 @@ const acceptEncoding = fc.option(
   { nil: undefined },
 );
 const someEtag = fc
-  .constantFrom(...apiFiles)
-  .chain((file) =>
-    fc
-      .constantFrom('identity', 'br', 'gzip')
-      .map((encoding) => etagFor(manifest.files[file]?.sha256 ?? '', encoding as 'identity' | 'br' | 'gzip')),
+  .constantFrom(...sentBodies)
+  .chain((body) =>
+    fc.constantFrom('identity', 'br', 'gzip').map((encoding) => etagFor(body, encoding as 'identity' | 'br' | 'gzip')),
   );
 const ifNoneMatch = fc.option(
   fc.oneof(
@@ -225,25 +230,18 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
 
 type Decision = EdgeResponse | { type: 'static' };
 
-/**
- * The decision for a case, a lookup answered from the index files in dist/ as an adapter does,
- * or undefined for a target no URL parser accepts (no runtime would get that far).
- */
-function decideCase(
+/** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
+async function decideCase(
   { method, target, headers }: Case,
   core = decide,
-): { request: EdgeRequest; decision: Decision } | undefined {
+): Promise<{ request: EdgeRequest; decision: Decision } | undefined> {
   const parsed = requestTarget(target);
   if (!parsed) return undefined;
   const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
-  const decision = core(request);
-  if (decision.type !== 'lookup') return { request, decision };
-  for (const file of decision.files) expect(manifest.index).toHaveProperty([file]);
-  const texts = decision.files.map((file) => readFileSync(join(distDir, file), 'utf8'));
-  return { request, decision: decision.answer(texts) };
+  return { request, decision: await core(request) };
 }
 
-const fixedFiles = FIXED_BODIES.map(({ name }) => fixedBodyPath(name));
+const fixedFiles = FIXED_BODIES.map(({ name }) => storedOf(fixedRoute(name)));
 
 /** Whether the request's If-None-Match lists `etag` (or its weak form) or is `*`. */
 function namesEtag(request: Case, etag: string | undefined): boolean {
@@ -298,22 +296,22 @@ function resolvedLikeAFileServer(pathname: string): string {
 
 const isApiPath = (pathname: string) => pathname === '/api' || pathname.startsWith('/api/');
 const fileOf = (decision: Decision) =>
-  decision.type === 'respond' && decision.body && 'file' in decision.body ? decision.body.file : undefined;
+  decision.type === 'respond' && decision.body && 'stored' in decision.body ? decision.body.stored : undefined;
 
 describe('the edge core, for any method, path, query and headers', () => {
-  test('never throws and never answers 5xx', () => {
-    fc.assert(
-      fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
-        const decided = decideCase(request);
+  test('never throws and never answers 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), async (request) => {
+        const decided = await decideCase(request);
         if (decided?.decision.type === 'respond') expect(decided.decision.status).toBeLessThan(500);
       }),
       RUNS,
     );
   });
 
-  test('a core that has answered other requests answers each one as a new core does', () => {
+  test('a core that has answered other requests answers each one as a new core does', async () => {
     // Requests that share answers are mixed in often, so each run asks some file several ways.
-    const sharedFile = 'api/vehicles/index.json';
+    const sharedFile = storedOf(listRoute('vehicles'));
     const related = fc
       .record({
         method: fc.constantFrom('GET', 'HEAD'),
@@ -327,9 +325,7 @@ describe('the edge core, for any method, path, query and headers', () => {
         ifNoneMatch: fc.constantFrom(
           undefined,
           '*',
-          ...['identity', 'br', 'gzip'].map((encoding) =>
-            etagFor(manifest.files[sharedFile]?.sha256 ?? '', encoding as 'identity' | 'br' | 'gzip'),
-          ),
+          ...['identity', 'br', 'gzip'].map((encoding) => etagFor(sharedFile, encoding as 'identity' | 'br' | 'gzip')),
         ),
       })
       .map(
@@ -341,23 +337,23 @@ describe('the edge core, for any method, path, query and headers', () => {
         }),
       );
     const oneCase = fc.oneof(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), related);
-    fc.assert(
-      fc.property(fc.array(oneCase, { minLength: 2, maxLength: 8 }), (cases) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(oneCase, { minLength: 2, maxLength: 8 }), async (cases) => {
         const shared = newCore();
         for (const request of cases)
-          expect({ request, answer: decideCase(request, shared)?.decision }).toEqual({
+          expect({ request, answer: (await decideCase(request, shared))?.decision }).toEqual({
             request,
-            answer: decideCase(request, newCore())?.decision,
+            answer: (await decideCase(request, newCore()))?.decision,
           });
       }),
       { numRuns: Math.ceil(RUNS.numRuns / 4) },
     );
   });
 
-  test('without a valid token: never a 200, a 304 or an API file; every /api/ request but a preflight is 401', () => {
-    fc.assert(
-      fc.property(anyCase(invalidAuthorization), (request) => {
-        const decided = decideCase(request);
+  test('without a valid token: never a 200, 304 or API body; every /api/ request but a preflight is 401', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyCase(invalidAuthorization), async (request) => {
+        const decided = await decideCase(request);
         if (!decided || decided.decision.type === 'static') return;
         const { decision, request: edgeRequest } = decided;
         expect(decision.status).not.toBe(200);
@@ -372,21 +368,18 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('every file the core chooses is one of the API files of the manifest', () => {
-    fc.assert(
-      fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
-        const decided = decideCase(request);
+  test('every body the core chooses is a stored body a route names, never a near-miss shard', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), async (request) => {
+        const decided = await decideCase(request);
         const file = decided && fileOf(decided.decision);
-        if (file !== undefined) {
-          expect(apiFiles).toContain(file);
-          expect(file.startsWith(`${API_DIR}/`)).toBe(true);
-        }
+        if (file !== undefined) expect(sentBodies).toContain(file);
       }),
       RUNS,
     );
   });
 
-  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success file, or 404 not found', () => {
+  test('with a valid token, a GET or HEAD of an endpoint is 200 or 304 with a success body, or 404', async () => {
     const endpointCase = fc
       .record({
         method: fc.constantFrom('GET', 'HEAD'),
@@ -409,9 +402,9 @@ describe('the edge core, for any method, path, query and headers', () => {
           },
         }),
       );
-    fc.assert(
-      fc.property(endpointCase, (request) => {
-        const decided = decideCase(request);
+    await fc.assert(
+      fc.asyncProperty(endpointCase, async (request) => {
+        const decided = await decideCase(request);
         if (!decided) return;
         const { decision } = decided;
         if (decision.type !== 'respond') throw new Error(`${request.target} was not answered by the API`);
@@ -419,19 +412,22 @@ describe('the edge core, for any method, path, query and headers', () => {
         // The first release parameter picks the files: a release's own, none for an unknown id.
         const release = new URLSearchParams(decided.request.query).get('release')?.trim() || undefined;
         const known = release === undefined || manifest.releases.some((candidate) => candidate.id === release);
-        const folder = release === undefined ? `${API_DIR}/${kind}` : `${API_DIR}/releases/${release}/${kind}`;
+        const routes = scopes.get(release) ?? new Map<string, string>();
         if (!known)
           expect({ status: decision.status, body: decision.body }).toEqual({
             status: 404,
-            body: { file: fixedBodyPath('release-not-found') },
+            body: { stored: storedOf(fixedRoute('release-not-found')) },
           });
-        else if (decision.status === 404) expect(fileOf(decision)).toBe(`${folder}/not-found.json`);
+        else if (decision.status === 404) expect(fileOf(decision)).toBe(routes.get(`${kind}/not-found`));
         else if (decision.status === 304) expect(namesEtag(request, decision.headers['ETag'])).toBe(true);
         else {
           expect(decision.status).toBe(200);
           expect(namesEtag(request, decision.headers['ETag'])).toBe(false);
-          expect(fileOf(decision)?.startsWith(`${folder}/`)).toBe(true);
-          expect(fileOf(decision)?.slice(folder.length)).toMatch(/^\/(index|level\/\d+|name\/[a-z0-9]+)\.json$/);
+          // The body of the kind's list, a level or a name of that scope.
+          const answering = [...routes]
+            .filter(([route, body]) => body === fileOf(decision) && route.startsWith(`${kind}/`))
+            .map(([route]) => route.slice(`${kind}/`.length));
+          expect(answering.some((route) => /^(list|level\/\d+|name\/[a-z0-9]+)$/.test(route))).toBe(true);
         }
         expect(decision.omitBody).toBe(request.method.toUpperCase() === 'HEAD' || decision.status === 304);
       }),
@@ -439,10 +435,10 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('every /api/ answer carries the contract headers, and Content-Type exactly when it has a body', () => {
-    fc.assert(
-      fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
-        const decided = decideCase(request);
+  test('every /api/ answer carries the contract headers, and Content-Type exactly when it has a body', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), async (request) => {
+        const decided = await decideCase(request);
         if (decided?.decision.type !== 'respond' || !isApiPath(decided.request.pathname)) return;
         const { headers, body, status } = decided.decision;
         expect(headers).toMatchObject({
@@ -457,10 +453,10 @@ describe('the edge core, for any method, path, query and headers', () => {
     );
   });
 
-  test('a path left to the static site never leads into the API folder once decoded and normalized', () => {
-    fc.assert(
-      fc.property(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), (request) => {
-        const decided = decideCase(request);
+  test('a path left to the static site never leads into the API folder once decoded and normalized', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyCase(fc.oneof(validAuthorization, invalidAuthorization)), async (request) => {
+        const decided = await decideCase(request);
         if (decided?.decision.type !== 'static') return;
         const resolved = resolvedLikeAFileServer(decided.request.pathname);
         expect(resolved === `/${API_DIR}` || resolved.startsWith(`/${API_DIR}/`)).toBe(false);
@@ -471,8 +467,8 @@ describe('the edge core, for any method, path, query and headers', () => {
 });
 
 describe('fixed cases beside the properties', () => {
-  test.each(DANGEROUS_STATIC_PATHS)('%s is refused with 404, never left to the static site', (target) => {
-    const decided = decideCase({
+  test.each(DANGEROUS_STATIC_PATHS)('%s is refused with 404, never left to the static site', async (target) => {
+    const decided = await decideCase({
       method: 'GET',
       target,
       presented: { authorization: undefined, valid: false },
@@ -481,21 +477,21 @@ describe('fixed cases beside the properties', () => {
     expect(decided?.decision).toMatchObject({
       type: 'respond',
       status: 404,
-      body: { file: fixedBodyPath('not-found') },
+      body: { stored: storedOf(fixedRoute('not-found')) },
     });
   });
 
   test.each(['/index.html', '/trees/oak-tree/', '/apiary/', '/docs/api/', '/x/api/trees/index.json'])(
     '%s, which does not reach the API folder, is left to the static site',
-    (target) => {
+    async (target) => {
       expect(
-        decideCase({ method: 'GET', target, presented: { authorization: undefined, valid: false }, headers: {} }),
+        await decideCase({ method: 'GET', target, presented: { authorization: undefined, valid: false }, headers: {} }),
       ).toMatchObject({ decision: { type: 'static' } });
     },
   );
 
   describe('304 only when If-None-Match names the ETag of the body, or is *', () => {
-    const treesEtag = etagFor(manifest.files[`${API_DIR}/trees/index.json`]?.sha256 ?? '', 'identity');
+    const treesEtag = etagFor(storedOf(listRoute('trees')), 'identity');
     const statusWith = (ifNoneMatch: string) =>
       decideCase({
         method: 'GET',
@@ -510,13 +506,13 @@ describe('fixed cases beside the properties', () => {
       ['*', 304],
       ['"stale"', 200],
       [treesEtag.slice(1, -1), 200],
-      [etagFor(manifest.files[`${API_DIR}/cutters/index.json`]?.sha256 ?? '', 'identity'), 200],
-      [etagFor(manifest.files[`${API_DIR}/trees/index.json`]?.sha256 ?? '', 'gzip'), 200],
+      [etagFor(storedOf(listRoute('cutters')), 'identity'), 200],
+      [etagFor(storedOf(listRoute('trees')), 'gzip'), 200],
       ['', 200],
       ['garbage', 200],
     ];
-    test.each(cases)('If-None-Match: %s -> %i', (ifNoneMatch, status) => {
-      const decision = statusWith(ifNoneMatch)?.decision;
+    test.each(cases)('If-None-Match: %s -> %i', async (ifNoneMatch, status) => {
+      const decision = (await statusWith(ifNoneMatch))?.decision;
       expect(decision).toMatchObject({ type: 'respond', status, headers: { ETag: treesEtag } });
     });
   });

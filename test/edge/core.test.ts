@@ -3,23 +3,37 @@
 // The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
 // (npm run test:mutation) can use them.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
-import { fixedBodyPath } from '../../src/contract/paths.ts';
+import { fixedRoute } from '../../src/contract/paths.ts';
+import type { RouteIndex } from '../../src/contract/resolve.ts';
 import { createEdge, reachesApiFolder, type EdgeDecision } from '../../src/edge/core.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
-import { readManifest } from '../../src/server/body-store.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { routeBody } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const TOKEN = 'core-unit-token';
-const manifest = await readManifest(distDir);
-const newCore = () => createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+const store = await loadBodyStore(distDir);
+const manifest = store.manifest;
+const digests = await tokenDigests({ API_TOKENS: TOKEN });
+const newCore = (index: RouteIndex = store.index) => createEdge({ index, tokenDigests: digests });
 const decide = newCore();
 
+/** The stored body of a route of the current data, or of a release's with `release`. */
+function stored(route: string, release?: string): string {
+  const body = routeBody(route, release);
+  if (body === undefined) throw new Error(`${route} is not a route of the build`);
+  return body;
+}
+
 /** The decision for a request, its headers given by name in any case. */
-function decision(method: string, target: string, headers: Record<string, string> = {}, core = decide): EdgeDecision {
+function decision(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  core = decide,
+): Promise<EdgeDecision> {
   const byName = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
   const url = new URL(target, 'http://localhost');
   return core({
@@ -40,49 +54,49 @@ const common = {
 };
 const json = { 'Content-Type': 'application/json; charset=utf-8', Vary: 'Accept-Encoding' };
 const errorText = (message: string) => `{"error":true,"message":"${message}"}`;
-/** The build's file of the edge's fixed body with exactly this text. */
+/** The stored body of the edge's fixed body with exactly this text. */
 const fixedFile = (text: string) => {
   const fixed = FIXED_BODIES.find((candidate) => candidate.body === text);
-  return fixed ? fixedBodyPath(fixed.name) : `no fixed body is ${text}`;
+  return fixed ? stored(fixedRoute(fixed.name)) : `no fixed body is ${text}`;
 };
-const etagOf = (path: string, suffix = '') => `"${manifest.files[path]?.sha256.slice(0, 32)}${suffix}"`;
+const etagOf = (route: string, suffix = '', release?: string) => `"${stored(route, release).slice(0, 32)}${suffix}"`;
 
 describe('answers to /api/', () => {
-  test('a GET of a list: 200, the list file, ETag and Cache-Control: private, max-age=300', () => {
-    expect(decision('GET', '/api/trees', authorized())).toEqual({
+  test('a GET of a list: 200, the list file, ETag and Cache-Control: private, max-age=300', async () => {
+    expect(await decision('GET', '/api/trees', authorized())).toEqual({
       type: 'respond',
       status: 200,
       headers: {
         ...common,
         ...json,
         'Cache-Control': 'private, max-age=300',
-        ETag: etagOf('api/trees/index.json'),
+        ETag: etagOf('trees/list'),
       },
-      body: { file: 'api/trees/index.json' },
+      body: { stored: stored('trees/list') },
       encoding: 'identity',
       omitBody: false,
     });
   });
 
-  test('br where accepted: Content-Encoding br and the ETag of that encoding', () => {
-    expect(decision('GET', '/api/cutters?search=Knife', authorized({ 'Accept-Encoding': 'br' }))).toMatchObject({
+  test('br where accepted: Content-Encoding br and the ETag of that encoding', async () => {
+    expect(await decision('GET', '/api/cutters?search=Knife', authorized({ 'Accept-Encoding': 'br' }))).toMatchObject({
       status: 200,
-      headers: { 'Content-Encoding': 'br', ETag: etagOf('api/cutters/name/knife.json', '-br') },
-      body: { file: 'api/cutters/name/knife.json' },
+      headers: { 'Content-Encoding': 'br', ETag: etagOf('cutters/name/knife', '-br') },
+      body: { stored: stored('cutters/name/knife') },
       encoding: 'br',
     });
   });
 
-  test('HEAD: the decision of GET, without the body', () => {
-    const get = decision('GET', '/api/gifts?search=1', authorized());
-    expect(decision('HEAD', '/api/gifts?search=1', authorized())).toEqual({ ...get, omitBody: true });
-    expect(get).toMatchObject({ status: 200, body: { file: 'api/gifts/level/1.json' } });
+  test('HEAD: the decision of GET, without the body', async () => {
+    const get = await decision('GET', '/api/gifts?search=1', authorized());
+    expect(await decision('HEAD', '/api/gifts?search=1', authorized())).toEqual({ ...get, omitBody: true });
+    expect(get).toMatchObject({ status: 200, body: { stored: stored('gifts/level/1') } });
   });
 
-  test('If-None-Match naming the ETag: 304, no body, no Content-Type or Content-Encoding', () => {
-    const etag = etagOf('api/trees/level/5.json', '-gzip');
+  test('If-None-Match naming the ETag: 304, no body, no Content-Type or Content-Encoding', async () => {
+    const etag = etagOf('trees/level/5', '-gzip');
     expect(
-      decision('GET', '/api/trees/?search=05', authorized({ 'Accept-Encoding': 'gzip', 'If-None-Match': etag })),
+      await decision('GET', '/api/trees/?search=05', authorized({ 'Accept-Encoding': 'gzip', 'If-None-Match': etag })),
     ).toEqual({
       type: 'respond',
       status: 304,
@@ -92,51 +106,51 @@ describe('answers to /api/', () => {
     });
   });
 
-  test('a search that finds nothing: 404 with the kind not-found file, no-store', () => {
-    expect(decision('GET', '/api/plots?search=Oak', authorized())).toEqual({
+  test('a search that finds nothing: 404 with the kind not-found file, no-store', async () => {
+    expect(await decision('GET', '/api/plots?search=Oak', authorized())).toEqual({
       type: 'respond',
       status: 404,
       headers: { ...common, ...json, 'Cache-Control': 'no-store' },
-      body: { file: 'api/plots/not-found.json' },
+      body: { stored: stored('plots/not-found') },
       encoding: 'identity',
       omitBody: false,
     });
-    expect(decision('GET', `/api/trees?search=${'a'.repeat(101)}`, authorized())).toMatchObject({
+    expect(await decision('GET', `/api/trees?search=${'a'.repeat(101)}`, authorized())).toMatchObject({
       status: 404,
-      body: { file: 'api/trees/not-found.json' },
+      body: { stored: stored('trees/not-found') },
     });
   });
 
-  test('no token: 401 "An API token is required", WWW-Authenticate: Bearer, no-store', () => {
+  test('no token: 401 "An API token is required", WWW-Authenticate: Bearer, no-store', async () => {
     const anonymous: Record<string, string>[] = [{}, { Authorization: '' }, { Authorization: 'Bearer ' }];
     for (const headers of anonymous) {
-      expect(decision('GET', '/api/trees', headers)).toEqual({
+      expect(await decision('GET', '/api/trees', headers)).toEqual({
         type: 'respond',
         status: 401,
         headers: { ...common, ...json, 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
-        body: { file: fixedFile(errorText('An API token is required. Send it in the Authorization header.')) },
+        body: { stored: fixedFile(errorText('An API token is required. Send it in the Authorization header.')) },
         encoding: 'identity',
         omitBody: false,
       });
     }
   });
 
-  test('a token that is not configured: 401 "The provided API token is not valid."', () => {
-    expect(decision('DELETE', '/api/unicorns', { Authorization: 'Bearer wrong' })).toMatchObject({
+  test('a token that is not configured: 401 "The provided API token is not valid."', async () => {
+    expect(await decision('DELETE', '/api/unicorns', { Authorization: 'Bearer wrong' })).toMatchObject({
       status: 401,
       headers: { 'WWW-Authenticate': 'Bearer', 'Cache-Control': 'no-store' },
-      body: { file: fixedFile(errorText('The provided API token is not valid.')) },
+      body: { stored: fixedFile(errorText('The provided API token is not valid.')) },
     });
   });
 
   const SEVERAL_AUTHORIZATIONS =
     'several Authorization headers (joined by ", "): 401 the token is not valid, whatever they carry';
-  test(SEVERAL_AUTHORIZATIONS, () => {
+  test(SEVERAL_AUTHORIZATIONS, async () => {
     // A token whose digest is configured, with a comma in it: only several headers can present that.
     const withComma = `${TOKEN}, ${TOKEN}`;
     const core = createEdge({
-      manifest,
-      tokenDigests: tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
+      index: store.index,
+      tokenDigests: await tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
     });
     for (const authorization of [
       `Bearer ${TOKEN}, Bearer ${TOKEN}`,
@@ -146,22 +160,22 @@ describe('answers to /api/', () => {
     ]) {
       expect({
         authorization,
-        decision: decision('GET', '/api/trees', { Authorization: authorization }, core),
+        decision: await decision('GET', '/api/trees', { Authorization: authorization }, core),
       }).toMatchObject({
         authorization,
-        decision: { status: 401, body: { file: fixedFile(errorText('The provided API token is not valid.')) } },
+        decision: { status: 401, body: { stored: fixedFile(errorText('The provided API token is not valid.')) } },
       });
     }
   });
 
-  test('an unknown endpoint: 404 naming the six endpoints', () => {
+  test('an unknown endpoint: 404 naming the six endpoints', async () => {
     for (const target of ['/api', '/api/', '/api/unicorns', '/api/trees/oak', '/api/Trees', '/api/x/api/trees']) {
-      expect(decision('GET', target, authorized())).toEqual({
+      expect(await decision('GET', target, authorized())).toEqual({
         type: 'respond',
         status: 404,
         headers: { ...common, ...json, 'Cache-Control': 'no-store' },
         body: {
-          file: fixedFile(
+          stored: fixedFile(
             errorText(
               'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, ' +
                 '/api/storages and /api/vehicles.',
@@ -174,22 +188,22 @@ describe('answers to /api/', () => {
     }
   });
 
-  test('another method: 405 "Method not allowed. Use GET." with Allow: GET, HEAD, OPTIONS', () => {
+  test('another method: 405 "Method not allowed. Use GET." with Allow: GET, HEAD, OPTIONS', async () => {
     for (const method of ['POST', 'put', 'DELETE', 'PATCH']) {
-      expect(decision(method, '/api/trees', authorized())).toEqual({
+      expect(await decision(method, '/api/trees', authorized())).toEqual({
         type: 'respond',
         status: 405,
         headers: { ...common, ...json, Allow: 'GET, HEAD, OPTIONS', 'Cache-Control': 'no-store' },
-        body: { file: fixedFile(errorText('Method not allowed. Use GET.')) },
+        body: { stored: fixedFile(errorText('Method not allowed. Use GET.')) },
         encoding: 'identity',
         omitBody: false,
       });
     }
   });
 
-  test('OPTIONS, with or without a token: 204 with the CORS preflight headers and no body', () => {
+  test('OPTIONS, with or without a token: 204 with the CORS preflight headers and no body', async () => {
     for (const headers of [{}, authorized()]) {
-      expect(decision('OPTIONS', '/api/anything', headers)).toEqual({
+      expect(await decision('OPTIONS', '/api/anything', headers)).toEqual({
         type: 'respond',
         status: 204,
         headers: {
@@ -205,54 +219,60 @@ describe('answers to /api/', () => {
   });
 });
 
-/** Each index file a lookup names, read from dist/ as an adapter reads it. */
-const read = (files: readonly string[]) => files.map((file) => readFileSync(join(distDir, file), 'utf8'));
-/** The answer to a decision, a lookup answered from dist/ as an adapter does. */
-const answered = (made: EdgeDecision) => (made.type === 'lookup' ? made.answer(read(made.files)) : made);
+/** The index over dist/, counting the bodies it reads (near-miss shards). */
+function countingIndex(): RouteIndex & { textsRead: number } {
+  const counting = {
+    ...store.index,
+    textsRead: 0,
+    text(body: string) {
+      counting.textsRead++;
+      return store.index.text(body);
+    },
+  };
+  return counting;
+}
 
 describe('suggestions (/api/{kind}/suggest)', () => {
   const giantSequoia =
     '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Giant Sequoia","level":51}]}';
   const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-  test('a prefix: 200 with its prebuilt answer file, ETag and Cache-Control as for a search', () => {
-    expect(decision('GET', '/api/trees/suggest?search=Oak', authorized())).toEqual({
+  test('a prefix: 200 with its prebuilt answer file, ETag and Cache-Control as for a search', async () => {
+    expect(await decision('GET', '/api/trees/suggest?search=Oak', authorized())).toEqual({
       type: 'respond',
       status: 200,
       headers: {
         ...common,
         ...json,
         'Cache-Control': 'private, max-age=300',
-        ETag: etagOf('api/trees/suggest/key/oak.json'),
+        ETag: etagOf('trees/suggest/key/oak'),
       },
-      body: { file: 'api/trees/suggest/key/oak.json' },
+      body: { stored: stored('trees/suggest/key/oak') },
       encoding: 'identity',
       omitBody: false,
     });
   });
 
-  test('no search: the first 25; digits: the level prefix; a key under 4 characters nothing starts with: []', () => {
-    const file = (target: string) => {
-      const made = decision('GET', target, authorized());
+  test('no search: the first 25; digits: the level prefix; a short key nothing starts with: []', async () => {
+    const file = async (target: string) => {
+      const made = await decision('GET', target, authorized());
       return made.type === 'respond' ? made.body : made.type;
     };
-    expect(file('/api/trees/suggest')).toEqual({ file: 'api/trees/suggest/index.json' });
-    expect(file('/api/trees/suggest/?search=6')).toEqual({ file: 'api/trees/suggest/level/6.json' });
-    expect(file('/api/trees/suggest?search=oax')).toEqual({ file: 'api/trees/suggest/none.json' });
-    expect(file('/api/plots/suggest?search=oak')).toEqual({ file: 'api/plots/suggest/none.json' });
-    expect(file('/api/trees/suggest?search=!!')).toEqual({ file: 'api/trees/suggest/none.json' });
+    expect(await file('/api/trees/suggest')).toEqual({ stored: stored('trees/suggest/first') });
+    expect(await file('/api/trees/suggest/?search=6')).toEqual({ stored: stored('trees/suggest/level/6') });
+    expect(await file('/api/trees/suggest?search=oax')).toEqual({ stored: stored('trees/suggest/none') });
+    expect(await file('/api/plots/suggest?search=oak')).toEqual({ stored: stored('plots/suggest/none') });
+    expect(await file('/api/trees/suggest?search=!!')).toEqual({ stored: stored('trees/suggest/none') });
   });
 
-  test('a near miss: a lookup of index files, then an answer made from their texts, its ETag its sha256', () => {
-    const edge = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+  test('a near miss: an answer made from the near-miss shards it reads, its ETag its sha256', async () => {
+    const index = countingIndex();
+    const edge = newCore(index);
     const request = { method: 'GET', pathname: '/api/trees/suggest', query: 'search=sequioa' };
     const ask = (headers: Record<string, string>) =>
       edge({ ...request, header: (name) => new Map(Object.entries(headers)).get(name) ?? null });
-    const lookup = ask({ authorization: `Bearer ${TOKEN}` });
-    if (lookup.type !== 'lookup') throw new Error(`expected a lookup, got ${lookup.type}`);
-    expect(lookup.files.length).toBeGreaterThan(0);
-    for (const file of lookup.files) expect(Object.keys(manifest.index)).toContain(file);
-    const answer = lookup.answer(read(lookup.files));
+    const answer = await ask({ authorization: `Bearer ${TOKEN}` });
+    expect(index.textsRead).toBeGreaterThan(0);
     const etag = `"${sha256(giantSequoia).slice(0, 32)}"`;
     expect(answer).toEqual({
       type: 'respond',
@@ -262,52 +282,51 @@ describe('suggestions (/api/{kind}/suggest)', () => {
       encoding: 'identity',
       omitBody: false,
     });
-    // Asked again, the answer is remembered: no lookup, the same answer.
-    expect(ask({ authorization: `Bearer ${TOKEN}` })).toBe(answer);
-    expect(ask({ authorization: `Bearer ${TOKEN}`, 'accept-encoding': 'gzip' })).toMatchObject({
+    // Asked again, the answer is remembered: no shard read again, the same answer.
+    const read = index.textsRead;
+    expect(await ask({ authorization: `Bearer ${TOKEN}` })).toBe(answer);
+    expect(index.textsRead).toBe(read);
+    expect(await ask({ authorization: `Bearer ${TOKEN}`, 'accept-encoding': 'gzip' })).toMatchObject({
       headers: { 'Content-Encoding': 'gzip', ETag: `"${sha256(giantSequoia).slice(0, 32)}-gzip"` },
       body: { text: giantSequoia },
       encoding: 'gzip',
     });
-    expect(ask({ authorization: `Bearer ${TOKEN}`, 'if-none-match': etag })).toMatchObject({
+    expect(await ask({ authorization: `Bearer ${TOKEN}`, 'if-none-match': etag })).toMatchObject({
       status: 304,
       omitBody: true,
     });
   });
 
-  test('another near miss over shards already read is answered without a lookup', () => {
-    const edge = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
+  test('another typo over the same shards makes the same answer', async () => {
     const ask = (query: string) =>
-      edge({
+      decide({
         method: 'GET',
         pathname: '/api/trees/suggest',
         query,
         header: (name) => (name === 'authorization' ? `Bearer ${TOKEN}` : null),
       });
-    const first = ask('search=sequioa');
-    if (first.type === 'lookup') first.answer(read(first.files));
-    // Another typo whose variants fall in the same shards: a new answer, made at once.
-    expect(ask('search=sequoai')).toMatchObject({ type: 'respond', status: 200, body: { text: giantSequoia } });
+    await ask('search=sequioa');
+    expect(await ask('search=sequoai')).toMatchObject({ type: 'respond', status: 200, body: { text: giantSequoia } });
   });
 
-  test('release=<id> pins a suggestion to the release, unknown releases are 404', () => {
+  test('release=<id> pins a suggestion to the release, unknown releases are 404', async () => {
     const [release] = manifest.releases;
-    expect(decision('GET', `/api/trees/suggest?search=oak&release=${release?.id}`, authorized())).toMatchObject({
+    expect(await decision('GET', `/api/trees/suggest?search=oak&release=${release?.id}`, authorized())).toMatchObject({
       status: 200,
       headers: { 'Cache-Control': 'private, max-age=31536000, immutable', 'X-Data-Version': release?.version },
-      body: { file: `api/releases/${release?.id}/trees/suggest/key/oak.json` },
+      body: { stored: stored(`trees/suggest/key/oak`, release?.id) },
     });
-    expect(decision('GET', '/api/trees/suggest?search=oak&release=1999-01-01', authorized())).toMatchObject({
+    expect(await decision('GET', '/api/trees/suggest?search=oak&release=1999-01-01', authorized())).toMatchObject({
       status: 404,
-      body: { file: fixedBodyPath('release-not-found') },
+      body: { stored: stored(fixedRoute('release-not-found')) },
     });
   });
 
-  test('/api/releases/suggest and a path below suggest are unknown endpoints', () => {
+  test('/api/releases/suggest and a path below suggest are unknown endpoints', async () => {
     for (const target of ['/api/releases/suggest', '/api/trees/suggest/oak', '/api/suggest'])
-      expect({ target, decision: decision('GET', target, authorized()) }).toMatchObject({
+      expect({ target, decision: await decision('GET', target, authorized()) }).toMatchObject({
         target,
-        decision: { status: 404, body: { file: fixedBodyPath('unknown-endpoint') } },
+        decision: { status: 404, body: { stored: stored(fixedRoute('unknown-endpoint')) } },
       });
   });
 });
@@ -316,73 +335,82 @@ describe('releases and methods (mutation survivors)', () => {
   const [release] = manifest.releases;
   const releaseId = release?.id ?? 'no release in dist/';
 
-  test('GET /api/releases: 200 with the list of releases, cached as a found answer', () => {
-    expect(decision('GET', '/api/releases', authorized())).toMatchObject({
+  test('GET /api/releases: 200 with the list of releases, cached as a found answer', async () => {
+    expect(await decision('GET', '/api/releases', authorized())).toMatchObject({
       status: 200,
-      headers: { 'Cache-Control': 'private, max-age=300', ETag: etagOf('api/releases/index.json') },
-      body: { file: 'api/releases/index.json' },
+      headers: { 'Cache-Control': 'private, max-age=300', ETag: etagOf('releases') },
+      body: { stored: stored('releases') },
     });
   });
 
-  test('release=<id>: the file of that release, its data version, cached for good; its not-found uncached', () => {
-    expect(decision('GET', `/api/trees?release=${releaseId}`, authorized())).toMatchObject({
+  test('release=<id>: that release, its data version, cached for good; its not-found uncached', async () => {
+    expect(await decision('GET', `/api/trees?release=${releaseId}`, authorized())).toMatchObject({
       status: 200,
       headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'private, max-age=31536000, immutable' },
-      body: { file: `api/releases/${releaseId}/trees/index.json` },
+      body: { stored: stored(`trees/list`, releaseId) },
     });
-    expect(decision('GET', `/api/trees?release=${releaseId}&search=nothing-like-it`, authorized())).toMatchObject({
-      status: 404,
-      headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
-      body: { file: `api/releases/${releaseId}/trees/not-found.json` },
-    });
+    expect(await decision('GET', `/api/trees?release=${releaseId}&search=nothing-like-it`, authorized())).toMatchObject(
+      {
+        status: 404,
+        headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
+        body: { stored: stored(`trees/not-found`, releaseId) },
+      },
+    );
     // A search no file can answer (over 100 characters) is that release's not-found too.
-    expect(decision('GET', `/api/trees?release=${releaseId}&search=${'a'.repeat(101)}`, authorized())).toMatchObject({
+    expect(
+      await decision('GET', `/api/trees?release=${releaseId}&search=${'a'.repeat(101)}`, authorized()),
+    ).toMatchObject({
       status: 404,
       headers: { 'X-Data-Version': release?.version, 'Cache-Control': 'no-store' },
-      body: { file: `api/releases/${releaseId}/trees/not-found.json` },
+      body: { stored: stored(`trees/not-found`, releaseId) },
     });
   });
 
-  test('a method in lower case is that method: head is a HEAD, without the body', () => {
-    const get = decision('GET', '/api/trees', authorized());
-    expect(decision('head', '/api/trees', authorized())).toEqual({ ...get, omitBody: true });
+  test('a method in lower case is that method: head is a HEAD, without the body', async () => {
+    const get = await decision('GET', '/api/trees', authorized());
+    expect(await decision('head', '/api/trees', authorized())).toEqual({ ...get, omitBody: true });
   });
 
-  test('the 304 of each encoding carries the ETag of that encoding', () => {
+  test('the 304 of each encoding carries the ETag of that encoding', async () => {
     const notModified = (coding: string, suffix: string) =>
       decision(
         'GET',
         '/api/cutters',
-        authorized({ 'Accept-Encoding': coding, 'If-None-Match': etagOf('api/cutters/index.json', suffix) }),
+        authorized({ 'Accept-Encoding': coding, 'If-None-Match': etagOf('cutters/list', suffix) }),
       );
-    const br = notModified('br', '-br');
-    const gzip = notModified('gzip', '-gzip');
+    const br = await notModified('br', '-br');
+    const gzip = await notModified('gzip', '-gzip');
     expect([br, gzip].map((answer) => answer.type === 'respond' && [answer.status, answer.headers['ETag']])).toEqual([
-      [304, etagOf('api/cutters/index.json', '-br')],
-      [304, etagOf('api/cutters/index.json', '-gzip')],
+      [304, etagOf('cutters/list', '-br')],
+      [304, etagOf('cutters/list', '-gzip')],
     ]);
   });
 });
 
 describe('remembered answers (mutation survivors)', () => {
   /** The answers on one core to each request in turn, beside the answer of a new core to it alone. */
-  const onOneCoreAndNew = (requests: readonly [method: string, target: string, headers: Record<string, string>][]) => {
+  const onOneCoreAndNew = async (
+    requests: readonly [method: string, target: string, headers: Record<string, string>][],
+  ) => {
     const shared = newCore();
-    return requests.map(([method, target, headers]) => ({
-      request: [method, target, headers],
-      remembered: answered(decision(method, target, headers, shared)),
-      fresh: answered(decision(method, target, headers, newCore())),
-    }));
+    const asked = [];
+    for (const [method, target, headers] of requests)
+      asked.push({
+        request: [method, target, headers],
+        remembered: await decision(method, target, headers, shared),
+        fresh: await decision(method, target, headers, newCore()),
+      });
+    return asked;
   };
   /** Each remembered answer is the new core's, shown with its request when it is not. */
-  const expectAlike = (asked: ReturnType<typeof onOneCoreAndNew>) => {
+  const expectAlike = (asked: Awaited<ReturnType<typeof onOneCoreAndNew>>) => {
     for (const { request, remembered, fresh } of asked)
       expect({ request, answer: remembered }).toEqual({ request, answer: fresh });
   };
   const [release] = manifest.releases;
 
-  test('each method, encoding and If-None-Match of one file has an answer of its own, asked in any order', () => {
-    const file = 'api/vehicles/index.json';
+  test('each method, encoding and If-None-Match of one file has an answer of its own, asked in any order', async () => {
+    const file = 'vehicles/list';
     const requests: [string, string, Record<string, string>][] = [];
     for (const method of ['GET', 'HEAD'])
       for (const [coding, suffix] of [
@@ -394,11 +422,11 @@ describe('remembered answers (mutation survivors)', () => {
         for (const conditional of conditionals)
           requests.push([method, '/api/vehicles', authorized({ 'Accept-Encoding': `${coding}`, ...conditional })]);
       }
-    for (const order of [requests, requests.toReversed()]) expectAlike(onOneCoreAndNew(order));
+    for (const order of [requests, requests.toReversed()]) expectAlike(await onOneCoreAndNew(order));
   });
 
-  test('a near miss of a release and the same near miss of the current data are answered apart', () => {
-    const asked = onOneCoreAndNew([
+  test('a near miss of a release and the same near miss of the current data are answered apart', async () => {
+    const asked = await onOneCoreAndNew([
       ['GET', '/api/trees/suggest?search=sequioa', authorized()],
       ['GET', `/api/trees/suggest?search=sequioa&release=${release?.id}`, authorized()],
     ]);
@@ -408,38 +436,29 @@ describe('remembered answers (mutation survivors)', () => {
     });
   });
 
-  test('the same near miss pinned to two releases is answered by each release', () => {
+  test('the same near miss pinned to two releases is answered by each release', async () => {
     // A second release beside the build's: its files are the first one's, its data version its own.
     const [first = 'no release in dist/', second] = [release?.id, '2999-01-01'];
-    const copied = <T>(paths: Record<string, T>) =>
-      Object.fromEntries(
-        Object.entries(paths).flatMap(([path, value]) => {
-          const mine = path.startsWith(`api/releases/${first}/`);
-          return mine
-            ? [
-                [path, value],
-                [path.replace(first, second), value],
-              ]
-            : [[path, value]];
-        }),
-      );
-    const twoReleases = {
-      ...manifest,
-      files: copied(manifest.files),
-      index: copied(manifest.index),
-      releases: [{ id: second, version: 'second-version' }, ...manifest.releases],
+    // The build's index, with the second release's root and shards those of the first.
+    const index: RouteIndex = {
+      ...store.index,
+      root: async (id) => {
+        const root = await store.index.root(id === second ? first : id);
+        return id === second && root ? { ...root, version: 'second-version' } : root;
+      },
+      shard: (id, n) => store.index.shard(id === second ? first : id, n),
     };
-    const core = createEdge({ manifest: twoReleases, tokenDigests: tokenDigests({ API_TOKENS: TOKEN }) });
-    const versions = [first, second].map((id) => {
-      const made = decision('GET', `/api/trees/suggest?search=sequioa&release=${id}`, authorized(), core);
-      const answer = made.type === 'lookup' ? made.answer(read(made.files.map((f) => f.replace(second, first)))) : made;
-      return answer.type === 'respond' && answer.headers['X-Data-Version'];
-    });
+    const core = newCore(index);
+    const versions = [];
+    for (const id of [first, second]) {
+      const answer = await decision('GET', `/api/trees/suggest?search=sequioa&release=${id}`, authorized(), core);
+      versions.push(answer.type === 'respond' && answer.headers['X-Data-Version']);
+    }
     expect(versions).toEqual([release?.version, 'second-version']);
   });
 
-  test('near misses of two kinds on one core each get their own body', () => {
-    const asked = onOneCoreAndNew([
+  test('near misses of two kinds on one core each get their own body', async () => {
+    const asked = await onOneCoreAndNew([
       ['GET', '/api/trees/suggest?search=sequioa', authorized()],
       ['GET', '/api/cutters/suggest?search=knfie', authorized()],
     ]);
@@ -450,8 +469,8 @@ describe('remembered answers (mutation survivors)', () => {
     ]);
   });
 
-  test('a preflight has no body, so no encoding, whatever Accept-Encoding asks', () => {
-    expect(decision('OPTIONS', '/api/trees', { 'Accept-Encoding': 'br' })).toMatchObject({
+  test('a preflight has no body, so no encoding, whatever Accept-Encoding asks', async () => {
+    expect(await decision('OPTIONS', '/api/trees', { 'Accept-Encoding': 'br' })).toMatchObject({
       status: 204,
       encoding: 'identity',
     });
@@ -459,43 +478,45 @@ describe('remembered answers (mutation survivors)', () => {
 });
 
 describe('paths outside /api/', () => {
-  test('the site is static', () => {
+  test('the site is static', async () => {
     for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])
-      expect({ target, decision: decision('GET', target) }).toEqual({ target, decision: { type: 'static' } });
+      expect({ target, decision: await decision('GET', target) }).toEqual({ target, decision: { type: 'static' } });
   });
 
-  test('another method than GET or HEAD: 405 "Method not allowed. Use GET." with Allow: GET, HEAD', () => {
+  test('another method than GET or HEAD: 405 "Method not allowed. Use GET." with Allow: GET, HEAD', async () => {
     for (const method of ['POST', 'put', 'DELETE', 'TRACE', 'OPTIONS', 'PROPFIND']) {
-      expect({ method, decision: decision(method, '/trees/oak-tree/') }).toEqual({
+      expect({ method, decision: await decision(method, '/trees/oak-tree/') }).toEqual({
         method,
         decision: {
           type: 'respond',
           status: 405,
           headers: { ...common, ...json, Allow: 'GET, HEAD', 'Cache-Control': 'no-store' },
-          body: { text: errorText('Method not allowed. Use GET.') },
+          body: { stored: fixedFile(errorText('Method not allowed. Use GET.')) },
           encoding: 'identity',
           omitBody: false,
         },
       });
     }
     // Remembered apart from the API's 405, whose Allow differs, in either order.
-    expect(decision('POST', '/api/trees', authorized())).toMatchObject({ headers: { Allow: 'GET, HEAD, OPTIONS' } });
-    expect(decision('POST', '/')).toMatchObject({ headers: { Allow: 'GET, HEAD' } });
-    expect(decision('head', '/')).toEqual({ type: 'static' });
+    expect(await decision('POST', '/api/trees', authorized())).toMatchObject({
+      headers: { Allow: 'GET, HEAD, OPTIONS' },
+    });
+    expect(await decision('POST', '/')).toMatchObject({ headers: { Allow: 'GET, HEAD' } });
+    expect(await decision('head', '/')).toEqual({ type: 'static' });
   });
 
-  test('a path that a file server would take into the API folder: 404 "Not found."', () => {
-    expect(decision('GET', '/%2Fapi/trees/index.json', authorized())).toEqual({
+  test('a path that a file server would take into the API folder: 404 "Not found."', async () => {
+    expect(await decision('GET', '/%2Fapi/trees/index.json', authorized())).toEqual({
       type: 'respond',
       status: 404,
       headers: { ...common, ...json },
-      body: { file: fixedFile(errorText('Not found.')) },
+      body: { stored: fixedFile(errorText('Not found.')) },
       encoding: 'identity',
       omitBody: false,
     });
   });
 
-  test('reachesApiFolder decodes up to four times, resolves . and .., \\ and letter case', () => {
+  test('reachesApiFolder decodes up to four times, resolves . and .., \\ and letter case', async () => {
     const cases: [path: string, reaches: boolean][] = [
       ['/api%2ftrees', true],
       ['/a/%2e%2e/api/x', true],

@@ -6,7 +6,10 @@ import { describe, expect, test } from 'vitest';
 import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
 import { boundedMemo } from '../../src/edge/memo.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
-import { readManifest } from '../../src/server/body-store.ts';
+import type { TokenSettings } from '../../src/schema/environment.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { nameRoute } from '../../src/contract/paths.ts';
+import { routeBody } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
 
 describe('boundedMemo', () => {
@@ -62,46 +65,52 @@ describe('boundedMemo', () => {
   });
 });
 
-const manifest = await readManifest(distDir);
+const { index } = await loadBodyStore(distDir);
+const coreWith = async (settings: TokenSettings) => createEdge({ index, tokenDigests: await tokenDigests(settings) });
 const request = (authorization: string | null, target = '/api/trees'): EdgeRequest => {
   const [pathname = '', query = ''] = target.split('?');
   return { method: 'GET', pathname, query, header: (name) => (name === 'authorization' ? authorization : null) };
 };
-const statusOf = (decide: ReturnType<typeof createEdge>, authorization: string | null) => {
-  const decision = decide(request(authorization));
+const statusOf = async (decide: ReturnType<typeof createEdge>, authorization: string | null) => {
+  const decision = await decide(request(authorization));
   return decision.type === 'respond' ? decision.status : 'static';
+};
+const statusesOf = async (decide: ReturnType<typeof createEdge>, authorizations: (string | null)[]) => {
+  const statuses = [];
+  for (const authorization of authorizations) statuses.push(await statusOf(decide, authorization));
+  return statuses;
 };
 
 describe('what the core remembers', () => {
-  test('the same request gets the same frozen answer', () => {
-    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
-    const first = decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'));
-    expect(decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'))).toBe(first);
+  test('the same request gets the same frozen answer', async () => {
+    const decide = await coreWith({ API_TOKENS: 'kept' });
+    const first = await decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'));
+    expect(await decide(request('Bearer kept', '/api/trees?search=Oak%20Tree'))).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(first.type === 'respond' && Object.isFrozen(first.headers)).toBe(true);
   });
 
-  test('a token that passed keeps passing; a wrong one keeps failing', () => {
-    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
-    expect([1, 2, 3].map(() => statusOf(decide, 'Bearer kept'))).toEqual([200, 200, 200]);
-    expect([1, 2, 3].map(() => statusOf(decide, 'Bearer wrong'))).toEqual([401, 401, 401]);
+  test('a token that passed keeps passing; a wrong one keeps failing', async () => {
+    const decide = await coreWith({ API_TOKENS: 'kept' });
+    expect(await statusesOf(decide, ['Bearer kept', 'Bearer kept', 'Bearer kept'])).toEqual([200, 200, 200]);
+    expect(await statusesOf(decide, ['Bearer wrong', 'Bearer wrong', 'Bearer wrong'])).toEqual([401, 401, 401]);
   });
 
-  test('a token removed from the configuration stops working in the next core (a reload)', () => {
-    const before = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'old,new' }) });
-    expect(statusOf(before, 'Bearer old')).toBe(200);
+  test('a token removed from the configuration stops working in the next core (a reload)', async () => {
+    const before = await coreWith({ API_TOKENS: 'old,new' });
+    expect(await statusOf(before, 'Bearer old')).toBe(200);
     const digest = createHash('sha256').update('new').digest('hex');
-    const after = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKEN_SHA256: digest }) });
-    expect([statusOf(after, 'Bearer old'), statusOf(after, 'Bearer new')]).toEqual([401, 200]);
+    const after = await coreWith({ API_TOKEN_SHA256: digest });
+    expect(await statusesOf(after, ['Bearer old', 'Bearer new'])).toEqual([401, 200]);
   });
 
-  test('thousands of distinct queries and Accept-Encoding values are all answered right', () => {
-    const decide = createEdge({ manifest, tokenDigests: tokenDigests({ API_TOKENS: 'kept' }) });
+  test('thousands of distinct queries and Accept-Encoding values are all answered right', async () => {
+    const decide = await coreWith({ API_TOKENS: 'kept' });
     for (let index = 0; index < 10_000; index++) {
-      const decision = decide(request('Bearer kept', `/api/trees?search=no-such-${index}`));
+      const decision = await decide(request('Bearer kept', `/api/trees?search=no-such-${index}`));
       expect(decision.type === 'respond' && decision.status).toBe(404);
     }
-    const oak = decide(request('Bearer kept', '/api/trees?search=oak%20tree'));
-    expect(oak.type === 'respond' && oak.body).toEqual({ file: 'api/trees/name/oaktree.json' });
+    const oak = await decide(request('Bearer kept', '/api/trees?search=oak%20tree'));
+    expect(oak.type === 'respond' && oak.body).toEqual({ stored: routeBody(nameRoute('trees', 'oaktree')) });
   });
 });

@@ -1,7 +1,14 @@
 // API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
 import { createHash } from 'node:crypto';
-import { describe, expect, test } from 'vitest';
-import { digestsEqual, isConfiguredToken, presentedToken, sha256, tokenDigests } from '../../src/edge/tokens.ts';
+import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  type Digest,
+  digestsEqual,
+  isConfiguredToken,
+  presentedToken,
+  sha256,
+  tokenDigests,
+} from '../../src/edge/tokens.ts';
 import { EnvironmentError } from '../../src/schema/environment.ts';
 
 const hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -60,42 +67,41 @@ describe('presentedToken', () => {
 });
 
 describe('tokenDigests', () => {
-  test('no settings: no digests', () => {
-    expect(tokenDigests({})).toEqual([]);
-    expect(tokenDigests({ API_TOKENS: '', API_TOKEN_SHA256: ' , ' })).toEqual([]);
+  test('no settings: no digests', async () => {
+    expect(await tokenDigests({})).toEqual([]);
+    expect(await tokenDigests({ API_TOKENS: '', API_TOKEN_SHA256: ' , ' })).toEqual([]);
   });
 
-  test('API_TOKENS: the digest of each comma-separated token, trimmed, empty entries skipped', () => {
-    expect(tokenDigests({ API_TOKENS: ' one, two ,,' }).map((digest) => Buffer.from(digest).toString('hex'))).toEqual([
-      hex('one'),
-      hex('two'),
-    ]);
-  });
-
-  test('API_TOKEN_SHA256: each comma-separated digest as it is', () => {
+  test('API_TOKENS: the digest of each comma-separated token, trimmed, empty entries skipped', async () => {
     expect(
-      tokenDigests({ API_TOKEN_SHA256: `${hex('a')}, ${hex('b')}` }).map((digest) =>
+      (await tokenDigests({ API_TOKENS: ' one, two ,,' })).map((digest) => Buffer.from(digest).toString('hex')),
+    ).toEqual([hex('one'), hex('two')]);
+  });
+
+  test('API_TOKEN_SHA256: each comma-separated digest as it is', async () => {
+    expect(
+      (await tokenDigests({ API_TOKEN_SHA256: `${hex('a')}, ${hex('b')}` })).map((digest) =>
         Buffer.from(digest).toString('hex'),
       ),
     ).toEqual([hex('a'), hex('b')]);
   });
 
-  test('a malformed digest is an error naming its entry, not skipped', () => {
+  test('a malformed digest is an error naming its entry, not skipped', async () => {
     for (const bad of [hex('a').toUpperCase(), hex('a').slice(1), `${hex('a')}0`, 'g'.repeat(64), 'not-a-digest']) {
       const configure = () => tokenDigests({ API_TOKEN_SHA256: `${hex('ok')},${bad}` });
-      expect(configure).toThrow(EnvironmentError);
-      expect(configure).toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
+      await expect(configure()).rejects.toThrow(EnvironmentError);
+      await expect(configure()).rejects.toThrow(/API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits/);
     }
-    expect(() => tokenDigests({ API_TOKEN_SHA256: 'bad' })).toThrow(
+    await expect(tokenDigests({ API_TOKEN_SHA256: 'bad' })).rejects.toThrow(
       expect.objectContaining({ name: 'EnvironmentError' }),
     );
   });
 
-  test('the error does not repeat the configured value', () => {
+  test('the error does not repeat the configured value', async () => {
     const bad = hex('secret').toUpperCase();
     let message = '';
     try {
-      tokenDigests({ API_TOKEN_SHA256: bad });
+      await tokenDigests({ API_TOKEN_SHA256: bad });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -105,25 +111,28 @@ describe('tokenDigests', () => {
 });
 
 describe('isConfiguredToken', () => {
-  const digests = tokenDigests({ API_TOKENS: 'plain', API_TOKEN_SHA256: hex('hashed') });
-
-  test('a token configured in plaintext or by its digest is configured', () => {
-    expect(isConfiguredToken('plain', digests)).toBe(true);
-    expect(isConfiguredToken('hashed', digests)).toBe(true);
+  let digests: Digest[];
+  beforeAll(async () => {
+    digests = await tokenDigests({ API_TOKENS: 'plain', API_TOKEN_SHA256: hex('hashed') });
   });
 
-  test('any other token is not, nor a configured digest presented as a token', () => {
+  test('a token configured in plaintext or by its digest is configured', async () => {
+    expect(await isConfiguredToken('plain', digests)).toBe(true);
+    expect(await isConfiguredToken('hashed', digests)).toBe(true);
+  });
+
+  test('any other token is not, nor a configured digest presented as a token', async () => {
     for (const token of ['', 'Plain', 'plain ', 'plainx', hex('hashed'), hex('plain')]) {
-      expect({ token, configured: isConfiguredToken(token, digests) }).toEqual({ token, configured: false });
+      expect({ token, configured: await isConfiguredToken(token, digests) }).toEqual({ token, configured: false });
     }
   });
 
-  test('with no digests configured, no token is', () => {
-    expect(isConfiguredToken('plain', [])).toBe(false);
+  test('with no digests configured, no token is', async () => {
+    expect(await isConfiguredToken('plain', [])).toBe(false);
   });
 
-  test('tokens are compared as UTF-8', () => {
-    expect(isConfiguredToken('tökén', tokenDigests({ API_TOKEN_SHA256: hex('tökén') }))).toBe(true);
+  test('tokens are compared as UTF-8', async () => {
+    expect(await isConfiguredToken('tökén', await tokenDigests({ API_TOKEN_SHA256: hex('tökén') }))).toBe(true);
   });
 });
 
@@ -135,21 +144,21 @@ function differingAt(digest: Uint8Array, index: number): Uint8Array {
 }
 
 describe('digestsEqual', () => {
-  test('equal bytes are equal; a different byte or length is not', () => {
-    expect(digestsEqual(sha256('a'), sha256('a'))).toBe(true);
-    expect(digestsEqual(sha256('a'), sha256('b'))).toBe(false);
-    expect(digestsEqual(sha256('a'), sha256('a').subarray(0, 31))).toBe(false);
+  test('equal bytes are equal; a different byte or length is not', async () => {
+    expect(digestsEqual(await sha256('a'), await sha256('a'))).toBe(true);
+    expect(digestsEqual(await sha256('a'), await sha256('b'))).toBe(false);
+    expect(digestsEqual(await sha256('a'), (await sha256('a')).subarray(0, 31))).toBe(false);
   });
 
-  test('a digest is not equal to a longer or shorter one that it begins or ends', () => {
-    expect(digestsEqual(sha256('a').subarray(0, 31), sha256('a'))).toBe(false);
+  test('a digest is not equal to a longer or shorter one that it begins or ends', async () => {
+    expect(digestsEqual((await sha256('a')).subarray(0, 31), await sha256('a'))).toBe(false);
     expect(digestsEqual(new Uint8Array(31), new Uint8Array(32))).toBe(false);
     expect(digestsEqual(new Uint8Array(32), new Uint8Array(31))).toBe(false);
   });
 
-  test('every byte counts: digests that differ only at byte 0, 15 or 31 are not equal', () => {
+  test('every byte counts: digests that differ only at byte 0, 15 or 31 are not equal', async () => {
     for (const index of [0, 15, 31]) {
-      expect({ index, equal: digestsEqual(sha256('a'), differingAt(sha256('a'), index)) }).toEqual({
+      expect({ index, equal: digestsEqual(await sha256('a'), differingAt(await sha256('a'), index)) }).toEqual({
         index,
         equal: false,
       });
@@ -158,10 +167,10 @@ describe('digestsEqual', () => {
 });
 
 describe("isConfiguredToken against a digest that differs from the token's only in its last byte", () => {
-  test('bytes 0 to 30 equal, byte 31 different: not configured', () => {
-    const nearMiss = Buffer.from(differingAt(sha256('presented'), 31)).toString('hex');
+  test('bytes 0 to 30 equal, byte 31 different: not configured', async () => {
+    const nearMiss = Buffer.from(differingAt(await sha256('presented'), 31)).toString('hex');
     expect(nearMiss.slice(0, 62)).toBe(hex('presented').slice(0, 62));
-    expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: nearMiss }))).toBe(false);
-    expect(isConfiguredToken('presented', tokenDigests({ API_TOKEN_SHA256: hex('presented') }))).toBe(true);
+    expect(await isConfiguredToken('presented', await tokenDigests({ API_TOKEN_SHA256: nearMiss }))).toBe(false);
+    expect(await isConfiguredToken('presented', await tokenDigests({ API_TOKEN_SHA256: hex('presented') }))).toBe(true);
   });
 });

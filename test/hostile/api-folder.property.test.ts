@@ -6,19 +6,20 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PACK_FILE } from '../../src/contract/pack.ts';
-import { levelPath, listPath, namePath } from '../../src/contract/paths.ts';
+import { PACK_FILE } from '../../src/contract/build-files.ts';
+import { listRoute, nameRoute, rootPath, shardPath, storedBodyPath } from '../../src/contract/paths.ts';
+import { routeBody } from '../support/dist-routes.ts';
 import { decodeBody } from '../reliability/builds.ts';
 import { rawRequest, type RawResponse } from '../support/http.ts';
 import { runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
 
-/** API files of the build to aim at: lists, a name, a level, the pack the Node server reads. */
+/** API files of the build to aim at: stored bodies, the routing index, the pack the Node server reads. */
 const API_FILES = [
-  listPath('trees'),
-  namePath('trees', 'oaktree'),
-  levelPath('cutters', 1),
-  listPath('gifts'),
+  storedBodyPath(routeBody(listRoute('trees')) ?? ''),
+  storedBodyPath(routeBody(nameRoute('trees', 'oaktree')) ?? ''),
+  rootPath(undefined),
+  shardPath(undefined, 0),
   PACK_FILE,
 ];
 const RUNS = { node: 300, worker: 150 };

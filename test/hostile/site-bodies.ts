@@ -1,5 +1,5 @@
-// What the hostile tests look for in an answer: the bodies of the built site's files (API
-// files apart from the rest), API data, and workerd's own refusals (answered before any
+// What the hostile tests look for in an answer: the bodies of the built site (the API's
+// answers apart from the rest), API data, and workerd's own refusals (answered before any
 // Worker code runs, so no answer of ours).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -7,20 +7,25 @@ import { join } from 'node:path';
 import { API_DIR } from '../../src/contract/paths.ts';
 import type { RawResponse } from '../support/http.ts';
 import { distDir } from '../support/runtimes.ts';
-import { filesBelow } from '../reliability/builds.ts';
+import { filesBelow, readBuild } from '../reliability/builds.ts';
 
-/** The sha256 of every file of the built site, split into the API set and the rest. */
+/**
+ * The sha256 of every answer of the API (the identity bytes of every body a route names, of
+ * every scope) and of every other file of the built site.
+ */
 export function siteDigests(): { api: Set<string>; other: Set<string> } {
-  const api = new Set<string>();
   const other = new Set<string>();
   for (const path of filesBelow(distDir)) {
-    // The edge's fixed error bodies (and their variants) are answers anyone may get, not API data.
-    if (path.startsWith(`${API_DIR}/_edge/`)) continue;
-    const digest = createHash('sha256')
-      .update(readFileSync(join(distDir, path)))
-      .digest('hex');
-    (path.startsWith(`${API_DIR}/`) ? api : other).add(digest);
+    if (path.startsWith(`${API_DIR}/`)) continue;
+    other.add(
+      createHash('sha256')
+        .update(readFileSync(join(distDir, path)))
+        .digest('hex'),
+    );
   }
+  // The edge's fixed error bodies are answers anyone may get, not API data.
+  const { answers } = readBuild(distDir);
+  const api = new Set([...answers].filter(([answer]) => !answer.startsWith('_edge/')).map(([, digest]) => digest));
   return { api, other };
 }
 

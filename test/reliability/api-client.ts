@@ -1,7 +1,6 @@
 // Requests to a running API, checked against a build: which version answered, and whether
 // every byte is that version's.
 import { createHash } from 'node:crypto';
-import type { Manifest } from '../../src/schema/manifest.ts';
 import { envelopePaths, requestFor, type Build } from './builds.ts';
 
 export interface ApiResponse {
@@ -21,34 +20,34 @@ export async function getApi(origin: string, target: string, token: string): Pro
   };
 }
 
-/** The X-Data-Version of the answer with API file `path`: its release's, for a release's file. */
-export function versionOf(path: string, manifest: Manifest): string {
-  const release = /^api\/releases\/([^/]+)\//.exec(path)?.[1];
-  return manifest.releases.find((candidate) => candidate.id === release)?.version ?? manifest.version;
+/** The X-Data-Version of an answer (a key of Build.answers): its release's, for a release's answer. */
+export function versionOf(answer: string, build: Build): string {
+  const release = answer.split('@')[1];
+  return build.manifest.releases.find((candidate) => candidate.id === release)?.version ?? build.manifest.version;
 }
 
 /**
- * Why `response` (to the request for API file `path`) is not that file of the build whose
- * version it names, or undefined when it is. A half-written or mixed build shows here.
+ * Why `response` (to the request for `answer`) is not that answer of the build whose version
+ * it names, or undefined when it is. A half-written or mixed build shows here.
  */
-export function mismatch(path: string, response: ApiResponse, manifests: readonly Manifest[]): string | undefined {
-  const manifest = manifests.find((candidate) => versionOf(path, candidate) === response.version);
-  if (!manifest) return `${path}: X-Data-Version ${response.version} is none of the builds`;
-  const expected = manifest.files[path];
-  if (!expected) return `${path}: not a file of version ${manifest.version}`;
-  if (response.status !== requestFor(path).status) return `${path}: status ${response.status}`;
+export function mismatch(answer: string, response: ApiResponse, builds: readonly Build[]): string | undefined {
+  const build = builds.find((candidate) => versionOf(answer, candidate) === response.version);
+  if (!build) return `${answer}: X-Data-Version ${response.version} is none of the builds`;
+  const expected = build.answers.get(answer);
+  if (!expected) return `${answer}: not an answer of version ${build.manifest.version}`;
+  if (response.status !== requestFor(answer).status) return `${answer}: status ${response.status}`;
   const digest = createHash('sha256').update(response.body).digest('hex');
-  return digest === expected.sha256 ? undefined : `${path}: body is not the file of version ${manifest.version}`;
+  return digest === expected ? undefined : `${answer}: body is not the answer of version ${build.manifest.version}`;
 }
 
-/** Requests every API file of `build` and returns what differs (an empty list: all of it, that version). */
+/** Requests every answer of `build` and returns what differs (an empty list: all of it, that version). */
 export async function differencesFrom(origin: string, token: string, build: Build): Promise<string[]> {
   const differences: string[] = [];
-  for (const path of envelopePaths(build.manifest)) {
+  for (const path of envelopePaths(build)) {
     const response = await getApi(origin, requestFor(path).target, token);
-    if (response.version !== versionOf(path, build.manifest)) differences.push(`${path}: version ${response.version}`);
+    if (response.version !== versionOf(path, build)) differences.push(`${path}: version ${response.version}`);
     else {
-      const problem = mismatch(path, response, [build.manifest]);
+      const problem = mismatch(path, response, [build]);
       if (problem) differences.push(problem);
     }
   }

@@ -8,9 +8,9 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { replaceAtomically } from '../../src/build/atomic.ts';
-import { PACK_FILE } from '../../src/contract/pack.ts';
-import { listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
-import type { Manifest } from '../../src/schema/manifest.ts';
+import { PACK_FILE } from '../../src/contract/build-files.ts';
+import { listRoute, MANIFEST_FILE, shardPath, storedBodyPath } from '../../src/contract/paths.ts';
+import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses, rawRequest } from '../support/http.ts';
 import { distDir, startRuntime } from '../support/runtimes.ts';
@@ -30,12 +30,15 @@ import {
 import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'reliability-token';
-const treesList = listPath('trees');
-/** A file of the suggestion index (a near-miss shard of the trees), from the built manifest. */
-const indexFile =
-  Object.keys(
-    (JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as { index: Record<string, unknown> }).index,
-  ).find((path) => path.startsWith('api/trees/')) ?? '';
+const treesList = listRoute('trees');
+/** The stored body of the trees list. */
+const treesBody = storedBodyPath(routeBody(treesList) ?? '');
+/** A shard of the routing index of the current data. */
+const indexFile = shardPath(undefined, 0);
+/** The first body the shard names, and the same name with its first hex digit changed. */
+const firstNamed =
+  Object.values(JSON.parse(readFileSync(join(distDir, indexFile), 'utf8')) as Record<string, string>)[0] ?? '';
+const misnamed = `${firstNamed.startsWith('0') ? '1' : '0'}${firstNamed.slice(1)}`;
 
 let workDir: string;
 let liveDir: string;
@@ -60,26 +63,26 @@ async function reload(running: RunningServeChild): Promise<string> {
 }
 
 describe('a damaged build is refused at start-up with a message naming the file', () => {
-  // The server reads every API file and variant from the pack, checking each against the manifest.
-  const packed = (file: string) => packOffset(readBuild(liveDir).manifest, file);
+  // The server reads every stored body from the pack, checking each against its SHA-256, and
+  // every route of the index against the bodies.
   const damages: [string, string, (dir: string) => void][] = [
-    ['a corrupted API file (in the pack)', treesList, (dir) => corruptPacked(dir, treesList)],
+    ['a corrupted body (in the pack)', treesBody, (dir) => corruptPacked(dir, treesList)],
     [
-      'a pack truncated in the middle of an API file',
-      treesList,
-      (dir) => truncateSync(join(dir, PACK_FILE), packed(treesList) + 100),
+      'a pack truncated in the middle of a body',
+      PACK_FILE,
+      (dir) => truncateSync(join(dir, PACK_FILE), packOffset(dir, treesList) + 100),
     ],
     ['a pack longer than the manifest says', PACK_FILE, (dir) => appendFileSync(join(dir, PACK_FILE), '\n')],
     ['a missing pack', PACK_FILE, (dir) => rmSync(join(dir, PACK_FILE))],
     [
-      'a corrupted file of the suggestion index',
-      indexFile,
+      'a shard of the routing index naming a body the build does not hold',
+      storedBodyPath(misnamed),
       (dir) => {
         const file = join(dir, indexFile);
-        writeFileSync(file, readFileSync(file, 'utf8').replace(/"(\d+)"/, '"9$1"'));
+        writeFileSync(file, readFileSync(file, 'utf8').replace(firstNamed, misnamed));
       },
     ],
-    ['a missing file of the suggestion index', indexFile, (dir) => rmSync(join(dir, indexFile))],
+    ['a missing shard of the routing index', indexFile, (dir) => rmSync(join(dir, indexFile))],
     ['a missing manifest', MANIFEST_FILE, (dir) => rmSync(join(dir, MANIFEST_FILE))],
     ['a truncated manifest', MANIFEST_FILE, (dir) => truncateSync(join(dir, MANIFEST_FILE), 40)],
   ];
@@ -92,19 +95,14 @@ describe('a damaged build is refused at start-up with a message naming the file'
   });
 });
 
-test('the Worker never serves an API file whose bytes differ from the manifest, even at the same size', async () => {
-  const file = join(liveDir, treesList);
+test('the Worker never serves a stored body whose bytes differ from its SHA-256, even at the same size', async () => {
+  const file = join(liveDir, treesBody);
   const original = readFileSync(file);
-  const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
+  const tampered = Buffer.from(original.toString('latin1').replace('"level":1,', '"level":7,'), 'latin1');
   expect(tampered.length).toBe(original.length);
   expect(tampered.equals(original)).toBe(false);
   writeFileSync(file, tampered);
-  // Each encoding is its own file of the build: damage the variants too, keeping their sizes.
-  for (const variant of [`${file}.gz`, `${file}.br`]) {
-    const bytes = readFileSync(variant);
-    bytes[bytes.length >> 1] = (bytes[bytes.length >> 1] ?? 0) ^ 0xff;
-    writeFileSync(variant, bytes);
-  }
+  const tamperedList = routeBytes(treesList, 'identity', undefined, liveDir);
   const worker = await startRuntime('worker', { tokens: [TOKEN], servedDir: liveDir });
   try {
     for (const coding of ['identity', 'gzip', 'br', 'identity']) {
@@ -114,7 +112,7 @@ test('the Worker never serves an API file whose bytes differ from the manifest, 
       ];
       const response = await rawRequest(worker.url, { target: '/api/trees', headers });
       const body = response.status === 200 ? decodeBody(response.body, response.headers['content-encoding']) : null;
-      expect({ coding, status: response.status, tamperedBytes: body?.equals(tampered) ?? false }).toEqual({
+      expect({ coding, status: response.status, tamperedBytes: body?.equals(tamperedList) ?? false }).toEqual({
         coding,
         status: 500,
         tamperedBytes: false,
@@ -126,7 +124,7 @@ test('the Worker never serves an API file whose bytes differ from the manifest, 
       headers: [['Authorization', `Bearer ${TOKEN}`]],
     });
     expect(cutters.status).toBe(200);
-    expect(cutters.body.equals(readFileSync(join(liveDir, listPath('cutters'))))).toBe(true);
+    expect(cutters.body.equals(routeBytes(listRoute('cutters'), 'identity', undefined, liveDir))).toBe(true);
   } finally {
     await worker.close();
   }
@@ -167,7 +165,7 @@ describe('SIGHUP reload', { timeout: 400_000 }, () => {
       const nextDir = join(workDir, 'next');
       await buildEditedApi(nextDir, workDir);
       damage(readBuild(nextDir));
-      expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: \/\S+\.json /);
+      expect(await reload(server!)).toMatch(/^Reload refused, still serving the previous build: \/\S+ /);
       expect(await differencesFrom(server!.url, TOKEN, previous)).toEqual([]);
     },
   );
@@ -176,8 +174,8 @@ describe('SIGHUP reload', { timeout: 400_000 }, () => {
     const nextDir = join(workDir, 'next');
     await buildEditedApi(nextDir, workDir);
     const next = readBuild(nextDir);
-    const manifests: Manifest[] = [previous.manifest, next.manifest];
-    const paths = envelopePaths(previous.manifest).filter((path) => path in next.manifest.files);
+    const builds = [previous, next];
+    const paths = envelopePaths(previous).filter((path) => next.answers.has(path));
     const problems: string[] = [];
     const versionsSeen = new Set<string | null>();
     let loading = true;
@@ -186,7 +184,7 @@ describe('SIGHUP reload', { timeout: 400_000 }, () => {
         const path = paths[index % paths.length] ?? treesList;
         const response = await getApi(server!.url, requestFor(path).target, TOKEN);
         versionsSeen.add(response.version);
-        const problem = mismatch(path, response, manifests);
+        const problem = mismatch(path, response, builds);
         if (problem) problems.push(problem);
       }
     };
@@ -203,7 +201,7 @@ describe('SIGHUP reload', { timeout: 400_000 }, () => {
     await Promise.all(clients);
 
     expect(problems).toEqual([]);
-    expect(versionsSeen).toEqual(new Set(manifests.map((manifest) => manifest.version)));
+    expect(versionsSeen).toEqual(new Set(builds.map((build) => build.manifest.version)));
   });
 });
 
@@ -227,7 +225,7 @@ describe('SIGTERM', () => {
     expect(response?.status).toBe(200);
     // It ends its connection, so a kept-alive client neither sends more nor holds the exit back.
     expect(response?.headers.connection).toBe('close');
-    expect(response?.body.equals(readFileSync(join(liveDir, treesList)))).toBe(true);
+    expect(response?.body.equals(routeBytes(treesList, 'identity', undefined, liveDir))).toBe(true);
     expect(await server.exited).toBe(0);
   });
 });

@@ -1,20 +1,18 @@
 // Slow and abusive clients against the local server (serve.ts in its own process): each limit
 // of LIMITS answers as documented in docs/limits.md, and while the abuse goes on, normal
 // requests keep their usual latency and the server's memory stays bounded.
-import { readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { listPath } from '../../src/contract/paths.ts';
+import { listRoute } from '../../src/contract/paths.ts';
+import { routeBytes } from '../support/dist-routes.ts';
 import { LIMITS } from '../../src/server/limits.ts';
 import { parseResponses, rawRequest, requestBytes } from '../support/http.ts';
-import { distDir } from '../support/runtimes.ts';
 import { residentBytes, startServe, type RunningServeChild } from './serve-child.ts';
 
 const TOKEN = 'slow-clients-token';
 /** The biggest API body: the one a client that never reads makes the server hold. */
-const BIGGEST = { target: '/api/trees', bytes: readFileSync(join(distDir, listPath('trees'))).length };
+const BIGGEST = { target: '/api/trees', bytes: routeBytes(listRoute('trees')).length };
 /** Latency of normal requests may grow by this much under abuse (generous: 2 shared cores). */
 const LATENCY_MARGIN_MS = 200;
 

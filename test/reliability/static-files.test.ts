@@ -5,7 +5,7 @@ import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ASSETS_IGNORE_FILE } from '../../src/contract/pack.ts';
+import { ASSETS_IGNORE_FILE } from '../../src/contract/build-files.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { rawRequest, requestBytes } from '../support/http.ts';
 import { copyDist, filesBelow, tempDir } from './builds.ts';

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { compressedPath, listPath, MANIFEST_FILE } from '../../src/contract/paths.ts';
-import { planSuggestion } from '../../src/contract/suggest.ts';
+import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
+import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -30,7 +30,7 @@ const isWorkerModule = (loaded: unknown): loaded is { default: WorkerHandler } =
 
 const TOKEN = 'worker-unit-token';
 const ORIGIN = 'https://treefarm.example';
-const treesList = listPath('trees');
+const treesList = storedBodyPath(routeBody(listRoute('trees')) ?? '');
 
 /** The assets binding over dist/, with some files' bytes replaced. */
 function assetsOf(replaced: Record<string, Uint8Array> = {}): StandInEnv['ASSETS'] {
@@ -60,59 +60,53 @@ beforeEach(async () => {
   worker = loaded.default;
 });
 
-describe('an API file that does not match the manifest', () => {
-  test('is never served, even at the same size, in any encoding (each variant is its own file)', async () => {
+/** The same bytes with one changed: the same size, another sha256. */
+function flipped(path: string, at: (length: number) => number): Buffer {
+  const bytes = Buffer.from(readFileSync(join(distDir, path)));
+  const index = at(bytes.length);
+  bytes[index] = (bytes[index] ?? 0) ^ 1;
+  return bytes;
+}
+
+describe('a stored body that does not match its SHA-256', () => {
+  test('is never served, in any encoding, even at the same size: each part is checked with the whole', async () => {
     const original = readFileSync(join(distDir, treesList));
-    const tampered = Buffer.from(original.toString('utf8').replace('"level":1,', '"level":7,'));
+    const tampered = Buffer.from(original.toString('latin1').replace('"level":1,', '"level":7,'), 'latin1');
     expect(tampered.length).toBe(original.length);
-    /** The same bytes with the last one changed: same size, another sha256. */
-    const flipped = (path: string) => {
-      const bytes = Buffer.from(readFileSync(join(distDir, path)));
-      bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 1;
-      return bytes;
-    };
-    const env: StandInEnv = {
-      ASSETS: assetsOf({
-        [treesList]: tampered,
-        [compressedPath(treesList, 'br')]: flipped(compressedPath(treesList, 'br')),
-        [compressedPath(treesList, 'gzip')]: flipped(compressedPath(treesList, 'gzip')),
-      }),
-      API_TOKENS: TOKEN,
-    };
-    const files = { identity: treesList, gzip: compressedPath(treesList, 'gzip'), br: compressedPath(treesList, 'br') };
-    for (const [coding, file] of Object.entries(files)) {
-      await expect(worker.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
-        `${file} does not match the manifest`,
-      );
+    // The identity part, and the last byte (the gzip part's).
+    for (const bytes of [tampered, flipped(treesList, (length) => length - 1)]) {
+      vi.resetModules();
+      const loaded: unknown = await import(workerModule);
+      if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+      const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: bytes }), API_TOKENS: TOKEN };
+      for (const coding of ['identity', 'gzip', 'br']) {
+        await expect(loaded.default.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
+          `${treesList} does not match its SHA-256`,
+        );
+      }
+      // The bodies that match are served.
+      expect((await loaded.default.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
     }
-    // The files that match are served.
-    expect((await worker.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
   });
 });
 
-describe('a file of the suggestion index that does not match the manifest', () => {
-  test('never makes an answer, even at the same size; answers from the other files still do', async () => {
-    const { files, index } = JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8')) as {
-      files: Record<string, unknown>;
-      index: Record<string, unknown>;
-    };
-    const plan = planSuggestion('trees', 'sequioa', (path) => path in files || path in index);
-    if (plan.type !== 'near') throw new Error('sequioa should be a near-miss query');
-    const shard = plan.shards[0]?.path ?? '';
-    const bytes = Buffer.from(readFileSync(join(distDir, shard)));
-    // A position digit changed: the same size, another record, another sha256.
-    const digit = bytes.indexOf('"1');
-    bytes[digit + 1] = '2'.charCodeAt(0);
-    const env: StandInEnv = { ASSETS: assetsOf({ [shard]: bytes }), API_TOKENS: TOKEN };
+describe('a near-miss shard that does not match its SHA-256', () => {
+  test('never makes an answer, even at the same size; answers from the other bodies still do', async () => {
+    // "sequioa" falls in the near-miss shard of "se" (or one below it), whose body is read to answer.
+    const shard = ['seq', 'se']
+      .map((prefix) => routeBody(suggestShardRoute('trees', prefix)))
+      .find((body) => body !== undefined);
+    const path = storedBodyPath(shard ?? '');
+    const env: StandInEnv = { ASSETS: assetsOf({ [path]: flipped(path, (length) => length - 2) }), API_TOKENS: TOKEN };
     await expect(worker.fetch(edgeRequest('/api/trees/suggest?search=sequioa', 'identity'), env)).rejects.toThrow(
-      `${shard} does not match the manifest`,
+      `${path} does not match its SHA-256`,
     );
     expect((await worker.fetch(edgeRequest('/api/trees/suggest?search=oak', 'identity'), env)).status).toBe(200);
   });
 });
 
 describe("the client's Accept-Encoding (cf.clientAcceptEncoding) decides, not the edge's own", () => {
-  const identity = readFileSync(join(distDir, treesList));
+  const identity = routeBytes(listRoute('trees'));
   const cases: [clientAcceptEncoding: string | undefined, encoding: string | null][] = [
     ['identity', null],
     ['gzip', 'gzip'],

@@ -1,9 +1,9 @@
 // Encodes a body the edge made for one query (a near-miss suggestion) in the encoding the
-// core chose, for both adapters: every other body was compressed by the build. node:zlib
-// runs in Node and in workerd (nodejs_compat). The qualities are the quick end: such a body is
-// small and encoded on a request's path, once per answer (the core remembers answers).
+// core chose, for the Node server: every other body was compressed by the build (the Worker
+// lets workerd encode such a body). The qualities are the quick end: such a body is small and
+// encoded on a request's path, once per answer (the adapter remembers prepared answers).
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Encoding } from './negotiation.ts';
+import type { Encoding } from '../edge/negotiation.ts';
 
 /** Bytes a Response can send (backed by an ArrayBuffer, not a SharedArrayBuffer). */
 export type Bytes = Uint8Array<ArrayBuffer>;

@@ -1,8 +1,8 @@
-// encodeText (src/edge/encode.ts): a body the edge made for one query, in the chosen encoding,
+// encodeText (src/server/encode.ts): a body the edge made for one query, in the chosen encoding,
 // decodes to the text's UTF-8 bytes; identity is those bytes.
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from 'vitest';
-import { encodeText } from '../../src/edge/encode.ts';
+import { encodeText } from '../../src/server/encode.ts';
 
 const text = '{"error":false,"message":"Suggestions for the requested tree.","data":[{"name":"Ünïcödé","level":1}]}';
 const utf8 = Buffer.from(text, 'utf8');

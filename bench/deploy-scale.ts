@@ -1,0 +1,205 @@
+// `npm run bench:deploy-scale`: the deployment at scale, as an operator would make it. Content
+// (the real content/ and releases/, or `--trees` synthetic trees) is copied to a temp data
+// folder (TREEFARM_DATA_DIR), released `--releases` times with `npm run release`, each release
+// after changing one figure of `--changes` trees; then `npm run build -- --out` builds it under
+// `/usr/bin/time -v` (wall time and peak RSS), and the result is measured as wrangler would
+// upload it (.assetsignore honoured): files, the largest, the plan it needs, and the files the
+// last release added. The Worker module (in this process, over a stand-in of its assets
+// binding) shows what a cold isolate reads before its first answer; then (`--worker`) `npm run
+// worker` serves the build in workerd, and every release's lists and pinned searches are asked.
+// Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --dir <tmp>.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { assetFilesBelow, assetsIgnoreOf, planNeeded, uploadedFiles } from '../src/build/deploy-limits.ts';
+import { projectDir } from '../src/build/site.ts';
+import { MANIFEST_FILE } from '../src/contract/paths.ts';
+import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
+import { startWorker } from '../src/server/worker-dev.ts';
+import { freePort } from '../test/support/runtimes.ts';
+import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
+
+const { values } = parseArgs({
+  options: {
+    trees: { type: 'string', default: '0' },
+    releases: { type: 'string', default: '51' },
+    changes: { type: 'string', default: '1' },
+    worker: { type: 'boolean', default: false },
+    dir: { type: 'string', default: tmpdir() },
+  },
+});
+const TOKEN = 'deploy-scale-token';
+const MiB = 1024 * 1024;
+const node = process.execPath;
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** The data folder: content/ (real or synthetic) and the real releases/ for real content. */
+function dataFolder(workDir: string, trees: number): string {
+  const dataDir = join(workDir, 'data');
+  if (trees === 0) {
+    cpSync(realContentDir, join(dataDir, 'content'), { recursive: true });
+    cpSync(join(projectDir, 'releases'), join(dataDir, 'releases'), { recursive: true });
+  } else writeSyntheticContent(dataDir, trees);
+  return dataDir;
+}
+
+/** Raises the logValue of `changes` trees (the round-th group of them), as an editor would. */
+function changeTrees(dataDir: string, round: number, changes: number): void {
+  const treesDir = join(dataDir, 'content', 'trees');
+  const files = readdirSync(treesDir).sort();
+  for (let index = 0; index < changes; index++) {
+    const file = join(treesDir, files[(round * changes + index) % files.length] ?? '');
+    const yaml = readFileSync(file, 'utf8');
+    writeFileSync(
+      file,
+      yaml.replace(/^logValue: (\d+)$/m, (_line, value: string) => `logValue: ${Number(value) + 1}`),
+    );
+  }
+}
+
+function run(command: string[], env: NodeJS.ProcessEnv): { stdout: string; stderr: string } {
+  const result = spawnSync(command[0] ?? '', command.slice(1), { cwd: projectDir, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command.join(' ')} failed: ${result.stderr}`);
+  return result;
+}
+
+/** The files wrangler would upload from `dir`. */
+function uploaded(dir: string) {
+  const files = assetFilesBelow(dir);
+  const ignored = assetsIgnoreOf(dir);
+  return { files: uploadedFiles(files, ignored), plan: planNeeded(files, ignored) };
+}
+
+/** What a cold isolate of the Worker module reads before answering `target`: each asset's path and size. */
+async function coldReads(distDir: string, target: string): Promise<{ reads: [string, number][]; ms: number }> {
+  const reads: [string, number][] = [];
+  const assets = {
+    async fetch(request: Request | string) {
+      const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
+      try {
+        const bytes = readFileSync(join(distDir, path));
+        reads.push([path, bytes.length]);
+        return new Response(new Uint8Array(bytes));
+      } catch {
+        return new Response('not found', { status: 404 });
+      }
+    },
+  };
+  // A fresh module: a new isolate.
+  const module = (await import(`../src/worker/worker.ts?cold=${Math.random()}`)) as {
+    default: { fetch(request: Request, env: unknown): Promise<Response> };
+  };
+  const started = performance.now();
+  const request = new Request(`https://bench.example${target}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  const response = await module.default.fetch(request, { ASSETS: assets, API_TOKENS: TOKEN });
+  if (response.status !== 200) throw new Error(`${target}: ${response.status}`);
+  return { reads, ms: performance.now() - started };
+}
+
+/** Every release's lists and pinned searches in workerd; the first request's time. */
+async function askWorker(distDir: string, manifest: BuildManifest, name: string) {
+  const worker = await startWorker({ port: await freePort(), assetsDir: distDir, tokens: [TOKEN] });
+  const failures: string[] = [];
+  let asked = 0;
+  try {
+    const get = (target: string) => fetch(`${worker.url}${target}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    let started = performance.now();
+    const first = await get(`/api/trees?search=${encodeURIComponent(name)}`);
+    const firstMs = performance.now() - started;
+    if (first.status !== 200) failures.push(`first request: ${first.status}`);
+    started = performance.now();
+    for (const release of manifest.releases) {
+      for (const target of [
+        ...Object.keys(manifest.counts).map((kind) => `/api/${kind}?release=${release.id}`),
+        `/api/trees?release=${release.id}&search=1`,
+        `/api/trees?release=${release.id}&search=${encodeURIComponent(name)}`,
+        `/api/trees/suggest?release=${release.id}&search=${encodeURIComponent(name.slice(0, 3))}`,
+      ]) {
+        const response = await get(target);
+        await response.arrayBuffer();
+        asked++;
+        if (response.status !== 200 || response.headers.get('x-data-version') !== release.version)
+          failures.push(`${target}: ${response.status} ${response.headers.get('x-data-version')}`);
+      }
+    }
+    return { firstMs, asked, failures, allMs: performance.now() - started };
+  } finally {
+    await worker.close();
+  }
+}
+
+const trees = Number(values.trees);
+const workDir = mkdtempSync(join(values.dir, 'treefarm-deploy-scale-'));
+try {
+  const dataDir = dataFolder(workDir, trees);
+  const env = { ...process.env, TREEFARM_DATA_DIR: dataDir, CI: '1' };
+  const releaseCount = Number(values.releases);
+  const started = performance.now();
+  for (let round = 0; round < releaseCount; round++) {
+    changeTrees(dataDir, round, Number(values.changes));
+    run([node, 'src/build/release-cli.ts', '--notes', `Weekly release ${round + 1}.`], env);
+  }
+  const releasingS = (performance.now() - started) / 1000;
+  const outDir = join(workDir, 'dist');
+  const build = run(['/usr/bin/time', '-v', node, 'src/build/cli.ts', '--out', outDir], env);
+  const peakKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(build.stderr)?.[1]);
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/.exec(build.stderr)?.[1];
+  const cpuSeconds = ['User', 'System'].reduce(
+    (sum, kind) => sum + Number(new RegExp(`${kind} time \\(seconds\\): ([\\d.]+)`).exec(build.stderr)?.[1] ?? 0),
+    0,
+  );
+  const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8')));
+  const { files, plan } = uploaded(outDir);
+  const largest = files.reduce((max, file) => (file.size > max.size ? file : max), { path: '', size: 0 });
+  const byFolder = new Map<string, number>();
+  for (const file of files) {
+    const folder = file.path.startsWith('api/') ? file.path.split('/').slice(0, 2).join('/') : file.path.split('/')[0];
+    byFolder.set(folder ?? '', (byFolder.get(folder ?? '') ?? 0) + 1);
+  }
+  const newest = manifest.releases[0]?.id ?? '';
+  const newestIndexFiles = files.filter((file) => file.path.startsWith(`api/index/releases/${newest}/`)).length;
+  const name = trees === 0 ? 'Oak Tree' : `Synthetic Tree ${Math.ceil(trees / 2)}`;
+  const cold = await coldReads(outDir, `/api/trees?search=${encodeURIComponent(name)}`);
+  const coldIndex = cold.reads.filter(([path]) => path.startsWith('api/index/'));
+  const bodyBytes = cold.reads.filter(([path]) => path.startsWith('api/bodies/')).reduce((s, [, size]) => s + size, 0);
+
+  console.log(
+    `Deployment at scale: ${trees === 0 ? 'the real content' : `${count(trees)} synthetic trees`}, ` +
+      `${count(releaseCount)} releases made (${values.changes} tree(s) changed each, ${releasingS.toFixed(0)} s), ` +
+      `${manifest.releases.length} in the build, Node ${process.version}, ${new Date().toISOString()}\n`,
+  );
+  console.log(
+    `- build: ${wall} wall, ${cpuSeconds.toFixed(0)} s of CPU (user + system), ` +
+      `peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (/usr/bin/time -v)`,
+  );
+  console.log(
+    `- files to upload: ${count(files.length)} (${plan ? `Workers ${plan} plan` : 'no Workers plan'}); ` +
+      `largest ${largest.path} ${(largest.size / MiB).toFixed(2)} MiB`,
+  );
+  console.log(
+    `- by folder: ${[...byFolder]
+      .sort((a, b) => b[1] - a[1])
+      .map(([f, n]) => `${f} ${count(n)}`)
+      .join(', ')}`,
+  );
+  console.log(`- stored bodies ${count(manifest.pack.bodies)}; the newest release's index: ${newestIndexFiles} files`);
+  console.log(
+    `- cold Worker isolate, GET /api/trees?search=${name}: ${cold.reads.length} reads, ` +
+      `${count(coldIndex.reduce((sum, [, size]) => sum + size, 0))} bytes of index ` +
+      `(${coldIndex.map(([path, size]) => `${path} ${size}`).join(', ')}), then the body ` +
+      `${count(bodyBytes)} bytes; ` +
+      `${cold.ms.toFixed(1)} ms in this process`,
+  );
+  if (values.worker) {
+    const asked = await askWorker(outDir, manifest, name);
+    console.log(
+      `- npm run worker (workerd): first request ${asked.firstMs.toFixed(0)} ms; ${asked.asked} requests ` +
+        `(every release's lists and pinned searches) in ${(asked.allMs / 1000).toFixed(1)} s, ` +
+        `${asked.failures.length} wrong${asked.failures.length ? `: ${asked.failures.slice(0, 5).join('; ')}` : ''}`,
+    );
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}

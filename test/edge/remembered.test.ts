@@ -1,0 +1,49 @@
+// The remembered-decisions wrapper (src/edge/remembered.ts): a request seen before gets the
+// core's decision back at once, keyed by everything the core reads; nothing else is known.
+import { describe, expect, test } from 'vitest';
+import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
+import { rememberDecisions } from '../../src/edge/remembered.ts';
+import { tokenDigests } from '../../src/edge/tokens.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { distDir } from '../support/runtimes.ts';
+
+const { index } = await loadBodyStore(distDir);
+const core = createEdge({ index, tokenDigests: await tokenDigests({ API_TOKENS: 'kept' }) });
+const request = (target: string, headers: Record<string, string> = {}): EdgeRequest => {
+  const [pathname = '', query = ''] = target.split('?');
+  return { method: 'GET', pathname, query, header: (name) => headers[name] ?? null };
+};
+const kept = { authorization: 'Bearer kept' };
+
+describe('remembered decisions', () => {
+  test('a request decided once is known, with the same decision the core gave', async () => {
+    const edge = rememberDecisions(core);
+    const asked = request('/api/trees?search=oak%20tree', kept);
+    expect(edge.known(asked)).toBeUndefined();
+    const decided = await edge.decide(asked);
+    expect(edge.known(request('/api/trees?search=oak%20tree', kept))).toBe(decided);
+    expect(decided).toBe(await core(asked));
+  });
+
+  test('each header the core reads tells requests apart: token, Accept-Encoding, If-None-Match', async () => {
+    const edge = rememberDecisions(core);
+    await edge.decide(request('/api/trees', kept));
+    const others: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { ...kept, 'accept-encoding': 'br' },
+      { ...kept, 'if-none-match': '*' },
+    ];
+    for (const headers of others)
+      expect({ headers, known: edge.known(request('/api/trees', headers)) }).toEqual({ headers, known: undefined });
+    expect(edge.known({ ...request('/api/trees', kept), method: 'HEAD' })).toBeUndefined();
+  });
+
+  test('a request too long to keep is decided every time, and right', async () => {
+    const edge = rememberDecisions(core);
+    const long = request(`/api/trees?search=${'a'.repeat(600)}`, kept);
+    const decided = await edge.decide(long);
+    expect(decided).toMatchObject({ status: 404 });
+    expect(edge.known(long)).toBeUndefined();
+  });
+});
