@@ -146,6 +146,10 @@ try {
   const build = run(['/usr/bin/time', '-v', node, 'src/build/cli.ts', '--out', outDir], env);
   const peakKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(build.stderr)?.[1]);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/.exec(build.stderr)?.[1];
+  const cpuSeconds = ['User', 'System'].reduce(
+    (sum, kind) => sum + Number(new RegExp(`${kind} time \\(seconds\\): ([\\d.]+)`).exec(build.stderr)?.[1] ?? 0),
+    0,
+  );
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8')));
   const { files, plan } = uploaded(outDir);
   const largest = files.reduce((max, file) => (file.size > max.size ? file : max), { path: '', size: 0 });
@@ -159,13 +163,17 @@ try {
   const name = trees === 0 ? 'Oak Tree' : `Synthetic Tree ${Math.ceil(trees / 2)}`;
   const cold = await coldReads(outDir, `/api/trees?search=${encodeURIComponent(name)}`);
   const coldIndex = cold.reads.filter(([path]) => path.startsWith('api/index/'));
+  const bodyBytes = cold.reads.filter(([path]) => path.startsWith('api/bodies/')).reduce((s, [, size]) => s + size, 0);
 
   console.log(
     `Deployment at scale: ${trees === 0 ? 'the real content' : `${count(trees)} synthetic trees`}, ` +
       `${count(releaseCount)} releases made (${values.changes} tree(s) changed each, ${releasingS.toFixed(0)} s), ` +
       `${manifest.releases.length} in the build, Node ${process.version}, ${new Date().toISOString()}\n`,
   );
-  console.log(`- build: ${wall} wall, peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (/usr/bin/time -v)`);
+  console.log(
+    `- build: ${wall} wall, ${cpuSeconds.toFixed(0)} s of CPU (user + system), ` +
+      `peak RSS ${(peakKiB / 1024).toFixed(0)} MiB (/usr/bin/time -v)`,
+  );
   console.log(
     `- files to upload: ${count(files.length)} (${plan ? `Workers ${plan} plan` : 'no Workers plan'}); ` +
       `largest ${largest.path} ${(largest.size / MiB).toFixed(2)} MiB`,
@@ -181,7 +189,7 @@ try {
     `- cold Worker isolate, GET /api/trees?search=${name}: ${cold.reads.length} reads, ` +
       `${count(coldIndex.reduce((sum, [, size]) => sum + size, 0))} bytes of index ` +
       `(${coldIndex.map(([path, size]) => `${path} ${size}`).join(', ')}), then the body ` +
-      `${count(cold.reads.filter(([path]) => path.startsWith('api/bodies/')).reduce((s, [, size]) => s + size, 0))} bytes; ` +
+      `${count(bodyBytes)} bytes; ` +
       `${cold.ms.toFixed(1)} ms in this process`,
   );
   if (values.worker) {

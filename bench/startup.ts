@@ -1,7 +1,7 @@
 // `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
 // then (the supervisor and its serving process together), for the real build and for
-// synthetic builds of many API records. A synthetic build is
-// the real API build (loadContent + emitApi, so every distinct body with its br and gzip variants) of
+// synthetic builds of many API records. A synthetic build is the real API build (loadContent +
+// emitApi, so every distinct body with its br and gzip variants) of
 // `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
 // Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the
 // synthetic builds there and reuse them on the next run; default: a temp folder, removed).

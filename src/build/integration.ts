@@ -7,10 +7,10 @@
 // Pagefind index of the record pages.
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { emitApi } from './emit.ts';
 import { type BuildData, loadBuildData } from './build-data.ts';
 import { createDownloads, emitSchemasAndDownloads, latestOf, type NamedBytes } from './bundles.ts';
 import { assetFilesBelow, assetsIgnoreOf, deploySummary, workerAssetWarnings } from './deploy-limits.ts';
+import { emitApi } from './emit.ts';
 import { contentDirOf } from './releases.ts';
 import { writeSearchIndex } from './search-index.ts';
 import { collectionRecords, siteData, wikiDataPlugin } from './wiki-data.ts';

@@ -3,7 +3,7 @@
 // for dist/ (bodies named by their stored container) and for the offline bundles (bodies named
 // by their JSON), so both hold the same routes and are read by the same resolver.
 import { rootPath, shardPath } from '../contract/paths.ts';
-import { type IndexRoot, MAX_SHARD_BYTES, NEAR_GROUP_LENGTH, shardOf } from '../contract/route-index.ts';
+import { type IndexRoot, MAX_SHARD_BYTES, NEAR_GROUP_LENGTH, shardGroup, shardOf } from '../contract/route-index.ts';
 
 export interface IndexFile {
   /** Path below dist/ (or inside a bundle). */
@@ -14,28 +14,35 @@ export interface IndexFile {
 /** The bytes a route adds to its shard's JSON: its key, its body's name, quotes, colon and comma. */
 const entryBytes = (route: string, body: string) => JSON.stringify(route).length + body.length + 4;
 
+/** The largest of the sizes of routes grouped by `group`. */
+function largestGroup(routes: ReadonlyMap<string, string>, group: (route: string) => string | number): number {
+  const sizes = new Map<string | number, number>();
+  let largest = 0;
+  for (const [route, body] of routes) {
+    const key = group(route);
+    const size = (sizes.get(key) ?? 2) + entryBytes(route, body);
+    sizes.set(key, size);
+    if (size > largest) largest = size;
+  }
+  return largest;
+}
+
 /**
- * How a scope's routes are spread: the fewest shards that keep each within MAX_SHARD_BYTES,
- * near-miss shards grouped by their first NEAR_GROUP_LENGTH characters, or more where a group
- * would not fit in one shard.
+ * How a scope's routes are spread: near-miss shards grouped by their first NEAR_GROUP_LENGTH
+ * characters, or more where such a group would not fit in one shard; then the fewest shards
+ * that keep each within MAX_SHARD_BYTES.
  */
 function spread(routes: ReadonlyMap<string, string>): Omit<IndexRoot, 'version'> {
+  let nearGroup = NEAR_GROUP_LENGTH;
+  // With one shard per group, the largest group is the smallest largest shard there can be.
+  while (largestGroup(routes, (route) => shardGroup(route, nearGroup)) > MAX_SHARD_BYTES) nearGroup++;
   let total = 2;
   for (const [route, body] of routes) total += entryBytes(route, body);
-  for (let nearGroup = NEAR_GROUP_LENGTH; ; nearGroup++) {
-    // Start where the average shard is half the limit; add shards until the largest fits.
-    let shards = Math.max(1, Math.ceil((2 * total) / MAX_SHARD_BYTES));
-    while (shards <= 2 * routes.size) {
-      const sizes = new Array<number>(shards).fill(2);
-      for (const [route, body] of routes) {
-        const n = shardOf(route, { shards, nearGroup });
-        sizes[n] = (sizes[n] ?? 0) + entryBytes(route, body);
-      }
-      if (Math.max(...sizes) <= MAX_SHARD_BYTES) return { shards, nearGroup };
-      shards = Math.ceil(shards * 1.25);
-    }
-    // Only a group of near-miss shards larger than a shard gets here: group them finer.
-  }
+  // Start where the average shard is half the limit; add shards until the largest fits.
+  let shards = Math.max(1, Math.ceil((2 * total) / MAX_SHARD_BYTES));
+  while (largestGroup(routes, (route) => shardOf(route, { shards, nearGroup })) > MAX_SHARD_BYTES)
+    shards = Math.ceil(shards * 1.25);
+  return { shards, nearGroup };
 }
 
 /** The files of one scope's index: root.json, then 0.json, 1.json, ... */

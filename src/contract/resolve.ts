@@ -135,16 +135,9 @@ async function suggestion(
   if (text.type === 'none') return answer(suggestEmptyRoute(kind));
   const { key } = text;
   if ((await at(suggestKeyRoute(kind, key))) !== undefined) return answer(suggestKeyRoute(kind, key));
-  const variants = [...queryVariants(key)];
-  // Every near-miss shard a variant could fall in is listed in the index shards of its first
-  // 2 to nearGroup characters (shardOf).
+  // The near-miss shard a variant falls in is its longest prefix that names one (shardHolding);
+  // the index shards on that walk are read as it goes, and kept for the merge below.
   const indexShards = new Map<number, IndexShard>();
-  for (const variant of variants) {
-    for (let length = SHARD_ROOT_LENGTH; length <= Math.min(root.nearGroup, variant.length); length++) {
-      const n = shardOf(suggestShardRoute(kind, variant.slice(0, length)), root);
-      if (!indexShards.has(n)) indexShards.set(n, await index.shard(release, n));
-    }
-  }
   const nearBody = (prefix: string) => {
     const route = suggestShardRoute(kind, prefix);
     const shard = indexShards.get(shardOf(route, root));
@@ -152,7 +145,12 @@ async function suggestion(
   };
   const isShard = (prefix: string) => nearBody(prefix) !== undefined;
   const prefixes = new Set<string>();
-  for (const variant of variants) {
+  for (const variant of queryVariants(key)) {
+    for (let length = SHARD_ROOT_LENGTH; length <= variant.length; length++) {
+      const n = shardOf(suggestShardRoute(kind, variant.slice(0, length)), root);
+      if (!indexShards.has(n)) indexShards.set(n, await index.shard(release, n));
+      if (!isShard(variant.slice(0, length))) break;
+    }
     const prefix = shardHolding(variant, isShard);
     if (prefix !== undefined) prefixes.add(prefix);
   }

@@ -38,7 +38,7 @@ export const NEAR_GROUP_LENGTH = SHARD_ROOT_LENGTH + 1;
  * their first `nearGroup` characters, so the near-miss shards a query variant could fall in
  * are listed in a few known index shards.
  */
-function shardGroup(route: string, nearGroup: number): string {
+export function shardGroup(route: string, nearGroup: number): string {
   const at = route.indexOf(SUGGEST_SHARD);
   return at < 0 ? route : route.slice(0, at + SUGGEST_SHARD.length + nearGroup);
 }

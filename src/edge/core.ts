@@ -126,6 +126,8 @@ const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
 const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
+/** Answers of the static site are remembered apart from the API's (their headers differ). */
+const STATIC_SCOPE = '\0static';
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, tooMany: 64 };
 /** GET /api/releases: the list of data releases. */
@@ -200,12 +202,11 @@ async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
     if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
-    const staticMethod = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
-    if (pathname === HEALTH_PATH && (staticMethod === 'GET' || staticMethod === 'HEAD')) return health(edge, request);
-    if (staticMethod === 'GET' || staticMethod === 'HEAD') return STATIC;
-    // Decided here, not by each runtime's file server, so both answer other methods alike; its
-    // answers are remembered apart from the API's 405 (another scope), whose Allow differs.
-    return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, 'static');
+    const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (pathname === HEALTH_PATH && (method === 'GET' || method === 'HEAD')) return health(edge, request);
+    if (method === 'GET' || method === 'HEAD') return STATIC;
+    // Decided here, not by each runtime's file server, so both answer other methods alike.
+    return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, STATIC_SCOPE);
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');

@@ -22,7 +22,7 @@ export async function sha256(text: string): Promise<Digest> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
-/** The bytes of a string of hex digits (already checked to be an even count of 0-9a-f). */
+/** The bytes of a string of hex digits (already checked to be 64 of 0-9a-f). */
 function bytesOfHex(hex: string): Digest {
   return Uint8Array.from({ length: hex.length / 2 }, (_, index) =>
     Number.parseInt(hex.slice(2 * index, 2 * index + 2), 16),

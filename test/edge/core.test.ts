@@ -43,6 +43,7 @@ function decision(
     header: (name) => byName.get(name) ?? null,
   });
 }
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const authorized = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${TOKEN}`, ...extra });
 
 const common = {
@@ -149,10 +150,7 @@ describe('answers to /api/', () => {
     const withComma = `${TOKEN}, ${TOKEN}`;
     const core = createEdge({
       index: store.index,
-      tokenDigests: await tokenDigests({
-        API_TOKENS: TOKEN,
-        API_TOKEN_SHA256: createHash('sha256').update(withComma).digest('hex'),
-      }),
+      tokenDigests: await tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
     });
     for (const authorization of [
       `Bearer ${TOKEN}, Bearer ${TOKEN}`,

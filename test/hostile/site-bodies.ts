@@ -1,5 +1,5 @@
-// What the hostile tests look for in an answer: the bodies of the built site's files (API
-// files apart from the rest), API data, and workerd's own refusals (answered before any
+// What the hostile tests look for in an answer: the bodies of the built site (the API's
+// answers apart from the rest), API data, and workerd's own refusals (answered before any
 // Worker code runs, so no answer of ours).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,10 @@ import type { RawResponse } from '../support/http.ts';
 import { distDir } from '../support/runtimes.ts';
 import { filesBelow, readBuild } from '../reliability/builds.ts';
 
-/** The sha256 of every answer of the API and of every other file of the built site. */
+/**
+ * The sha256 of every answer of the API (the identity bytes of every body a route names, of
+ * every scope) and of every other file of the built site.
+ */
 export function siteDigests(): { api: Set<string>; other: Set<string> } {
   const other = new Set<string>();
   for (const path of filesBelow(distDir)) {
