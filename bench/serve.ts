@@ -3,7 +3,9 @@
 // the token and writes a preloaded buffer with the same headers, (b) nginx serving the same
 // bytes (one worker process) when installed, with sendfile and without (which copies each
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
-// replaces. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
+// replaces, and (d) this server again with a rate limit configured (high enough never to trip)
+// and the access log on (written to stdout, here /dev/null), against the same server without
+// them (goal: >= 0.9x). Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same interleaved rounds: a before/after on a shared machine.
@@ -54,7 +56,7 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
 ].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
-type Role = 'ours' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+type Role = 'ours' | 'ours-limited' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
 const COMPARE_DIR = process.env.BENCH_COMPARE;
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
@@ -111,7 +113,15 @@ http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepa
 const targets: Target<Role>[] = [];
 try {
   const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
-  targets.push(await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', {}, profile));
+  targets.push(
+    await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
+  );
+  targets.push(
+    await nodeTarget('this server, rate limit + access log', 'ours-limited', 'src/server/serve.ts', {
+      API_RATE_LIMIT: '999999999/60s',
+      ACCESS_LOG: 'on',
+    }),
+  );
   if (COMPARE_DIR) {
     const name = `npm run serve of ${COMPARE_DIR}`;
     const script = join(COMPARE_DIR, 'src/server/serve.ts');
@@ -150,11 +160,19 @@ try {
         `| ${scenario.name} | ${target.name} | ${Math.round(result.requestsPerSecond)} | ` +
           `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
           `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
-          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |`,
+          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
+          (target.role === 'ours-limited' ? ` ${shown(ratio(result, 'ours'))} of the server without them` : ''),
       );
     }
     const ours = summaries.get('ours');
     if (ours) verdicts.push(...goalVerdicts(scenario.name, ours, ratio(ours, 'floor'), ratio(ours, 'nginx')));
+    const limited = summaries.get('ours-limited');
+    const vsUnlimited = limited && ratio(limited, 'ours');
+    if (vsUnlimited !== undefined)
+      verdicts.push(
+        `${vsUnlimited >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
+          `${vsUnlimited.toFixed(2)}x`,
+      );
     const compared = ours && ratio(ours, 'compare');
     if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
   }

@@ -22,7 +22,9 @@ import {
   COMMON_HEADERS,
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
+import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
 import { LOCAL_ORIGIN } from '../contract/paths.ts';
+import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS, rateLimitPolicy, rateLimitState } from '../contract/rate-limit.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
 import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
@@ -48,6 +50,10 @@ const AUTH_FAILED = 'AuthFailed';
 const NOT_MODIFIED = 'NotModified';
 const RELEASES_FOUND = 'ReleasesFound';
 const RELEASES_ENDPOINT = '/api/releases';
+const TOO_MANY_REQUESTS = 'TooManyRequests';
+const HEALTH = 'Health';
+/** The headers of a configured rate limit, on every /api/ answer. */
+const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit'];
 
 function errorEnvelope(messages: readonly [string, ...string[]]) {
   return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
@@ -92,6 +98,24 @@ function componentSchemas(): Record<string, Json> {
   });
   registry.add(releases, { id: RELEASES_FOUND });
   registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
+  const windows = RATE_LIMIT_WINDOWS.join('|');
+  const tooMany = z.strictObject({
+    error: z.literal(true),
+    message: z
+      .string()
+      .regex(
+        new RegExp(
+          '^Too many requests with this API token: ' +
+            `the limit is \\d+ per (${windows}) seconds\\. Try again in \\d+ seconds\\.$`,
+        ),
+      ),
+  });
+  registry.add(tooMany, { id: TOO_MANY_REQUESTS });
+  const health = z.strictObject({
+    status: z.literal('ok'),
+    dataVersion: manifestSchema.shape.version,
+  });
+  registry.add(health, { id: HEALTH });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => ref('schemas', id).$ref });
   // Components live inside this document: no dialect or $id of their own.
   const embedded = Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]);
@@ -127,6 +151,23 @@ function componentHeaders(version: string): Record<string, Json> {
         'The decoded body is byte for byte the same.',
       schema: { type: 'string', enum: ['br', 'gzip'] },
     },
+    'RateLimit-Policy': {
+      description:
+        `Only when the operator configures a rate limit (${RATE_LIMIT_VARIABLE}): the requests a token may make ` +
+        `per window of seconds, such as \`${rateLimitPolicy({ requests: 100, seconds: 60 })}\`.`,
+      schema: { type: 'string', pattern: '^"token";q=\\d+;w=\\d+$' },
+    },
+    RateLimit: {
+      description:
+        'Under a configured rate limit: the requests left in this window and the seconds until it resets, ' +
+        `such as \`${rateLimitState(42, 17)}\`. The local server sends it on every /api/ answer; ` +
+        'a Cloudflare Worker only with a 429 (r=0), since its rate limiting binding tells no more.',
+      schema: { type: 'string', pattern: '^"token";r=\\d+;t=\\d+$' },
+    },
+    'Retry-After': {
+      description: 'Seconds until the rate limit lets this token (or, without a valid token, this address) in again.',
+      schema: { type: 'string', pattern: '^\\d+$' },
+    },
     ...Object.fromEntries(
       Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS }).map(([name, value]) => [
         name,
@@ -138,7 +179,7 @@ function componentHeaders(version: string): Record<string, Json> {
 
 /** Headers on every /api/ response, plus `extra`. */
 function headers(...extra: string[]): Json {
-  const names = ['X-Data-Version', ...Object.keys(COMMON_HEADERS), ...extra];
+  const names = ['X-Data-Version', ...Object.keys(COMMON_HEADERS), ...RATE_LIMIT_HEADERS, ...extra];
   return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
 }
 
@@ -161,6 +202,12 @@ function componentResponses(): Record<string, Json> {
       AUTH_FAILED,
       ['WWW-Authenticate', ...BODY_HEADERS],
       { missing: exampleOf(TOKEN_REQUIRED_BODY), invalid: exampleOf(TOKEN_INVALID_BODY) },
+    ),
+    [TOO_MANY_REQUESTS]: jsonResponse(
+      'The token (or, without a valid token, the client address) made more requests in this window than the ' +
+        'configured rate limit allows. Counted before the token is checked for addresses over their limit.',
+      TOO_MANY_REQUESTS,
+      ['Retry-After', ...BODY_HEADERS],
     ),
     [NOT_MODIFIED]: {
       description: 'If-None-Match named the ETag of this body: no body.',
@@ -222,6 +269,7 @@ const getResponses = (kind: Kind) => ({
   '304': NOT_MODIFIED,
   '401': AUTH_FAILED,
   '404': notFoundSchema(kind),
+  '429': TOO_MANY_REQUESTS,
 });
 
 const searchParameterName = (kind: Kind) => (kind.named ? 'search' : 'levelSearch');
@@ -333,6 +381,7 @@ function suggestPath(kind: Kind): Json {
     '304': NOT_MODIFIED,
     '401': AUTH_FAILED,
     '404': RELEASE_NOT_FOUND,
+    '429': TOO_MANY_REQUESTS,
   };
   const operation = (method: 'get' | 'head', summary: string) => ({
     operationId: `${method}${kindTitle(kind.id)}Suggestions`,
@@ -354,7 +403,7 @@ const RELEASES_TAG = {
 };
 
 function releasesPath(): Json {
-  const byStatus = { '200': RELEASES_FOUND, '304': NOT_MODIFIED, '401': AUTH_FAILED };
+  const byStatus = { '200': RELEASES_FOUND, '304': NOT_MODIFIED, '401': AUTH_FAILED, '429': TOO_MANY_REQUESTS };
   const operation = (method: 'get' | 'head', summary: string) => ({
     operationId: `${method}Releases`,
     tags: [RELEASES_TAG.name],
@@ -365,6 +414,29 @@ function releasesPath(): Json {
     description: `The same endpoint with a trailing slash: \`${RELEASES_ENDPOINT}/\`.`,
     parameters: [ref('parameters', IF_NONE_MATCH)],
     get: operation('get', 'Every data release, newest first, each with its changes against the one before'),
+    head: operation('head', 'As GET, without the body'),
+  };
+}
+
+const HEALTH_TAG = { name: 'health', description: 'Whether the server is up, for load balancers and uptime checks.' };
+
+function healthPath(): Json {
+  const answer = (method: 'get' | 'head') => ({
+    description: 'The server is up and serves this data version.',
+    headers: {
+      'Cache-Control': { schema: headerSchema(HEALTH_CACHE_CONTROL) },
+    },
+    ...(method === 'get' ? { content: { 'application/json': { schema: ref('schemas', HEALTH) } } } : {}),
+  });
+  const operation = (method: 'get' | 'head', summary: string) => ({
+    operationId: `${method}Health`,
+    tags: [HEALTH_TAG.name],
+    summary,
+    security: [],
+    responses: { '200': answer(method) },
+  });
+  return {
+    get: operation('get', 'Up, and which data: no token, never cached'),
     head: operation('head', 'As GET, without the body'),
   };
 }
@@ -388,7 +460,14 @@ const OTHER_ANSWERS =
 - Every \`/api/\` answer carries ${Object.entries(COMMON_HEADERS)
     .map(([name, value]) => `\`${name}: ${value}\``)
     .join(', ')} and \`X-Data-Version\`; errors \`Cache-Control: ${CACHE_ERROR}\`. Bodies are compressed as
-  Accept-Encoding allows (\`Content-Encoding\`, \`Vary\`).`;
+  Accept-Encoding allows (\`Content-Encoding\`, \`Vary\`).
+
+## Rate limits
+
+An operator may limit the requests per token (\`${RATE_LIMIT_VARIABLE}=<requests>/<seconds>s\`, seconds
+${RATE_LIMIT_WINDOWS.join(' or ')}); off unless configured. Requests without a valid token count against the client's
+address. Under a limit every \`/api/\` answer carries \`RateLimit-Policy\` (the local server also \`RateLimit\`,
+what is left); past it the answer is 429 with \`Retry-After\` in seconds. OPTIONS is not counted.`;
 
 const DESCRIPTION =
   `Read-only reference data of the tree-farming game: six endpoints, one per kind, under \`/api\`, each with
@@ -431,7 +510,7 @@ export function openApiDocument(version: string): Json {
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: { title: 'Tree farm data API', version, description: DESCRIPTION, license: LICENSE },
     servers: SERVERS,
-    tags: [...kinds.map(tagOf), RELEASES_TAG],
+    tags: [...kinds.map(tagOf), RELEASES_TAG, HEALTH_TAG],
     security: [{ apiToken: [] }],
     paths: {
       ...Object.fromEntries(
@@ -441,6 +520,7 @@ export function openApiDocument(version: string): Json {
         ]),
       ),
       [RELEASES_ENDPOINT]: releasesPath(),
+      [HEALTH_PATH]: healthPath(),
     },
     components: {
       securitySchemes: {

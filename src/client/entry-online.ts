@@ -7,6 +7,7 @@ export {
   BundleError,
   NetworkError,
   NotFoundError,
+  RateLimitError,
   TimeoutError,
   TreefarmError,
   type ApiErrorDetails,

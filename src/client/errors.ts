@@ -3,7 +3,8 @@
 //   TreefarmError
 //   ├─ ApiError        the API answered with an error status (request and response attached)
 //   │  ├─ AuthError      401: no token, or one the API does not know
-//   │  └─ NotFoundError  404: no record matches (also thrown by the offline client)
+//   │  ├─ NotFoundError  404: no record matches (also thrown by the offline client)
+//   │  └─ RateLimitError 429: the token's rate limit, after the waits the retry policy allows
 //   ├─ NetworkError    no answer at all (the cause attached), after every retry
 //   │  └─ TimeoutError   no answer within the timeout
 //   └─ BundleError     an archive that is not a valid bundle
@@ -54,6 +55,21 @@ export class NotFoundError extends ApiError {
     super(message, 404, details);
     this.kind = kind;
     this.search = search;
+  }
+}
+
+/**
+ * The token made more requests than the API's rate limit allows (429), and waiting for the
+ * next window was not worth it: the retries were spent, or the API asked for a longer wait
+ * than the retry policy's maxDelay.
+ */
+export class RateLimitError extends ApiError {
+  declare readonly status: 429;
+  /** Seconds the API asked to wait (its Retry-After), when it said. */
+  readonly retryAfter: number | undefined;
+  constructor(message: string, retryAfter: number | undefined, details?: ApiErrorDetails) {
+    super(message, 429, details);
+    this.retryAfter = retryAfter;
   }
 }
 

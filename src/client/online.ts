@@ -1,9 +1,11 @@
 // The online client: the API over fetch, through the transport (token, cache, timeout,
-// retries); API errors become ApiError, AuthError or NotFoundError with the API's message.
+// retries); API errors become ApiError, AuthError, NotFoundError or RateLimitError with the
+// API's message.
 import type { Suggestion } from '../contract/suggest.ts';
 import type { KindId } from '../schema/kind-ids.ts';
-import { ApiError, AuthError, NotFoundError } from './errors.ts';
+import { ApiError, AuthError, NotFoundError, RateLimitError } from './errors.ts';
 import { createTransport, type Answer, type TransportOptions } from './request.ts';
+import { RATE_LIMITED, retryAfterSeconds } from './retry.ts';
 import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
 
 export type ClientOptions = TransportOptions & ReleaseOption;
@@ -46,5 +48,7 @@ export function apiErrorOf(answer: Answer, kind?: KindId, search: string | null 
   const details = { request, response };
   if (status === 404 && kind !== undefined) return new NotFoundError(message, kind, search, details);
   if (status === 401) return new AuthError(message, details);
+  if (status === RATE_LIMITED)
+    return new RateLimitError(message, retryAfterSeconds(response.headers.get('Retry-After')), details);
   return new ApiError(message, status, details);
 }

@@ -1,9 +1,18 @@
 // The one way the online client talks to the API: GET with the token, the answer cache
 // (If-None-Match, body reused on 304), a timeout per attempt, and retries with backoff
-// after no answer or a 5xx. Answers with any status come back; only no answer throws.
+// after no answer or a 5xx, or once a 429's Retry-After has passed. Answers with any status
+// come back; only no answer throws.
 import { AnswerCache, type CacheOptions } from './cache.ts';
 import { NetworkError, TimeoutError } from './errors.ts';
-import { isRetryableStatus, retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
+import {
+  isRetryableStatus,
+  RATE_LIMITED,
+  rateLimitWait,
+  retryDelay,
+  retryPolicy,
+  type RetryOptions,
+  type RetryPolicy,
+} from './retry.ts';
 
 export interface TransportOptions {
   /** The site's address; the API lives below it at api/ ("https://treefarm.example"). */
@@ -13,7 +22,10 @@ export interface TransportOptions {
   fetch?: typeof globalThis.fetch;
   /** Milliseconds one attempt may take, body included; false for none. Default 10000. */
   timeout?: number | false;
-  /** Retries after no answer or a 5xx: a count, or the policy. Default 2 retries. */
+  /**
+   * Retries after no answer, a 5xx, or a 429 whose Retry-After is within maxDelay: a count,
+   * or the policy. Default 2 retries.
+   */
   retry?: RetryOptions | number;
   /** The in-memory answer cache (ETag, If-None-Match); false turns it off. On by default. */
   cache?: CacheOptions | false;
@@ -59,10 +71,9 @@ export function createTransport(options: TransportOptions): Transport {
     for (let attempt = 0; ; attempt++) {
       const request = new Request(url, { headers });
       const outcome = await attemptOnce(fetch, request, timeout, signal);
-      const retryable = outcome instanceof NetworkError || isRetryableStatus(outcome.response.status);
-      if (retryable && attempt < policy.retries) {
-        const retryAfter = outcome instanceof NetworkError ? null : outcome.response.headers.get('Retry-After');
-        await sleep(retryDelay(policy, attempt + 1, retryAfter), signal);
+      const wait = attempt < policy.retries ? waitBeforeRetry(policy, attempt + 1, outcome) : undefined;
+      if (wait !== undefined) {
+        await sleep(wait, signal);
         continue;
       }
       if (outcome instanceof NetworkError) throw outcome;
@@ -77,11 +88,25 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
+/** How long to wait before trying again after this outcome; undefined when not to try again. */
+function waitBeforeRetry(policy: RetryPolicy, attempt: number, outcome: Attempt | NetworkError): number | undefined {
+  if (outcome instanceof NetworkError) return retryDelay(policy, attempt);
+  const { status, headers } = outcome.response;
+  if (status === RATE_LIMITED) return rateLimitWait(policy, attempt, headers.get('Retry-After'));
+  return isRetryableStatus(status) ? retryDelay(policy, attempt, headers.get('Retry-After')) : undefined;
+}
+
 function urlOf(base: URL, path: string, query: Query): string {
   const url = new URL(`api/${path}`, base);
   const present = Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
   if (present.length > 0) url.search = new URLSearchParams(present).toString();
   return url.href;
+}
+
+/** An attempt that got an answer: the response, its body read. */
+interface Attempt {
+  response: Response;
+  text: string;
 }
 
 /** One attempt: the response with its body read, or the NetworkError for no answer. */
@@ -90,7 +115,7 @@ async function attemptOnce(
   request: Request,
   timeout: number | false,
   signal: AbortSignal | undefined,
-): Promise<{ response: Response; text: string } | NetworkError> {
+): Promise<Attempt | NetworkError> {
   const timer = timeout === false ? undefined : AbortSignal.timeout(timeout);
   const signals = [signal, timer].filter((each) => each !== undefined);
   try {

@@ -26,6 +26,31 @@ export function retryPolicy(options: RetryOptions | number | undefined): RetryPo
 
 export const isRetryableStatus = (status: number): boolean => status >= 500 && status <= 599;
 
+/** 429 Too Many Requests: the token's rate limit (see rateLimitWait). */
+export const RATE_LIMITED = 429;
+
+/** Whole seconds of a Retry-After header; undefined when absent or not whole seconds (a date, a fraction). */
+export function retryAfterSeconds(retryAfter: string | null): number | undefined {
+  const value = retryAfter?.trim() ?? '';
+  return /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/**
+ * The wait before retrying a 429, in milliseconds: the API's Retry-After (asking sooner would
+ * only spend the next window's budget on another 429), or the backoff when it gave none;
+ * undefined when it asks for longer than maxDelay, so the caller gives up at once.
+ */
+export function rateLimitWait(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfter: string | null,
+  random: () => number = Math.random,
+): number | undefined {
+  const seconds = retryAfterSeconds(retryAfter);
+  if (seconds === undefined) return retryDelay(policy, attempt, null, random);
+  return seconds * 1000 <= policy.maxDelay ? seconds * 1000 : undefined;
+}
+
 /**
  * The wait before retry number `attempt` (1 for the first): baseDelay * 2^(attempt-1), of
  * which a random half is taken off ("equal jitter"), never above maxDelay. A Retry-After
@@ -39,6 +64,6 @@ export function retryDelay(
 ): number {
   const exponential = Math.min(policy.maxDelay, policy.baseDelay * 2 ** (attempt - 1));
   const jittered = exponential / 2 + (random() * exponential) / 2;
-  const asked = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) * 1000 : 0;
+  const asked = (retryAfterSeconds(retryAfter) ?? 0) * 1000;
   return Math.min(policy.maxDelay, Math.max(jittered, asked));
 }

@@ -17,13 +17,15 @@ import {
   STATIC_METHODS,
 } from '../contract/headers.ts';
 import { sha256Hex } from '../contract/body-container.ts';
+import { HEALTH_CACHE_CONTROL, HEALTH_PATH, healthBody } from '../contract/health.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
 import { API_DIR, fixedRoute } from '../contract/paths.ts';
+import { type RateLimit, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import { currentRoot, currentRoute, resolve, type Resolved, type RouteIndex } from '../contract/resolve.ts';
 import { kindById } from '../schema/kinds.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
-import { isConfiguredToken, presentedToken, type Digest } from './tokens.ts';
+import { configuredIndex, type Digest, digestPrefix, hexOf, presentedToken } from './tokens.ts';
 
 export interface EdgeRequest {
   method: string;
@@ -33,6 +35,11 @@ export interface EdgeRequest {
   query: string;
   /** A header's value, several values of one header joined by ", "; null when absent. */
   header(name: string): string | null;
+  /**
+   * The client's address (the socket's, or CF-Connecting-IP on Cloudflare): what a rate limit
+   * counts a request without a valid token against.
+   */
+  client?: string | null;
 }
 
 /**
@@ -54,13 +61,57 @@ export interface EdgeResponse {
   readonly omitBody: boolean;
 }
 
+/**
+ * An answer counted under a rate limit: the shared `answer` plus the headers of this request
+ * alone (the RateLimit state), and the token that passed (for the access log).
+ */
+export interface CountedResponse {
+  readonly type: 'counted';
+  readonly answer: EdgeResponse;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | CountedResponse;
+
+/** What a runtime's count says of one request (rate-counter.ts locally, Cloudflare's binding in the Worker). */
+export interface RateCount {
+  allowed: boolean;
+  /** Requests left in the window after this one, where the runtime knows it. */
+  remaining?: number;
+  /** Whole seconds until the window resets, where the runtime knows it. */
+  resetSeconds?: number;
+}
+
+/** Which count a request falls under: its valid token's (by digest), or its client address's. */
+export type RateScope = 'token' | 'address';
+
+/** A rate limit and the count that enforces it, supplied by the adapter. */
+export interface EdgeRateLimit {
+  limit: RateLimit;
+  count(scope: RateScope, key: string): RateCount | Promise<RateCount>;
+}
 
 export interface EdgeOptions {
   /** The build, as this runtime reads it. */
   index: RouteIndex;
   tokenDigests: readonly Digest[];
+  /** The name of each token, in the order of tokenDigests (the access log's; by default its digest's first 8 hex). */
+  tokenNames?: readonly string[];
+  /** Off when absent. */
+  rateLimit?: EdgeRateLimit;
+}
+
+/** The core: decides a request; `tokenName` names the token an Authorization value passed with (for logs). */
+export interface EdgeCore {
+  (request: EdgeRequest): Promise<EdgeDecision>;
+  tokenName(authorization: string | null): string | null;
+}
+
+/** A token that passed: the key its count is kept under (its digest in hex) and its name. */
+interface VerifiedToken {
+  key: string;
+  name: string;
 }
 
 type Headers = Readonly<Record<string, string>>;
@@ -72,12 +123,13 @@ const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS }
 const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
 const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
 const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
+const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
 /** Answers of the static site are remembered apart from the API's (their headers differ). */
 const STATIC_SCOPE = '\0static';
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
-const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64 };
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, tooMany: 64 };
 /** GET /api/releases: the list of data releases. */
 const RELEASES_ENDPOINT = 'releases';
 const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
@@ -100,6 +152,8 @@ interface Edge {
   tokenDigests: readonly Digest[];
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   baseHeaders?: Headers;
+  /** The body of GET /healthz, made on the first. */
+  health?: Body;
   encodings: Memo<string, Encoding>;
   /** By endpoint and query: what answers it. */
   resolved: Memo<string, Resolved>;
@@ -110,25 +164,38 @@ interface Edge {
   /** By status, body and scope. */
   answers: Memo<string, BodyAnswers>;
   /**
-   * Only Authorization values that passed are remembered, so the set holds at most the
+   * Only Authorization values that passed are remembered, so the map holds at most the
    * spellings of configured tokens; any other value is hashed and compared in constant time
    * every time. A reload makes a new core, so a removed token stops working there.
    */
-  verified: Set<string>;
+  verified: Map<string, VerifiedToken>;
+  tokenNames: readonly string[];
+  rateLimit: EdgeRateLimit | undefined;
+  /** RateLimit-Policy, under a limit. */
+  policy: Headers;
+  /** The 429's bodies, by their Retry-After seconds. */
+  tooMany: Memo<number, Body>;
 }
 
-export function createEdge({ index, tokenDigests }: EdgeOptions): (request: EdgeRequest) => Promise<EdgeDecision> {
+export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: EdgeOptions): EdgeCore {
   const edge: Edge = {
     index,
     tokenDigests,
+    tokenNames,
+    rateLimit,
+    policy: rateLimit ? { 'RateLimit-Policy': rateLimitPolicy(rateLimit.limit) } : {},
+    tooMany: boundedMemo(MEMO_LIMITS.tooMany),
     encodings: boundedMemo(MEMO_LIMITS.encodings),
     resolved: boundedMemo(MEMO_LIMITS.queries),
     madeBodies: new WeakMap(),
     fixed: new Map(),
     answers: boundedMemo(MEMO_LIMITS.answers),
-    verified: new Set(),
+    verified: new Map(),
   };
-  return (request) => decide(edge, request);
+  const core = (request: EdgeRequest) => decide(edge, request);
+  core.tokenName = (authorization: string | null) =>
+    authorization === null ? null : (edge.verified.get(authorization)?.name ?? null);
+  return core;
 }
 
 async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
@@ -136,18 +203,86 @@ async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
     if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
     const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
+    if (pathname === HEALTH_PATH && (method === 'GET' || method === 'HEAD')) return health(edge, request);
     if (method === 'GET' || method === 'HEAD') return STATIC;
     // Decided here, not by each runtime's file server, so both answer other methods alike.
     return fixedAnswer(edge, 405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, STATIC_SCOPE);
   }
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');
+  if (!edge.rateLimit) return decideApi(edge, request, method, await verify(edge, request.header('authorization')));
+  return decideCounted(edge, edge.rateLimit, request, method);
+}
+
+/** GET /healthz: up, and which data it serves; never cached. */
+async function health(edge: Edge, request: EdgeRequest): Promise<EdgeResponse> {
+  const text = healthBody((await currentRoot(edge.index)).version);
+  edge.health ??= { text, sha256: await sha256Hex(new TextEncoder().encode(text)) };
+  return respond(edge, 200, edge.health, request, HEALTH_HEADERS, 'health');
+}
+
+/**
+ * An /api/ request under a limit. A token already verified counts against its digest; any
+ * other request counts against its client address first, and past the limit it gets the 429
+ * without its token being hashed. A valid token seen for the first time by this core so
+ * counts once against its address as well, then against its digest.
+ */
+async function decideCounted(
+  edge: Edge,
+  rateLimit: EdgeRateLimit,
+  request: EdgeRequest,
+  method: string,
+): Promise<CountedResponse> {
+  const authorization = request.header('authorization');
+  let verdict: Verdict | undefined = authorization === null ? undefined : edge.verified.get(authorization);
+  let count: RateCount | undefined;
+  if (!verdict) {
+    count = await rateLimit.count('address', request.client ?? '');
+    if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
+    verdict = await verify(edge, authorization);
+  }
+  if (typeof verdict === 'object') {
+    count = await rateLimit.count('token', verdict.key);
+    if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
+  }
+  return counted(await decideApi(edge, request, method, verdict), count);
+}
+
+/** The shared answer with this request's RateLimit state, where the runtime knows it. */
+function counted(answer: EdgeResponse, count: RateCount | undefined): CountedResponse {
+  const headers: Record<string, string> =
+    count?.remaining === undefined || count.resetSeconds === undefined
+      ? {}
+      : { RateLimit: rateLimitState(count.remaining, count.resetSeconds) };
+  return { type: 'counted', answer, headers };
+}
+
+/** The 429: Retry-After and the body name the seconds until the window resets (the window's length when unknown). */
+async function tooManyRequests(
+  edge: Edge,
+  { limit }: EdgeRateLimit,
+  request: EdgeRequest,
+  count: RateCount,
+): Promise<CountedResponse> {
+  const seconds = count.resetSeconds ?? limit.seconds;
+  let body = edge.tooMany.find(seconds);
+  if (!body) {
+    const text = tooManyRequestsBody(limit, seconds);
+    body = { text, sha256: await sha256Hex(new TextEncoder().encode(text)) };
+    edge.tooMany.set(seconds, body);
+  }
+  const answer = await respond(edge, 429, body, request, { 'Retry-After': String(seconds), ...ERROR_HEADERS }, '');
+  return { type: 'counted', answer, headers: { RateLimit: rateLimitState(0, seconds) } };
+}
+
+/** An /api/ request (not OPTIONS), once any limit has let it through. */
+async function decideApi(edge: Edge, request: EdgeRequest, method: string, verdict: Verdict): Promise<EdgeResponse> {
   // The token is checked before anything else, so nothing about the API leaks without one.
-  const authorization = await authorized(edge, request.header('authorization'));
-  if (authorization !== 'yes') {
-    const name = authorization === 'missing' ? 'token-required' : 'token-invalid';
+  if (typeof verdict !== 'object') {
+    const name = verdict === 'missing' ? 'token-required' : 'token-invalid';
     return fixedAnswer(edge, 401, name, request, UNAUTHORIZED_HEADERS);
   }
+  const pathname = request.pathname;
   const match = ENDPOINT.exec(pathname);
   const endpoint = match?.[1] ?? '';
   const suggest = match?.[2] !== undefined;
@@ -175,17 +310,24 @@ async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
     : respond(edge, 404, body, request, extra, scopeKey);
 }
 
-async function authorized(edge: Edge, authorization: string | null): Promise<'yes' | 'missing' | 'invalid'> {
+/** A token that passed, or why the request has none. */
+type Verdict = VerifiedToken | 'missing' | 'invalid';
+
+async function verify(edge: Edge, authorization: string | null): Promise<Verdict> {
   if (authorization === null) return 'missing';
-  if (edge.verified.has(authorization)) return 'yes';
+  const known = edge.verified.get(authorization);
+  if (known) return known;
   const token = presentedToken(authorization);
   if (token === '') return 'missing';
   // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
   // lists are comma-separated): several Authorization headers are refused, whatever they carry.
   if (token.includes(',')) return 'invalid';
-  if (!(await isConfiguredToken(token, edge.tokenDigests))) return 'invalid';
-  if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.add(authorization);
-  return 'yes';
+  const index = await configuredIndex(token, edge.tokenDigests);
+  const digest = edge.tokenDigests[index];
+  if (!digest) return 'invalid';
+  const verified = { key: hexOf(digest), name: edge.tokenNames[index] ?? digestPrefix(digest) };
+  if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.set(authorization, verified);
+  return verified;
 }
 
 /** What answers `query` on an endpoint (src/contract/resolve.ts), remembered for short queries. */
@@ -244,7 +386,11 @@ const bodyKey = (body: Body | undefined) => (!body ? '' : 'stored' in body ? bod
 
 /** The headers every /api/ answer carries, with the current data version (read once). */
 async function baseHeaders(edge: Edge): Promise<Headers> {
-  edge.baseHeaders ??= { ...COMMON_HEADERS, 'X-Data-Version': (await currentRoot(edge.index)).version };
+  edge.baseHeaders ??= {
+    ...COMMON_HEADERS,
+    'X-Data-Version': (await currentRoot(edge.index)).version,
+    ...edge.policy,
+  };
   return edge.baseHeaders;
 }
 

@@ -2,7 +2,8 @@
 // and the build, so the same method, target and headers always get the same decision. The
 // wrapper keeps the decisions of recent requests in a bounded memo, keyed by everything the
 // core reads, and gives them back without a turn of the event loop (`known`); anything else
-// goes to the core (`decide`). A new core (a reload) gets a new wrapper.
+// goes to the core (`decide`). A new core (a reload) gets a new wrapper. Answers counted under
+// a rate limit are never remembered: each request must be counted, and its RateLimit differs.
 import type { EdgeDecision, EdgeRequest } from './core.ts';
 import { boundedMemo } from './memo.ts';
 
@@ -36,7 +37,7 @@ export function rememberDecisions(decide: (request: EdgeRequest) => Promise<Edge
     async decide(request) {
       const key = keyOf(request);
       const decision = await decide(request);
-      if (key !== undefined) decisions.set(key, decision);
+      if (key !== undefined && decision.type !== 'counted') decisions.set(key, decision);
       return decision;
     },
   };

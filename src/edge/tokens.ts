@@ -1,9 +1,22 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
 // held only as digests, and compared digest to digest in constant time. Web Crypto only, so
 // the same module runs in Node and in workerd.
-import { readEnvironment, type TokenSettings, tokenVariables } from '../schema/environment.ts';
+import { readEnvironment, type TokenSettings, tokenEntry, tokenVariables } from '../schema/environment.ts';
 
 export type Digest = Uint8Array;
+
+/** A configured token: its digest, and the name the access log shows (`name:` or the digest's first 8 hex). */
+export interface ConfiguredToken {
+  digest: Digest;
+  name: string;
+}
+
+/** Lowercase hex of bytes. */
+export const hexOf = (bytes: Uint8Array): string =>
+  Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/** How the access log names a token without a name: the first 8 hex digits of its digest. */
+export const digestPrefix = (digest: Digest): string => hexOf(digest.slice(0, 4));
 
 export async function sha256(text: string): Promise<Digest> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
@@ -16,10 +29,23 @@ function bytesOfHex(hex: string): Digest {
   );
 }
 
+/** Every configured token with its name; a malformed entry is an EnvironmentError, never skipped. */
+export async function configuredTokens(settings: TokenSettings): Promise<ConfiguredToken[]> {
+  const { tokens, tokenSha256 } = readEnvironment(tokenVariables, settings);
+  const named = async (entry: string, digestOf: (value: string) => Digest | Promise<Digest>) => {
+    const { name, value } = tokenEntry(entry);
+    const digest = await digestOf(value);
+    return { digest, name: name ?? digestPrefix(digest) };
+  };
+  return Promise.all([
+    ...tokens.map((entry) => named(entry, sha256)),
+    ...tokenSha256.map((entry) => named(entry, bytesOfHex)),
+  ]);
+}
+
 /** The digests of every configured token; a malformed entry is an EnvironmentError, never skipped. */
 export async function tokenDigests(settings: TokenSettings): Promise<Digest[]> {
-  const { tokens, tokenSha256 } = readEnvironment(tokenVariables, settings);
-  return [...(await Promise.all(tokens.map(sha256))), ...tokenSha256.map(bytesOfHex)];
+  return (await configuredTokens(settings)).map(({ digest }) => digest);
 }
 
 /** Equality of two digests in time that depends only on their length. */
@@ -32,9 +58,14 @@ export function digestsEqual(a: Digest, b: Digest): boolean {
 
 /** Whether `token` is configured: its digest is compared with every digest, with no early exit. */
 export async function isConfiguredToken(token: string, digests: readonly Digest[]): Promise<boolean> {
+  return (await configuredIndex(token, digests)) >= 0;
+}
+
+/** Where `token`'s digest is among `digests` (-1: nowhere), compared with every one, no early exit. */
+export async function configuredIndex(token: string, digests: readonly Digest[]): Promise<number> {
   const presented = await sha256(token);
-  let matched = false;
-  for (const digest of digests) matched = digestsEqual(presented, digest) || matched;
+  let matched = -1;
+  for (const [index, digest] of digests.entries()) if (digestsEqual(presented, digest)) matched = index;
   return matched;
 }
 

@@ -4,6 +4,7 @@
 // The server's entry points read theirs in src/server/settings.ts; the Worker reads the token
 // variables through src/edge/tokens.ts. An empty variable counts as unset.
 import { z } from 'zod';
+import { parseRateLimit, RATE_LIMIT_FORM_PROBLEM, type RateLimit } from '../contract/rate-limit.ts';
 
 /** A variable: its name, its rule (from the text of the variable), and its value when unset. */
 export interface Variable<T> {
@@ -82,26 +83,90 @@ export const hostName: z.ZodType<string, string> = z
 /** A folder path. */
 export const folderPath: z.ZodType<string, string> = z.string();
 
-/** A comma-separated list whose entries each pass `check`; the first that fails is named by its place. */
-function listOf(check: (entry: string) => boolean, problem: string): z.ZodType<string[], string> {
+/**
+ * A comma-separated list whose entries each pass `problemOf` (undefined: fine); the first that
+ * fails is named by its place.
+ */
+function listOf(problemOf: (entry: string) => string | undefined): z.ZodType<string[], string> {
   return z
     .string()
     .transform(commaList)
     .superRefine((entries, context) => {
-      const bad = entries.findIndex((entry) => !check(entry));
-      if (bad >= 0) context.addIssue({ code: 'custom', message: `entry ${bad + 1} ${problem}` });
+      for (const [index, entry] of entries.entries()) {
+        const problem = problemOf(entry);
+        if (problem === undefined) continue;
+        context.addIssue({ code: 'custom', message: `entry ${index + 1} ${problem}` });
+        return;
+      }
     });
 }
 
-/** Plaintext tokens: a header value cannot carry a control character. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about exactly those characters.
-export const tokenList = listOf((entry) => !/[\u0000-\u001f\u007f]/.test(entry), 'holds a control character');
+/**
+ * A token's name, in `name:token` and `name:digest` entries: what the access log shows for it.
+ * Letters, digits, `_`, `.` and `-`, at most 64; so a plaintext token with a colon needs a name.
+ */
+export const TOKEN_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+export const TOKEN_NAME_RULE = 'letters, digits, _ . and - (at most 64)';
 
-/** SHA-256 digests of tokens, in lowercase hex. */
-export const digestList = listOf(
-  (entry) => /^[0-9a-f]{64}$/.test(entry),
-  'is not 64 lowercase hex digits (a SHA-256 digest)',
-);
+/** An entry of API_TOKENS or API_TOKEN_SHA256: `value` or `name:value`. */
+export interface TokenEntry {
+  name: string | undefined;
+  value: string;
+}
+
+/** Splits `name:value` at its first colon; an entry without one has no name. */
+export function tokenEntry(entry: string): TokenEntry {
+  const colon = entry.indexOf(':');
+  return colon < 0 ? { name: undefined, value: entry } : { name: entry.slice(0, colon), value: entry.slice(colon + 1) };
+}
+
+/** What is wrong with an entry's name, if anything. */
+const nameProblem = (name: string | undefined, what: string) =>
+  name === undefined || TOKEN_NAME.test(name)
+    ? undefined
+    : `has a name that is not ${TOKEN_NAME_RULE} (an entry is ${what} or name:${what})`;
+
+/** Plaintext tokens, each `token` or `name:token` (so a token with a colon needs a name). */
+export const tokenList = listOf((entry) => {
+  const { name, value } = tokenEntry(entry);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot carry one.
+  if (/[\u0000-\u001f\u007f]/.test(entry)) return 'holds a control character';
+  if (value === '') return 'has a name but no token';
+  return nameProblem(name, 'token');
+});
+
+/** SHA-256 digests of tokens in lowercase hex, each `digest` or `name:digest`. */
+export const digestList = listOf((entry) => {
+  const { name, value } = tokenEntry(entry);
+  if (!/^[0-9a-f]{64}$/.test(value)) return 'is not 64 lowercase hex digits (a SHA-256 digest)';
+  return nameProblem(name, 'digest');
+});
+
+/** API_RATE_LIMIT: `<requests>/<seconds>s` (src/contract/rate-limit.ts). */
+export const rateLimitRule: z.ZodType<RateLimit, string> = z.string().transform((value, context) => {
+  try {
+    const limit = parseRateLimit(value);
+    if (limit) return limit;
+  } catch {
+    // Reported below, in the variable's own words.
+  }
+  context.addIssue({ code: 'custom', message: RATE_LIMIT_FORM_PROBLEM });
+  return z.NEVER;
+});
+
+const ON = new Set(['on', 'true', '1', 'yes']);
+const OFF = new Set(['off', 'false', '0', 'no']);
+
+/** A switch: `on` or `off` (also true/false, 1/0, yes/no), in any letter case. */
+export const onOff: z.ZodType<boolean, string> = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ON.has(value) || OFF.has(value), 'must be on or off')
+  .transform((value) => ON.has(value));
+
+/** The API's rate limit, read alike by the Node server and the Worker. */
+export const rateLimitVariables = { rateLimit: variable('API_RATE_LIMIT', rateLimitRule) };
 
 /** The tokens the API accepts: every runtime reads them so (the Worker from its secrets). */
 export const tokenVariables = {

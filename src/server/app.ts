@@ -2,14 +2,17 @@
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ALLOWED_METHODS } from '../contract/headers.ts';
-import { createEdge, type EdgeDecision, type EdgeResponse } from '../edge/core.ts';
+import type { RateLimit } from '../contract/rate-limit.ts';
+import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit } from '../edge/core.ts';
 import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
-import { tokenDigests, type Digest } from '../edge/tokens.ts';
+import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
+import { type AccessLog, elapsedMs } from './access-log.ts';
+import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { decisionSender, rawHeader, requestTarget } from './node-adapter.ts';
+import { decisionSender, rawHeader, requestTarget, type SendDecision } from './node-adapter.ts';
+import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
 export interface ServerOptions {
@@ -21,6 +24,12 @@ export interface ServerOptions {
   tokens?: readonly string[];
   /** Lowercase hex SHA-256 digests of tokens. */
   tokenSha256?: readonly string[];
+  /** API_RATE_LIMIT; off when absent. */
+  rateLimit?: RateLimit | undefined;
+  /** What counts requests under the limit: this process's own count unless told (rate-ipc.ts under the supervisor). */
+  rateCounter?: RateCounter;
+  /** Where each request's line goes; no log when absent. */
+  accessLog?: AccessLog | undefined;
 }
 
 export interface RunningServer {
@@ -41,15 +50,28 @@ export interface RunningServer {
 interface Generation {
   store: BodyStore;
   edge: RememberedEdge;
-  send: (response: ServerResponse, decision: EdgeResponse) => void;
+  /** The core itself, for the name of a token that passed. */
+  core: EdgeCore;
+  send: SendDecision;
   serveStatic: StaticSite;
 }
 
-async function loadGeneration(distDir: string, tokenDigests: readonly Digest[]): Promise<Generation> {
+async function loadGeneration(
+  distDir: string,
+  tokens: readonly ConfiguredToken[],
+  rateLimit: EdgeRateLimit | undefined,
+): Promise<Generation> {
   const store = await loadBodyStore(distDir);
+  const core = createEdge({
+    index: store.index,
+    tokenDigests: tokens.map(({ digest }) => digest),
+    tokenNames: tokens.map(({ name }) => name),
+    rateLimit,
+  });
   return {
     store,
-    edge: rememberDecisions(createEdge({ index: store.index, tokenDigests })),
+    edge: rememberDecisions(core),
+    core,
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
   };
@@ -66,8 +88,9 @@ const CONNECT_REFUSED = [
 ].join('\r\n');
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
-function requestHandler(state: { current: Generation; closing: boolean }) {
+function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
   return (request: IncomingMessage, response: ServerResponse) => {
+    const start = log && performance.now();
     if (!admitQueued(request, response)) return;
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
@@ -82,7 +105,19 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { edge, send, serveStatic } = state.current;
+    const { edge, core, send, serveStatic } = state.current;
+    const logLine = (bytes: number) => {
+      if (!log || start === undefined) return;
+      log({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        status: response.statusCode,
+        bytes,
+        durationMs: elapsedMs(start),
+        token: core.tokenName(header('authorization')),
+        client: request.socket.remoteAddress ?? null,
+      });
+    };
     const failed = () => {
       if (response.writableEnded || response.destroyed) return;
       // Once headers went out, only a cut connection tells the client the body is incomplete.
@@ -90,16 +125,34 @@ function requestHandler(state: { current: Generation; closing: boolean }) {
       else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
     };
     const answer = (decision: EdgeDecision) => {
-      if (decision.type === 'respond') return send(response, decision);
-      const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
-      serveStatic(request, response, path).catch(failed);
+      if (decision.type === 'static') {
+        if (log) response.once('finish', () => logLine(staticBytes(request, response)));
+        const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
+        serveStatic(request, response, path).catch(failed);
+        return;
+      }
+      const bytes =
+        decision.type === 'counted' ? send(response, decision.answer, decision.headers) : send(response, decision);
+      logLine(bytes);
     };
-    const edgeRequest = { method: request.method ?? 'GET', ...target, header };
+    const edgeRequest = {
+      method: request.method ?? 'GET',
+      ...target,
+      header,
+      client: request.socket.remoteAddress ?? null,
+    };
     // A request seen before is answered at once; any other waits for the core.
     const known = edge.known(edgeRequest);
     if (known) answer(known);
     else edge.decide(edgeRequest).then(answer, failed);
   };
+}
+
+/** The body bytes of a static answer, as its Content-Length states (0 for HEAD). */
+function staticBytes(request: IncomingMessage, response: ServerResponse): number {
+  if (request.method === 'HEAD') return 0;
+  const length = Number(response.getHeader('content-length') ?? 0);
+  return Number.isFinite(length) ? length : 0;
 }
 
 /**
@@ -131,12 +184,17 @@ async function listen(server: Server, port: number, host: string): Promise<strin
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const digests: Digest[] = await tokenDigests({
+  const tokens = await configuredTokens({
     API_TOKENS: options.tokens?.join(','),
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
+  // One count for the server's life: a reload keeps every window's count.
+  const rateLimit: EdgeRateLimit | undefined = options.rateLimit && {
+    limit: options.rateLimit,
+    count: options.rateCounter ?? localRateCounter(options.rateLimit),
+  };
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, digests), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, rateLimit), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -147,7 +205,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // How often the two timeouts above are checked (Node's default, 30 s, would stretch them).
       connectionsCheckingInterval: 1_000,
     },
-    requestHandler(state),
+    requestHandler(state, options.accessLog),
   );
   guardConnections(server);
   return {
@@ -156,7 +214,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, digests);
+        state.current = await loadGeneration(options.distDir, tokens, rateLimit);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

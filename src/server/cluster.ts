@@ -6,6 +6,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { countForServingProcesses } from './rate-ipc.ts';
 import { afterDeath, RESTART_POLICY } from './restart-policy.ts';
 import { type BuildSummary, printBanner, type ServeSettings } from './settings.ts';
 
@@ -108,7 +109,11 @@ export async function supervise(settings: ServeSettings): Promise<void> {
     DIST_DIR: settings.distDir,
     PORT: String(await sharedPort(settings)),
     HOST: settings.host,
+    API_RATE_LIMIT: settings.rateLimit ? `${settings.rateLimit.requests}/${settings.rateLimit.seconds}s` : '',
+    ACCESS_LOG: settings.accessLog ? 'on' : 'off',
   };
+  // One count for every process, so a token gets its limit once across the server.
+  if (settings.rateLimit && settings.workers > 1) countForServingProcesses(settings.rateLimit);
   const workers = new Set<Worker>();
   const fork = () => workers.add(cluster.fork(env));
   const first = await forkAll(settings, fork, workers);

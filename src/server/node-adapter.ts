@@ -57,11 +57,18 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
   return value;
 }
 
+export type SendDecision = (
+  response: ServerResponse,
+  decision: EdgeResponse,
+  requestHeaders?: Readonly<Record<string, string>>,
+) => number;
+
 /**
  * Sends decisions of one build: the headers of each answer (with its Content-Length) are put
- * in the flat array writeHead takes once, then reused by every request that gets that answer.
+ * in the flat array writeHead takes once, then reused by every request that gets that answer;
+ * headers of one request alone (a RateLimit state) are added to a copy. Returns the body bytes sent.
  */
-export function decisionSender(store: BodyStore): (response: ServerResponse, decision: EdgeResponse) => void {
+export function decisionSender(store: BodyStore): SendDecision {
   const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Uint8Array | undefined }>();
   const prepare = (decision: EdgeResponse) => {
     const source = decision.body;
@@ -76,9 +83,13 @@ export function decisionSender(store: BodyStore): (response: ServerResponse, dec
     prepared.set(decision, ready);
     return ready;
   };
-  return (response, decision) => {
+  return (response, decision, requestHeaders) => {
     const { headers, body } = prepared.get(decision) ?? prepare(decision);
-    response.writeHead(decision.status, headers);
+    response.writeHead(
+      decision.status,
+      requestHeaders === undefined ? headers : [...headers, ...Object.entries(requestHeaders).flat()],
+    );
     response.end(body);
+    return body?.length ?? 0;
   };
 }

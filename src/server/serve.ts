@@ -2,16 +2,27 @@
 // PORT (4321), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256 come from the environment;
 // WORKERS (1) processes share the port, to use more cores, under a supervisor that restarts
 // one that dies (cluster.ts); DIST_DIR serves another build folder than dist/ (the
-// reliability tests use copies).
+// reliability tests use copies); API_RATE_LIMIT limits each token; ACCESS_LOG=off turns the
+// access log (a JSON line per request on stdout) off.
 import cluster from 'node:cluster';
 import { supervise, type ServingMessage } from './cluster.ts';
+import { localRateCounter } from './rate-counter.ts';
+import { supervisorRateCounter } from './rate-ipc.ts';
 import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 
 /** One serving process under the supervisor. */
 async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
-  const { startServer } = await import('./app.ts');
-  const running = await startServer(settings);
+  const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
+  const { rateLimit } = settings;
+  const running = await startServer({
+    ...settings,
+    // One process counts alone; several ask the supervisor, which holds one count for all (rate-ipc.ts).
+    ...(rateLimit && {
+      rateCounter: settings.workers > 1 ? supervisorRateCounter() : localRateCounter(rateLimit),
+    }),
+    accessLog: settings.accessLog ? accessLog() : undefined,
+  });
   const { version, counts } = running.manifest();
   process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
   const name = settings.workers > 1 ? `process ${process.pid}: ` : '';

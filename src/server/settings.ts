@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import {
   folderPath,
   hostName,
+  onOff,
+  rateLimitVariables,
   readEnvironment,
   tokenVariables,
   type ValuesOf,
@@ -26,6 +28,9 @@ export const serveVariables = {
   /** Another build folder than dist/ (the reliability tests serve copies). */
   distDir: variable('DIST_DIR', folderPath, join(projectDir, 'dist')),
   ...tokenVariables,
+  ...rateLimitVariables,
+  /** One JSON line per request on stdout; `off` turns it off. */
+  accessLog: variable('ACCESS_LOG', onOff, true),
 };
 
 export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;

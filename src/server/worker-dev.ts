@@ -1,11 +1,13 @@
 // `npm run worker`: the Worker in workerd through `wrangler dev`, locally and offline, in
 // front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
-// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does.
+// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does. With
+// API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { madeUpTokenNotice } from './local-tokens.ts';
 import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
@@ -28,6 +30,34 @@ export interface WorkerOptions {
   cwd?: string;
   /** More variables for the Worker's env. */
   vars?: Record<string, string>;
+  /** API_RATE_LIMIT: the Worker runs with Cloudflare's rate limiting binding, which wrangler simulates. */
+  rateLimit?: RateLimit | undefined;
+}
+
+/** The binding's name in the Worker (src/worker/worker.ts reads it so). */
+const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
+
+/**
+ * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
+ * the rate limiting binding added, in a temporary folder removed when the run closes.
+ */
+function rateLimitedConfig(configDir: string, { requests, seconds }: RateLimit): { path: string; remove(): void } {
+  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
+  const absolute = (key: string) => (text: string) =>
+    text.replace(
+      new RegExp(`^${key} = "(.*)"$`, 'm'),
+      (_line, path: string) => `${key} = ${JSON.stringify(resolvePath(configDir, path))}`,
+    );
+  const project = readFileSync(join(configDir, 'wrangler.toml'), 'utf8');
+  const config = `${absolute('directory')(absolute('main')(project))}
+[[ratelimits]]
+name = "${RATE_LIMIT_BINDING}"
+namespace_id = "1001"
+simple = { limit = ${requests}, period = ${seconds} }
+`;
+  const path = join(folder, 'wrangler.toml');
+  writeFileSync(path, config);
+  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }
 
 export interface RunningWorker {
@@ -94,6 +124,7 @@ function workerVars(options: WorkerOptions): Record<string, string> {
   const vars: Record<string, string> = { ...options.vars };
   if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
   if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
+  if (options.rateLimit) vars[RATE_LIMIT_VARIABLE] = `${options.rateLimit.requests}/${options.rateLimit.seconds}s`;
   return vars;
 }
 
@@ -120,6 +151,8 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   }
   // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
   args.push('--env-file', envFile.path);
+  const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
+  if (limited) args.push('--config', limited.path);
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
@@ -136,6 +169,7 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
     closeGroup().finally(() => {
       process.off('exit', envFile.remove);
       envFile.remove();
+      limited?.remove();
     });
   return whenReady(child, url, close, options.echo);
 }
@@ -180,7 +214,7 @@ if (import.meta.main) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken } = settings;
+  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -188,7 +222,7 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }

@@ -8,9 +8,23 @@ import { bodyLayout, type BodyPart, sha256Hex } from '../contract/body-container
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
-import { createEdge, type EdgeDecision, type EdgeRequest, type EdgeResponse } from '../edge/core.ts';
+import {
+  createEdge,
+  type EdgeDecision,
+  type EdgeRateLimit,
+  type EdgeRequest,
+  type EdgeResponse,
+} from '../edge/core.ts';
 import { boundedMemo } from '../edge/memo.ts';
-import { tokenDigests } from '../edge/tokens.ts';
+import { configuredTokens } from '../edge/tokens.ts';
+import { RATE_LIMIT_VARIABLE } from '../contract/rate-limit.ts';
+import { rateLimitVariables, readEnvironment } from '../schema/environment.ts';
+
+/** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
+const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
+
+/** Env as wrangler.toml types it, with the optional rate limit: the binding, and API_RATE_LIMIT for its numbers. */
+type WorkerEnv = Env & { [RATE_LIMIT_BINDING]?: RateLimit; [RATE_LIMIT_VARIABLE]?: string };
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -115,11 +129,42 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
       ),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
-  return { decide: createEdge({ index, tokenDigests: await tokenDigests(env) }), body };
+  const tokens = await configuredTokens(env);
+  const core = createEdge({
+    index,
+    tokenDigests: tokens.map(({ digest }) => digest),
+    tokenNames: tokens.map(({ name }) => name),
+    rateLimit: rateLimitOf(env),
+  });
+  return { decide: core, body };
+}
+
+/**
+ * The rate limit of a deployment: Cloudflare's binding counts, API_RATE_LIMIT states the same
+ * numbers for the headers and the 429 (the binding does not tell its own). One without the
+ * other is a mistake of the deployment, refused rather than served unlimited.
+ */
+function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
+  const { rateLimit } = readEnvironment(rateLimitVariables, env);
+  const binding = env[RATE_LIMIT_BINDING];
+  if (!rateLimit && !binding) return undefined;
+  if (!rateLimit || !binding)
+    throw new Error(
+      rateLimit
+        ? `${RATE_LIMIT_VARIABLE} is set but the ${RATE_LIMIT_BINDING} rate limiting binding is not ` +
+            '([[ratelimits]] in wrangler.toml)'
+        : `the ${RATE_LIMIT_BINDING} rate limiting binding is configured but ${RATE_LIMIT_VARIABLE} ` +
+            '(its numbers, such as 100/60s) is not set',
+    );
+  return {
+    limit: rateLimit,
+    // The binding says only whether this request is within the limit: no remaining count, no reset.
+    count: async (scope, key) => ({ allowed: (await binding.limit({ key: `${scope}:${key}` })).success }),
+  };
 }
 
 export default {
-  async fetch(request, env): Promise<Response> {
+  async fetch(request, env: WorkerEnv): Promise<Response> {
     const url = new URL(request.url);
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
@@ -138,14 +183,20 @@ export default {
       pathname: url.pathname,
       query: url.search.slice(1),
       header,
+      client: request.headers.get('cf-connecting-ip'),
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
+    if (decision.type === 'counted') return respond(state, decision.answer, decision.headers);
     return respond(state, decision);
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<WorkerEnv>;
 
-async function respond(state: Isolate, decision: EdgeResponse): Promise<Response> {
-  const headers = new Headers(decision.headers);
+async function respond(
+  state: Isolate,
+  decision: EdgeResponse,
+  requestHeaders: Readonly<Record<string, string>> = {},
+): Promise<Response> {
+  const headers = new Headers({ ...decision.headers, ...requestHeaders });
   const source = decision.body;
   if (source && 'text' in source) {
     // A body made for this query: workerd encodes it as Content-Encoding says (encodeBody

@@ -1,5 +1,6 @@
 // How the online client behaves on the network: the answer cache (ETag, If-None-Match, 304),
-// the timeout, retries with backoff after no answer or a 5xx (never after a 4xx), and the
+// the timeout, retries with backoff after no answer or a 5xx, or after a 429's Retry-After
+// (never after another 4xx), and the
 // errors that say what happened. Against the local server, and a server that fails on purpose.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   createClient,
   NetworkError,
   NotFoundError,
+  RateLimitError,
   TimeoutError,
   type ClientOptions,
 } from '../../src/client/index.ts';
@@ -138,13 +140,48 @@ describe('retries', () => {
     [400, ApiError],
     [401, AuthError],
     [404, NotFoundError],
-    [429, ApiError],
   ])('a %i is never retried', async (status, errorClass) => {
     const client = await clientOf([jsonAnswer(status, { error: true, message: `Status ${status}.` })]);
     const error = await failureOf(client.trees('x'));
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toMatchObject({ status, message: `Status ${status}.` });
     expect(server?.requests).toHaveLength(1);
+  });
+
+  const rateLimited = (retryAfter?: string) =>
+    jsonAnswer(
+      429,
+      { error: true, message: 'Too many requests with this API token.' },
+      retryAfter === undefined ? {} : { 'Retry-After': retryAfter },
+    );
+
+  test('a 429 whose Retry-After is within maxDelay is tried again once it has passed: the data', async () => {
+    const client = await clientOf([rateLimited('0'), found([OAK])]);
+    expect(await client.trees('oak')).toEqual([OAK]);
+    expect(server?.requests).toHaveLength(2);
+  });
+
+  test('a 429 without Retry-After is tried again after the backoff', async () => {
+    const client = await clientOf([rateLimited(), found([OAK])]);
+    expect(await client.trees('oak')).toEqual([OAK]);
+    expect(server?.requests).toHaveLength(2);
+  });
+
+  test('a 429 asking for a longer wait than maxDelay: a RateLimitError at once, with the wait asked', async () => {
+    const client = await clientOf([rateLimited('60'), found([OAK])]);
+    const error = await failureOf(client.trees('oak'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, retryAfter: 60, message: 'Too many requests with this API token.' });
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  test('a 429 on every attempt: a RateLimitError after 1 + retries requests', async () => {
+    const client = await clientOf([rateLimited('0')]);
+    const error = await failureOf(client.trees('oak'));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, retryAfter: 0 });
+    expect(server?.requests).toHaveLength(3);
   });
 
   test('a dropped connection then a 200: the data, after two requests', async () => {

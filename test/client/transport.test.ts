@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { AnswerCache } from '../../src/client/cache.ts';
 import { ApiError, createClient, NetworkError, NotFoundError, TimeoutError } from '../../src/client/index.ts';
 import { createTransport } from '../../src/client/request.ts';
-import { isRetryableStatus, retryDelay, retryPolicy } from '../../src/client/retry.ts';
+import { isRetryableStatus, rateLimitWait, retryDelay, retryPolicy } from '../../src/client/retry.ts';
 
 const BASE = 'https://treefarm.example';
 const OAK = { name: 'Oak Tree', level: 69 };
@@ -197,6 +197,22 @@ describe('backoff on the clock', () => {
   test('5xx is retried, nothing else', () => {
     const statuses = [200, 304, 404, 429, 499, 500, 503, 599, 600];
     expect(statuses.filter(isRetryableStatus)).toEqual([500, 503, 599]);
+  });
+
+  test('a 429 waits exactly its Retry-After when within maxDelay, never less (it would only meet another 429)', () => {
+    const policy = retryPolicy({ retries: 1, baseDelay: 100, maxDelay: 10_000 });
+    expect([0, 1, 10].map((seconds) => rateLimitWait(policy, 1, String(seconds), () => 0))).toEqual([0, 1000, 10_000]);
+  });
+
+  test('a 429 asking for longer than maxDelay is not waited for', () => {
+    const policy = retryPolicy({ retries: 1, baseDelay: 100, maxDelay: 10_000 });
+    expect(rateLimitWait(policy, 1, '11', () => 0)).toBeUndefined();
+  });
+
+  test('a 429 without a Retry-After in whole seconds waits the backoff', () => {
+    const policy = retryPolicy({ retries: 3, baseDelay: 100, maxDelay: 10_000 });
+    for (const retryAfter of [null, 'Wed, 21 Oct 2026 07:28:00 GMT', '1.5'])
+      expect({ retryAfter, wait: rateLimitWait(policy, 2, retryAfter, () => 0) }).toEqual({ retryAfter, wait: 100 });
   });
 
   test('a Retry-After that is not whole seconds (a date, a fraction, a sign) is ignored; spaces around are not', () => {

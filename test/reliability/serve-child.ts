@@ -16,6 +16,10 @@ export interface ServeOptions {
   tokenSha256?: readonly string[];
   /** WORKERS: serving processes; absent: one. */
   workers?: number;
+  /** API_RATE_LIMIT; absent: none. */
+  rateLimit?: string;
+  /** ACCESS_LOG; absent: the default (on). */
+  accessLog?: 'on' | 'off';
 }
 
 export interface ServeChild {
@@ -42,6 +46,8 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
     API_TOKEN_SHA256: '',
     DIST_DIR: '',
     WORKERS: '',
+    API_RATE_LIMIT: options.rateLimit ?? '',
+    ACCESS_LOG: options.accessLog ?? '',
   };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');

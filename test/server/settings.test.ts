@@ -28,6 +28,8 @@ test('with nothing set, a process serves dist/ on 127.0.0.1:4321 in one process'
     distDir: join(projectDir, 'dist'),
     tokens: ['token'],
     tokenSha256: [],
+    rateLimit: undefined,
+    accessLog: true,
   });
 });
 
@@ -111,6 +113,57 @@ describe('API_TOKEN_SHA256', () => {
     const message = refused({ API_TOKEN_SHA256: `${digest},${bad}` });
     expect(message).toBe('API_TOKEN_SHA256 entry 2 is not 64 lowercase hex digits (a SHA-256 digest)');
     expect(message).not.toContain(bad);
+  });
+});
+
+describe('named tokens', () => {
+  test('name:token and name:digest entries are accepted as written (the edge splits them)', () => {
+    expect(settings({ API_TOKENS: 'bot-1:secret', API_TOKEN_SHA256: `fan_site.v2:${digest}` })).toMatchObject({
+      tokens: ['bot-1:secret'],
+      tokenSha256: [`fan_site.v2:${digest}`],
+    });
+  });
+
+  test('a name that is not letters, digits, _ . - is refused, naming its entry but not its value', () => {
+    const message = refused({ API_TOKENS: 'ok,my bot:secret' });
+    expect(message).toBe(
+      'API_TOKENS entry 2 has a name that is not letters, digits, _ . and - (at most 64) ' +
+        '(an entry is token or name:token)',
+    );
+    expect(message).not.toContain('secret');
+    expect(refused({ API_TOKEN_SHA256: `a/b:${digest}` })).toMatch(/^API_TOKEN_SHA256 entry 1 has a name that is not/);
+  });
+
+  test('a name with no token is refused', () => {
+    expect(refused({ API_TOKENS: 'bot:' })).toBe('API_TOKENS entry 1 has a name but no token');
+  });
+});
+
+describe('API_RATE_LIMIT', () => {
+  test('<requests>/<seconds>s, seconds 10 or 60', () => {
+    expect(settings({ API_RATE_LIMIT: '100/60s' }).rateLimit).toEqual({ requests: 100, seconds: 60 });
+    expect(settings({ API_RATE_LIMIT: '5/10s' }).rateLimit).toEqual({ requests: 5, seconds: 10 });
+  });
+
+  test('another window or form is refused, with the value', () => {
+    for (const bad of ['100/30s', '100', '0/60s', '100/60'])
+      expect(refused({ API_RATE_LIMIT: bad })).toBe(
+        'API_RATE_LIMIT must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
+          `and seconds 10 or 60 (such as 100/60s), got ${JSON.stringify(bad)}`,
+      );
+  });
+});
+
+describe('ACCESS_LOG', () => {
+  test('on unless off', () => {
+    expect(settings({}).accessLog).toBe(true);
+    expect(settings({ ACCESS_LOG: 'off' }).accessLog).toBe(false);
+    expect(settings({ ACCESS_LOG: 'OFF' }).accessLog).toBe(false);
+    expect(settings({ ACCESS_LOG: 'on' }).accessLog).toBe(true);
+  });
+
+  test('another word is refused', () => {
+    expect(refused({ ACCESS_LOG: 'verbose' })).toBe('ACCESS_LOG must be on or off, got "verbose"');
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/server/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
+import type { RateLimit } from '../../src/contract/rate-limit.ts';
 
 export const distDir = join(projectDir, 'dist');
 
@@ -40,6 +41,8 @@ export function freePort(): Promise<number> {
 export interface RuntimeOptions extends TokenOptions {
   /** The build to serve: dist/ unless told otherwise (a copy in a temp folder, say). */
   servedDir?: string;
+  /** API_RATE_LIMIT (off when absent). */
+  rateLimit?: RateLimit;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {

@@ -1,0 +1,63 @@
+// Counts requests per key in fixed windows of the configured length, aligned to the clock
+// (a window of 60 s starts at each whole minute), so every process and a restarted one agree
+// where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
+// token digest, and by client address for requests without a valid token.
+import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateScope } from '../edge/core.ts';
+
+export interface RateCount {
+  /** Whether this request is within the limit (and was counted). */
+  allowed: boolean;
+  /** Requests left in this window after this one. */
+  remaining: number;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
+}
+
+export type { RateScope } from '../edge/core.ts';
+
+/** Counts a request; the local server's counts live in one process (rate-ipc.ts for several). */
+export type RateCounter = (scope: RateScope, key: string) => RateCount | Promise<RateCount>;
+
+/**
+ * One fixed-window count. Keys are forgotten when their window ends, and at most `maxKeys`
+ * are held in one window: a new key past that is refused, so a flood from ever new keys
+ * costs bounded memory (the address count; the token count holds one key per token).
+ */
+export class WindowCounter {
+  private readonly limit: RateLimit;
+  private readonly maxKeys: number;
+  private readonly windowMs: number;
+  private window = -1;
+  private counts = new Map<string, number>();
+
+  constructor(limit: RateLimit, maxKeys = Number.POSITIVE_INFINITY) {
+    this.limit = limit;
+    this.maxKeys = maxKeys;
+    this.windowMs = limit.seconds * 1000;
+  }
+
+  hit(key: string, now = Date.now()): RateCount {
+    const window = Math.floor(now / this.windowMs);
+    if (window !== this.window) {
+      this.window = window;
+      this.counts = new Map();
+    }
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000));
+    const used = this.counts.get(key);
+    const full = used === undefined && this.counts.size >= this.maxKeys;
+    if (full || (used ?? 0) >= this.limit.requests) return { allowed: false, remaining: 0, resetSeconds };
+    this.counts.set(key, (used ?? 0) + 1);
+    return { allowed: true, remaining: this.limit.requests - (used ?? 0) - 1, resetSeconds };
+  }
+}
+
+/** Client addresses one window holds at most (about 100 bytes each). */
+export const MAX_ADDRESSES_PER_WINDOW = 100_000;
+
+/** The counts of one process: a count per token, and a bounded one per client address. */
+export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => RateCount {
+  const tokens = new WindowCounter(limit);
+  const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
+  return (scope, key) => (scope === 'token' ? tokens : addresses).hit(key);
+}

@@ -1,0 +1,42 @@
+// The rate limit's settings and texts, as the contract states them (docs/api-contract.md, "Rate limits").
+import { describe, expect, test } from 'vitest';
+import { parseRateLimit, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../../src/contract/rate-limit.ts';
+
+describe('API_RATE_LIMIT', () => {
+  test('<requests>/<seconds>s states the requests per window', () => {
+    expect(parseRateLimit('100/60s')).toEqual({ requests: 100, seconds: 60 });
+    expect(parseRateLimit(' 5/10s ')).toEqual({ requests: 5, seconds: 10 });
+  });
+
+  test('unset or empty is no limit', () => {
+    expect(parseRateLimit(undefined)).toBeUndefined();
+    expect(parseRateLimit('')).toBeUndefined();
+  });
+
+  test('a window other than 10 or 60 seconds, or any other form, is refused naming the variable and the value', () => {
+    for (const value of ['100/30s', '100/60', '100 per 60s', '0/60s', '-1/60s', '1.5/60s', '100/60S', 'x'])
+      expect(() => parseRateLimit(value)).toThrow(
+        'API_RATE_LIMIT must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
+          `and seconds 10 or 60 (such as 100/60s), got "${value}"`,
+      );
+  });
+});
+
+describe('the fields and the body', () => {
+  const limit = { requests: 100, seconds: 60 } as const;
+
+  test('RateLimit-Policy names the quota and the window', () => {
+    expect(rateLimitPolicy(limit)).toBe('"token";q=100;w=60');
+  });
+
+  test('RateLimit names what is left and the seconds until the reset', () => {
+    expect(rateLimitState(0, 17)).toBe('"token";r=0;t=17');
+  });
+
+  test('the 429 body states the limit and the wait', () => {
+    expect(JSON.parse(tooManyRequestsBody(limit, 17))).toEqual({
+      error: true,
+      message: 'Too many requests with this API token: the limit is 100 per 60 seconds. Try again in 17 seconds.',
+    });
+  });
+});

@@ -1,0 +1,224 @@
+// The rate limit and health rules of the edge core (docs/api-contract.md, "Rate limits" and
+// "Health"), in-process over the built dist/, with the local server's window count on a
+// clock the test moves. The runtimes' own tests (test/server, test/worker) check the same
+// rules over HTTP.
+import { describe, expect, test } from 'vitest';
+import { healthBody } from '../../src/contract/health.ts';
+import type { RateLimit } from '../../src/contract/rate-limit.ts';
+import {
+  type CountedResponse,
+  createEdge,
+  type EdgeDecision,
+  type RateCount,
+  type RateScope,
+} from '../../src/edge/core.ts';
+import { rememberDecisions } from '../../src/edge/remembered.ts';
+import { configuredTokens } from '../../src/edge/tokens.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { WindowCounter } from '../../src/server/rate-counter.ts';
+import { distDir } from '../support/runtimes.ts';
+
+const store = await loadBodyStore(distDir);
+const tokens = await configuredTokens({ API_TOKENS: 'first,reader:second' });
+const LIMIT: RateLimit = { requests: 3, seconds: 10 };
+
+/** A core under LIMIT whose count runs on a clock the test sets; every count is recorded. */
+function limitedCore(count?: (scope: RateScope, key: string) => RateCount) {
+  let now = 1_000_000_000_000; // the start of a 10 s window
+  const counters = { token: new WindowCounter(LIMIT), address: new WindowCounter(LIMIT) };
+  const counted: [RateScope, string][] = [];
+  const core = createEdge({
+    index: store.index,
+    tokenDigests: tokens.map(({ digest }) => digest),
+    tokenNames: tokens.map(({ name }) => name),
+    rateLimit: {
+      limit: LIMIT,
+      count: (scope, key) => {
+        counted.push([scope, key]);
+        return count ? count(scope, key) : counters[scope].hit(key, now);
+      },
+    },
+  });
+  return {
+    core,
+    counted,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+type Request = { method?: string; path?: string; token?: string | null; client?: string };
+const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request = {}) => {
+  const { method = 'GET', path = '/api/trees', token = 'first', client = '192.0.2.1' } = request;
+  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+  return (core as (request: object) => Promise<EdgeDecision>)({
+    method,
+    pathname: path,
+    query: '',
+    header: (name: string) => headers[name] ?? null,
+    client,
+  });
+};
+
+/** A counted decision, its status and every header it is sent with. */
+function sent(decision: EdgeDecision): { status: number; headers: Record<string, string>; text?: string } {
+  if (decision.type !== 'counted') throw new Error(`expected a counted answer, got ${decision.type}`);
+  const { answer, headers } = decision as CountedResponse;
+  const body = answer.body;
+  return {
+    status: answer.status,
+    headers: { ...answer.headers, ...headers },
+    ...(body && 'text' in body ? { text: body.text } : {}),
+  };
+}
+
+const TOO_MANY = 'Too many requests with this API token: the limit is 3 per 10 seconds. Try again in 10 seconds.';
+
+describe('rate limits', () => {
+  test('the (n+1)th request of a window is a 429: Retry-After, RateLimit r=0, error headers, the body', async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request < LIMIT.requests; request++) expect(sent(await ask(core)).status).toBe(200);
+    const refused = sent(await ask(core));
+    expect(refused).toEqual({
+      status: 429,
+      headers: expect.objectContaining({
+        'Retry-After': '10',
+        RateLimit: '"token";r=0;t=10',
+        'RateLimit-Policy': '"token";q=3;w=10',
+        'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+        'Content-Type': 'application/json; charset=utf-8',
+        'X-Data-Version': store.manifest.version,
+      }),
+      text: JSON.stringify({ error: true, message: TOO_MANY }),
+    });
+  });
+
+  test('every /api/ answer under a limit carries RateLimit-Policy and RateLimit with what is left', async () => {
+    const { core, advance } = limitedCore();
+    advance(2_500);
+    expect(sent(await ask(core)).headers).toMatchObject({
+      'RateLimit-Policy': '"token";q=3;w=10',
+      RateLimit: '"token";r=2;t=8',
+    });
+    expect(sent(await ask(core, { path: '/api/nowhere' })).headers).toMatchObject({ RateLimit: '"token";r=1;t=8' });
+  });
+
+  test('another token is unaffected', async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request <= LIMIT.requests; request++) await ask(core);
+    expect(sent(await ask(core)).status).toBe(429);
+    expect(sent(await ask(core, { token: 'second' })).status).toBe(200);
+  });
+
+  test('the next window restores access', async () => {
+    const { core, advance } = limitedCore();
+    for (let request = 0; request <= LIMIT.requests; request++) await ask(core);
+    expect(sent(await ask(core)).status).toBe(429);
+    advance(10_000);
+    expect(sent(await ask(core)).status).toBe(200);
+  });
+
+  test('OPTIONS preflights are not counted', async () => {
+    const { core, counted } = limitedCore();
+    for (let request = 0; request < 10; request++)
+      expect(await ask(core, { method: 'OPTIONS', token: null })).toMatchObject({ type: 'respond', status: 204 });
+    expect(counted).toEqual([]);
+  });
+
+  test('a valid token counts against its digest, a remembered one against nothing else', async () => {
+    const { core, counted } = limitedCore();
+    await ask(core);
+    await ask(core);
+    const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
+    // Its first request also counts once against the address (the token was not yet verified).
+    expect(counted).toEqual([
+      ['address', '192.0.2.1'],
+      ['token', digest],
+      ['token', digest],
+    ]);
+  });
+
+  test('missing and wrong tokens count against their client address; past the limit they get the 429', async () => {
+    const { core } = limitedCore();
+    for (const token of ['wrong', null, 'wrong']) expect(sent(await ask(core, { token })).status).toBe(401);
+    expect(sent(await ask(core, { token: 'wrong' }))).toMatchObject({ status: 429, headers: { 'Retry-After': '10' } });
+    // Another address is its own count.
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.2' })).status).toBe(401);
+  });
+
+  test("past the address's limit a request gets the 429 without its token being checked", async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request <= LIMIT.requests; request++) await ask(core, { token: 'wrong' });
+    // A valid token this core has not verified yet is not even hashed: the address is over.
+    expect(sent(await ask(core, { token: 'second' })).status).toBe(429);
+  });
+
+  test('a runtime that knows only allowed or not (the Worker): no RateLimit until the 429, then r=0', async () => {
+    let calls = 0;
+    const { core } = limitedCore(() => ({ allowed: ++calls <= 2 }));
+    const allowed = sent(await ask(core));
+    expect(allowed.headers).toMatchObject({ 'RateLimit-Policy': '"token";q=3;w=10' });
+    expect(allowed.headers).not.toHaveProperty('RateLimit');
+    expect(sent(await ask(core)).headers).toMatchObject({ 'Retry-After': '10', RateLimit: '"token";r=0;t=10' });
+  });
+
+  test('remembered decisions are counted every time: the wrapper never keeps a counted answer', async () => {
+    const { core } = limitedCore();
+    const edge = rememberDecisions(core);
+    const request = { method: 'GET', pathname: '/api/trees', query: '', header: () => 'Bearer first', client: 'x' };
+    for (let round = 0; round < LIMIT.requests; round++) {
+      expect(edge.known(request)).toBeUndefined();
+      expect(sent(await edge.decide(request)).status).toBe(200);
+    }
+    expect(sent(await edge.decide(request)).status).toBe(429);
+  });
+
+  test('the name of a token that passed: its own, or the first 8 hex digits of its digest', async () => {
+    const { core } = limitedCore();
+    await ask(core, { token: 'first' });
+    await ask(core, { token: 'second' });
+    expect(core.tokenName('Bearer first')).toBe(
+      Buffer.from(tokens[0]?.digest ?? [])
+        .toString('hex')
+        .slice(0, 8),
+    );
+    expect(core.tokenName('Bearer second')).toBe('reader');
+    expect(core.tokenName('Bearer wrong')).toBeNull();
+  });
+});
+
+describe('health', () => {
+  const unlimited = createEdge({ index: store.index, tokenDigests: [] });
+
+  test('GET /healthz, no token: 200, Cache-Control no-store, the status and data version', async () => {
+    const decision = await ask(unlimited, { path: '/healthz', token: null });
+    expect(decision).toMatchObject({
+      type: 'respond',
+      status: 200,
+      headers: expect.objectContaining({
+        'Cache-Control': 'no-store',
+        'Content-Type': 'application/json; charset=utf-8',
+      }),
+      body: { text: healthBody(store.manifest.version) },
+      omitBody: false,
+    });
+    expect(JSON.parse(healthBody('v1'))).toEqual({ status: 'ok', dataVersion: 'v1' });
+  });
+
+  test('HEAD /healthz: the same headers, no body', async () => {
+    expect(await ask(unlimited, { method: 'HEAD', path: '/healthz', token: null })).toMatchObject({
+      status: 200,
+      omitBody: true,
+    });
+  });
+
+  test('/healthz is never counted under a limit', async () => {
+    const { core, counted } = limitedCore();
+    for (let request = 0; request < 5; request++)
+      expect(await ask(core, { path: '/healthz', token: null })).toMatchObject({ type: 'respond', status: 200 });
+    expect(counted).toEqual([]);
+  });
+});

@@ -1,0 +1,191 @@
+// Rate limits, health and the access log over HTTP (docs/api-contract.md, "Rate limits" and
+// "Health"): in both runtimes where both apply (the Node server in-process, the Worker in
+// workerd with wrangler's simulation of Cloudflare's rate limiting binding), and the served
+// CLI for WORKERS=2 and the log. Windows are 10 s; a test that waits for the next one polls
+// with a generous deadline, never a fixed sleep.
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { healthBody } from '../../src/contract/health.ts';
+import type { RateLimit } from '../../src/contract/rate-limit.ts';
+import { startWorker } from '../../src/server/worker-dev.ts';
+import { distDir, freePort, type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';
+import { type RunningServeChild, startServe } from './serve-child.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const LIMIT: RateLimit = { requests: 3, seconds: 10 };
+const FIRST = 'limits-first-token';
+const SECOND = 'limits-second-token';
+const version = (JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as { version: string }).version;
+
+const get = (url: string, token: string | null, headers: Record<string, string> = {}) =>
+  fetch(`${url}/api/trees?search=Oak%20Tree`, {
+    headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers },
+  });
+
+/** Requests with `token` one after another until the first 429 (at most two windows' worth): the answers. */
+async function untilRefused(url: string, token: string | null, headers: Record<string, string> = {}) {
+  const answers: Response[] = [];
+  for (let sent = 0; sent <= 2 * LIMIT.requests + 1; sent++) {
+    const answer = await get(url, token, headers);
+    await answer.arrayBuffer();
+    answers.push(answer);
+    if (answer.status === 429) break;
+  }
+  return answers;
+}
+
+/** Waits, if needed, until a clock-aligned window has at least 6 s left, so a short burst stays in one. */
+async function freshWindow(): Promise<void> {
+  const into = Date.now() % (LIMIT.seconds * 1000);
+  if (into > 4_000) await new Promise((resolve) => setTimeout(resolve, LIMIT.seconds * 1000 - into + 50));
+}
+
+const TOO_MANY =
+  /^Too many requests with this API token: the limit is 3 per 10 seconds\. Try again in (\d+) seconds\.$/;
+
+describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
+  let runtime: Runtime;
+  beforeAll(async () => {
+    runtime = await startRuntime(name, { tokens: [FIRST, SECOND], rateLimit: LIMIT });
+  }, 120_000);
+  afterAll(() => runtime?.close());
+
+  test('the (n+1)th request of a window is a 429: Retry-After, RateLimit r=0, error headers, the body', async () => {
+    if (name === 'node') await freshWindow();
+    const answers = await untilRefused(runtime.url, FIRST);
+    const refused = answers.at(-1);
+    expect(refused?.status).toBe(429);
+    if (name === 'node') expect(answers.length).toBe(LIMIT.requests + 1);
+    const retryAfter = Number(refused?.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(LIMIT.seconds);
+    expect(Object.fromEntries(refused?.headers ?? [])).toMatchObject({
+      'ratelimit-policy': '"token";q=3;w=10',
+      ratelimit: `"token";r=0;t=${retryAfter}`,
+      'access-control-allow-origin': '*',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'x-data-version': version,
+      'content-type': 'application/json; charset=utf-8',
+    });
+    const again = await get(runtime.url, FIRST);
+    const body = (await again.json()) as { error: boolean; message: string };
+    expect(again.status).toBe(429);
+    expect(body.error).toBe(true);
+    expect(body.message).toMatch(TOO_MANY);
+  });
+
+  test('every /api/ answer under a limit carries RateLimit-Policy (RateLimit where the runtime knows it)', async () => {
+    const answer = await get(runtime.url, SECOND);
+    expect(answer.headers.get('ratelimit-policy')).toBe('"token";q=3;w=10');
+    if (name === 'node') expect(answer.headers.get('ratelimit')).toMatch(/^"token";r=\d+;t=\d+$/);
+    const preflight = await fetch(`${runtime.url}/api/trees`, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+  });
+
+  test('another token is unaffected', async () => {
+    await untilRefused(runtime.url, FIRST);
+    const other = await fetch(`${runtime.url}/api/trees`, { headers: { Authorization: `Bearer ${SECOND}-x` } });
+    expect([401, 429]).toContain(other.status);
+    // SECOND has its own count: refused FIRST does not make it wait.
+    const answers = await untilRefused(runtime.url, SECOND);
+    expect(answers[0]?.status === 200 || answers.length > 1).toBe(true);
+  });
+
+  test('the next window restores access', async () => {
+    await untilRefused(runtime.url, FIRST);
+    const deadline = Date.now() + 90_000;
+    let status = 429;
+    while (status === 429 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const answer = await get(runtime.url, FIRST);
+      await answer.arrayBuffer();
+      status = answer.status;
+    }
+    expect(status).toBe(200);
+  }, 120_000);
+
+  test('wrong-token floods are limited per client address', async () => {
+    // On Cloudflare the address is CF-Connecting-IP; the Node server uses the socket's.
+    const answers = await untilRefused(runtime.url, 'not-a-token', { 'CF-Connecting-IP': '198.51.100.7' });
+    expect(answers.at(-1)?.status).toBe(429);
+    expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
+  });
+
+  test('GET /healthz, no token: 200, no-store, the status and the data version', async () => {
+    const answer = await fetch(`${runtime.url}/healthz`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(await answer.text()).toBe(healthBody(version));
+    const head = await fetch(`${runtime.url}/healthz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+  });
+});
+
+test('a Worker with API_RATE_LIMIT but no binding refuses the API rather than serve it unlimited', async () => {
+  const worker = await startWorker({ port: await freePort(), tokens: [FIRST], vars: { API_RATE_LIMIT: '3/10s' } });
+  try {
+    const answer = await get(worker.url, FIRST);
+    await answer.arrayBuffer();
+    expect(answer.status).toBe(500);
+  } finally {
+    await worker.close();
+  }
+}, 120_000);
+
+describe('npm run serve', () => {
+  let running: RunningServeChild | undefined;
+  afterEach(async () => {
+    await running?.stop('SIGKILL');
+    running = undefined;
+  });
+
+  test('WORKERS=2 holds the limit across processes: a token gets its limit once per window, not twice', async () => {
+    running = await startServe({ tokens: [FIRST], workers: 2, rateLimit: '5/10s', accessLog: 'off' });
+    await freshWindow();
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, () => get(running?.url ?? '', FIRST).then((answer) => answer.status)),
+    );
+    expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(11);
+  }, 60_000);
+
+  test('the access log: a JSON line per request from each process, no token, its name or digest prefix', async () => {
+    running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], workers: 2 });
+    const requests = 300;
+    await Promise.all(
+      Array.from({ length: requests }, (_, index) =>
+        get(running?.url ?? '', index % 3 === 0 ? FIRST : index % 3 === 1 ? SECOND : 'wrong').then((answer) =>
+          answer.arrayBuffer(),
+        ),
+      ),
+    );
+    await running.stop('SIGTERM');
+    const output = running.output();
+    expect(output).not.toContain(FIRST);
+    expect(output).not.toContain(SECOND);
+    const records = [];
+    for (const line of output.split('\n')) {
+      if (line === '' || /^(Tree farm data| {2}Wiki| {2}API| {2}\d+ API token|SIGTERM)/.test(line)) continue;
+      try {
+        records.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        throw new Error(`not a whole JSON line: ${JSON.stringify(line)}`);
+      }
+    }
+    expect(records).toHaveLength(requests);
+    const prefix = createHash('sha256').update(SECOND).digest('hex').slice(0, 8);
+    expect(new Set(records.map((record) => record.token))).toEqual(new Set(['reader', prefix, null]));
+    expect(records[0]).toEqual({
+      time: expect.any(String),
+      method: 'GET',
+      path: '/api/trees?search=Oak%20Tree',
+      status: expect.any(Number),
+      bytes: expect.any(Number),
+      durationMs: expect.any(Number),
+      token: records[0]?.token ?? null,
+      client: '127.0.0.1',
+    });
+  }, 60_000);
+});
