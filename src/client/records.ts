@@ -1,27 +1,18 @@
 // The records the API serves, as plain types: the package's .d.ts must not need zod. They
 // are checked against the zod schemas (src/schema/records.ts) and against the types
 // openapi-typescript generates from the OpenAPI document (test/client/record-types.test.ts).
+import type { TreeFigures } from '../contract/economics.ts';
 import type { KindId } from '../schema/kind-ids.ts';
 
 /** [min, max], both included. */
 export type Range = [number, number];
 
-export interface Tree {
+/** A tree: its name and words, and the figures the economics formulas use (level, growth, logs, costs). */
+export interface Tree extends TreeFigures {
   name: string;
   funfact: string;
   /** One region, or several joined by ", ". */
   plantingRegion: string;
-  level: number;
-  /** Seconds from planting to harvest. */
-  growthTime: number;
-  /** Logs one harvest yields. */
-  logCount: number;
-  /** In-game dollars one log sells for. */
-  logValue: number;
-  /** In-game dollars one sapling costs. */
-  saplingCost: number;
-  /** In-game dollars to upgrade the farm to this tree; 0 at level 1. */
-  upgradeCost: number;
 }
 
 export interface Cutter {
