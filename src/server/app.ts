@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { RateLimit } from '../contract/rate-limit.ts';
 import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit } from '../edge/core.ts';
-import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
+import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
@@ -26,7 +26,10 @@ export interface ServerOptions {
   tokenSha256?: readonly string[];
   /** API_RATE_LIMIT; off when absent. */
   rateLimit?: RateLimit | undefined;
-  /** What counts requests under the limit: this process's own count unless told (rate-ipc.ts under the supervisor). */
+  /**
+   * What counts requests under the limit when it is not this process's own count (rate-ipc.ts
+   * under the supervisor); by default a count held in this process.
+   */
   rateCounter?: RateCounter;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
@@ -56,21 +59,34 @@ interface Generation {
   serveStatic: StaticSite;
 }
 
+/** The rate limit the core enforces, and the same count when it answers at once (this process's own). */
+interface Counting {
+  rateLimit: EdgeRateLimit;
+  countNow?: CountNow;
+}
+
+function counting(limit: RateLimit, counter: RateCounter | undefined): Counting {
+  if (counter) return { rateLimit: { limit, count: counter } };
+  const count = localRateCounter(limit);
+  return { rateLimit: { limit, count }, countNow: count };
+}
+
 async function loadGeneration(
   distDir: string,
   tokens: readonly ConfiguredToken[],
-  rateLimit: EdgeRateLimit | undefined,
+  limited: Counting | undefined,
 ): Promise<Generation> {
   const store = await loadBodyStore(distDir);
   const core = createEdge({
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit,
+    rateLimit: limited?.rateLimit,
   });
   return {
     store,
-    edge: rememberDecisions(core),
+    // A count of this process's own lets remembered answers be counted without the core.
+    edge: rememberDecisions(core, limited?.countNow),
     core,
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
@@ -132,7 +148,7 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
         return;
       }
       const bytes =
-        decision.type === 'counted' ? send(response, decision.answer, decision.headers) : send(response, decision);
+        decision.type === 'counted' ? send(response, decision.answer, decision.rateLimit) : send(response, decision);
       logLine(bytes);
     };
     const edgeRequest = {
@@ -142,9 +158,9 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
       client: request.socket.remoteAddress ?? null,
     };
     // A request seen before is answered at once; any other waits for the core.
-    const known = edge.known(edgeRequest);
-    if (known) answer(known);
-    else edge.decide(edgeRequest).then(answer, failed);
+    const decision = edge.decide(edgeRequest);
+    if (decision instanceof Promise) decision.then(answer, failed);
+    else answer(decision);
   };
 }
 
@@ -189,12 +205,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
   // One count for the server's life: a reload keeps every window's count.
-  const rateLimit: EdgeRateLimit | undefined = options.rateLimit && {
-    limit: options.rateLimit,
-    count: options.rateCounter ?? localRateCounter(options.rateLimit),
-  };
+  const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, tokens, rateLimit), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, limited), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -214,7 +227,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, tokens, rateLimit);
+        state.current = await loadGeneration(options.distDir, tokens, limited);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

@@ -186,17 +186,14 @@ export default {
       client: request.headers.get('cf-connecting-ip'),
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    if (decision.type === 'counted') return respond(state, decision.answer, decision.headers);
+    if (decision.type === 'counted') return respond(state, decision.answer, decision.rateLimit);
     return respond(state, decision);
   },
 } satisfies ExportedHandler<WorkerEnv>;
 
-async function respond(
-  state: Isolate,
-  decision: EdgeResponse,
-  requestHeaders: Readonly<Record<string, string>> = {},
-): Promise<Response> {
-  const headers = new Headers({ ...decision.headers, ...requestHeaders });
+async function respond(state: Isolate, decision: EdgeResponse, rateLimit?: string): Promise<Response> {
+  const headers = new Headers(decision.headers);
+  if (rateLimit !== undefined) headers.set('RateLimit', rateLimit);
   const source = decision.body;
   if (source && 'text' in source) {
     // A body made for this query: workerd encodes it as Content-Encoding says (encodeBody
