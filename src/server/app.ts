@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RateLimit } from '../contract/rate-limit.ts';
-import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit } from '../edge/core.ts';
+import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
@@ -11,7 +11,7 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { decisionSender, rawHeader, requestTarget, type SendDecision } from './node-adapter.ts';
+import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
@@ -106,13 +106,12 @@ const CONNECT_REFUSED = [
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
   return (request: IncomingMessage, response: ServerResponse) => {
-    const start = log && performance.now();
+    const start = log === undefined ? 0 : performance.now();
     if (!admitQueued(request, response)) return;
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
-    const header = (name: string) => rawHeader(rawHeaders, name);
-    if (!limitBody(request, header)) {
+    if (!limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
@@ -121,47 +120,92 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { edge, core, send, serveStatic } = state.current;
-    const logLine = (bytes: number) => {
-      if (!log || start === undefined) return;
-      log({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        status: response.statusCode,
-        bytes,
-        durationMs: elapsedMs(start),
-        token: core.tokenName(header('authorization')),
-        client: request.socket.remoteAddress ?? null,
-      });
-    };
-    const failed = () => {
-      if (response.writableEnded || response.destroyed) return;
-      // Once headers went out, only a cut connection tells the client the body is incomplete.
-      if (response.headersSent) response.destroy();
-      else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
-    };
-    const answer = (decision: EdgeDecision) => {
-      if (decision.type === 'static') {
-        if (log) response.once('finish', () => logLine(staticBytes(request, response)));
-        const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
-        serveStatic(request, response, path).catch(failed);
-        return;
-      }
-      const bytes =
-        decision.type === 'counted' ? send(response, decision.answer, decision.rateLimit) : send(response, decision);
-      logLine(bytes);
-    };
-    const edgeRequest = {
-      method: request.method ?? 'GET',
-      ...target,
-      header,
-      client: request.socket.remoteAddress ?? null,
-    };
+    const exchange = new Exchange(request, response, target, state.current, log, start);
     // A request seen before is answered at once; any other waits for the core.
-    const decision = edge.decide(edgeRequest);
-    if (decision instanceof Promise) decision.then(answer, failed);
-    else answer(decision);
+    const decision = exchange.generation.edge.decide(exchange);
+    if (decision instanceof Promise)
+      decision.then(
+        (decided) => exchange.answer(decided),
+        () => exchange.failed(),
+      );
+    else exchange.answer(decision);
   };
+}
+
+/**
+ * One request on its way through the server: what the core reads of it (an EdgeRequest over
+ * node:http's raw header list) and what answering and logging it need. One object a request,
+ * with its work in methods, so the hot path makes no closures.
+ */
+class Exchange implements EdgeRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly query: string;
+  readonly client: string | null;
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly generation: Generation;
+  private readonly log: AccessLog | undefined;
+  /** performance.now() when the request arrived, for the log. */
+  private readonly start: number;
+
+  constructor(
+    request: IncomingMessage,
+    response: ServerResponse,
+    target: RequestTarget,
+    generation: Generation,
+    log: AccessLog | undefined,
+    start: number,
+  ) {
+    this.method = request.method ?? 'GET';
+    this.pathname = target.pathname;
+    this.query = target.query;
+    this.client = request.socket.remoteAddress ?? null;
+    this.request = request;
+    this.response = response;
+    this.generation = generation;
+    this.log = log;
+    this.start = start;
+  }
+
+  header(name: string): string | null {
+    return rawHeader(this.request.rawHeaders, name);
+  }
+
+  answer(decision: EdgeDecision): void {
+    const { send, serveStatic } = this.generation;
+    if (decision.type === 'static') {
+      if (this.log) this.response.once('finish', () => this.logLine(staticBytes(this.request, this.response)));
+      const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
+      serveStatic(this.request, this.response, path).catch(() => this.failed());
+      return;
+    }
+    const bytes =
+      decision.type === 'counted'
+        ? send(this.response, decision.answer, decision.rateLimit)
+        : send(this.response, decision);
+    if (this.log) this.logLine(bytes);
+  }
+
+  failed(): void {
+    const response = this.response;
+    if (response.writableEnded || response.destroyed) return;
+    // Once headers went out, only a cut connection tells the client the body is incomplete.
+    if (response.headersSent) response.destroy();
+    else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
+  }
+
+  private logLine(bytes: number): void {
+    this.log?.({
+      method: this.method,
+      path: this.request.url ?? '',
+      status: this.response.statusCode,
+      bytes,
+      durationMs: elapsedMs(this.start),
+      token: this.generation.core.tokenName(this.header('authorization')),
+      client: this.client,
+    });
+  }
 }
 
 /** The body bytes of a static answer, as its Content-Length states (0 for HEAD). */
