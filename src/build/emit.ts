@@ -28,7 +28,7 @@ const gzipAsync = promisify(gzip);
  * at 9 (99 KB), and every release that changes a record makes its kind's list anew. The
  * answers players ask for (a name, a level, a suggestion) are all far below it.
  */
-export const LARGE_BODY_BYTES = 1024 * 1024;
+const LARGE_BODY_BYTES = 1024 * 1024;
 
 /** br at quality 11 (9 for a large body), with a window no larger than the body needs (same bytes, less memory). */
 function brotli(bytes: Buffer): Promise<Buffer> {
