@@ -9,24 +9,26 @@ import { dirname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import {
+  BUNDLE_BODIES,
   BUNDLE_FORMATS,
   BUNDLE_MANIFEST,
   bundleFileName,
+  bundleIndexPath,
   dataPath,
   SQLITE_FILE,
   type BundleFormat,
+  type BundleIndex,
+  type BundleReleaseIndex,
 } from '../contract/bundle-layout.ts';
-import { bundledBodyPath } from '../contract/paths.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
-import { manifestReleases, publishedScopes } from './api.ts';
+import { type ApiScope, manifestReleases, publishedScopes } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
 import { sqliteFile } from './sqlite.ts';
 import type { Release } from './releases.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { OPENAPI_FILE, openApiFile } from './openapi.ts';
-import { indexFiles } from './route-index.ts';
 import { dosDateTime, writeZip } from './zip.ts';
 
 export const DOWNLOADS_DIR = 'downloads';
@@ -77,10 +79,10 @@ function readme(content: Content): string {
 The reference data of the tree-farming game, for use without a network (${describeCounts(countsOf(content))}).
 
 - \`data/<kind>.json\`: every record of a kind, a plain array in API order (level ascending).
-- \`api/\`: the API's answers as the service deploys them: \`api/bodies/<sha256>.json\` holds each distinct answer
-  once, and \`api/index/current/\` routes every query to one (\`root.json\` says how many shards, each shard maps
-  a route such as \`trees/name/oaktree\` to a body). Every data release has its own index below
-  \`api/index/releases/<id>/\` (\`openBundle(file, { release: '<id>' })\` answers from one).
+- \`api/\`: the API's answers: \`${BUNDLE_BODIES}\` holds each distinct answer once, one per line, and
+  \`${bundleIndexPath(undefined)}\` maps every route (such as \`trees/name/oaktree\`) to the line of its answer.
+  Each data release has \`api/index/releases/<id>.json\`, the routes where it differs from the current data
+  (null: not in that release); \`openBundle(file, { release: '<id>' })\` answers from one.
 - \`schemas/<kind>.json\`: JSON Schema of each record kind; \`openapi.json\`: the OpenAPI document of the API.
 - \`${SQLITE_FILE}\`: the same records as a SQLite database: a table per kind (pairs as \`<field>_min\` and
   \`<field>_max\`), \`aliases\`, \`releases\` and \`changes\` (what changed in each release, field by field), the
@@ -101,25 +103,50 @@ In a clone of the project, \`npm run bundle:verify -- <archive>\` checks an arch
 const byName = (a: NamedBytes, b: NamedBytes) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * The API as the bundle holds it: the routing index of the current data and of every release,
- * as the build deploys it, with each distinct body once as its JSON text, named by its SHA-256.
+ * The API as a bundle holds it (src/contract/bundle-layout.ts): each distinct body once, a line
+ * of api/bodies.jsonl in the order first met, the current data's index of every route, and each
+ * release's index of the routes where it differs from the current data. `scopes`: the current
+ * data first, then the releases.
  */
-function apiEntries(content: Content, releases: readonly Release[]): NamedBytes[] {
-  const bodies = new Map<string, Uint8Array>();
-  const entries: NamedBytes[] = [];
-  for (const scope of publishedScopes(content, releases)) {
-    const routes = new Map<string, string>();
-    for (const { route, body } of scope.routes) {
-      const bytes = utf8(body);
-      const sha256 = sha256Hex(bytes);
-      bodies.set(sha256, bytes);
-      routes.set(route, sha256);
+export function bundleApiFiles(scopes: Iterable<ApiScope>): NamedBytes[] {
+  const lines: string[] = [];
+  const lineOf = new Map<string, string>();
+  const bodyLine = (route: string, body: string) => {
+    let line = lineOf.get(body);
+    if (line === undefined) {
+      // A line break would split the body in two lines: JSON.stringify never writes one.
+      if (body.includes('\n'))
+        throw new Error(`The body of ${route} holds a line break, which ${BUNDLE_BODIES} cannot.`);
+      lines.push(body);
+      line = String(lines.length);
+      lineOf.set(body, line);
     }
-    for (const file of indexFiles(scope.release, scope.version, routes))
-      entries.push({ name: file.path, bytes: utf8(file.text) });
+    return line;
+  };
+  const files: NamedBytes[] = [];
+  let current: Record<string, string> | undefined;
+  for (const scope of scopes) {
+    if (!current) {
+      if (scope.release !== undefined) throw new Error('The current data comes first among the scopes of a bundle.');
+      current = {};
+      for (const { route, body } of scope.routes) current[route] = bodyLine(route, body);
+      const index: BundleIndex = { version: scope.version, routes: current };
+      files.push({ name: bundleIndexPath(undefined), bytes: utf8(JSON.stringify(index)) });
+      continue;
+    }
+    const changed: Record<string, string | null> = {};
+    const seen = new Set<string>();
+    for (const { route, body } of scope.routes) {
+      seen.add(route);
+      const line = bodyLine(route, body);
+      if (current[route] !== line) changed[route] = line;
+    }
+    for (const route of Object.keys(current)) if (!seen.has(route)) changed[route] = null;
+    const index: BundleReleaseIndex = { version: scope.version, routes: changed };
+    files.push({ name: bundleIndexPath(scope.release), bytes: utf8(JSON.stringify(index)) });
   }
-  for (const [sha256, bytes] of bodies) entries.push({ name: bundledBodyPath(sha256), bytes });
-  return entries;
+  files.push({ name: BUNDLE_BODIES, bytes: utf8(`${lines.join('\n')}\n`) });
+  return files;
 }
 
 /** The files inside a bundle, sorted by path, manifest.json listing every other one. */
@@ -129,7 +156,7 @@ export function bundleEntries(content: Content, releases: readonly Release[] = [
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...apiEntries(content, releases),
+    ...bundleApiFiles(publishedScopes(content, releases)),
     ...schemaFiles(content),
     // The same records for SQL, Python, R and spreadsheets.
     sqliteFile(content, releases),

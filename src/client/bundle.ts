@@ -1,15 +1,14 @@
 // The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
 // then answered through the edge's own resolver (src/contract/resolve.ts) over the bundle's
-// copy of the routing index, so it answers every search and suggestion exactly as the API does.
+// routes and bodies, so it answers every search and suggestion exactly as the API does.
 import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
-import { bundledBodyPath, rootPath, shardPath } from '../contract/paths.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
-import { checkRoot, type IndexShard } from '../contract/route-index.ts';
+import { type IndexRoot, type IndexShard, NEAR_GROUP_LENGTH } from '../contract/route-index.ts';
 import type { Suggestion } from '../contract/suggest.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
-import { BUNDLE_MANIFEST, dataPath } from '../contract/bundle-layout.ts';
+import { BUNDLE_BODIES, BUNDLE_MANIFEST, bundleIndexPath, dataPath } from '../contract/bundle-layout.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import type { Counts } from './records.ts';
 import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
@@ -25,16 +24,76 @@ export interface VerifiedBundle {
 
 export type BundleClient = TreefarmData & { version: string; counts: Counts };
 
-/** The bundle's routing index and bodies, as the resolver reads them. */
+/** One scope of the bundle as the resolver reads it: all its routes in one shard. */
+interface BundleScope {
+  root: IndexRoot;
+  routes: IndexShard;
+}
+
+const indexes = new WeakMap<ArchiveFiles, RouteIndex>();
+
+/**
+ * The bundle's routes and bodies as the resolver reads them (src/contract/bundle-layout.ts),
+ * each file parsed once, when first needed: every scope is one shard of all its routes, a
+ * release's made from the current data's with the routes it changed.
+ */
 export function bundleIndex(files: ArchiveFiles): RouteIndex {
-  return {
-    root(release) {
-      const path = rootPath(release);
-      return files.has(path) ? checkRoot(readJson(files, path), path) : undefined;
-    },
-    shard: (release, n) => readJson(files, shardPath(release, n)) as IndexShard,
-    text: (body) => readText(files, bundledBodyPath(body)),
+  const known = indexes.get(files);
+  if (known) return known;
+  const scopes = new Map<string | undefined, BundleScope | undefined>();
+  let bodies: string[] | undefined;
+  const scopeOf = (release: string | undefined): BundleScope | undefined => {
+    if (!scopes.has(release)) scopes.set(release, readScope(files, release, scopeOf));
+    return scopes.get(release);
   };
+  const index: RouteIndex = {
+    root: (release) => scopeOf(release)?.root,
+    shard(release) {
+      const scope = scopeOf(release);
+      if (!scope) throw new BundleError(`The bundle lacks ${bundleIndexPath(release)}.`, bundleIndexPath(release));
+      return scope.routes;
+    },
+    text(body) {
+      bodies ??= readText(files, BUNDLE_BODIES).split('\n');
+      const line = Number(body);
+      // The file ends with a line break, so its last element is the empty string after it.
+      const text = Number.isSafeInteger(line) && line >= 1 && line < bodies.length ? bodies[line - 1] : undefined;
+      if (text === undefined)
+        throw new BundleError(`The bundle's index names body ${body}, which ${BUNDLE_BODIES} lacks.`, BUNDLE_BODIES);
+      return text;
+    },
+  };
+  indexes.set(files, index);
+  return index;
+}
+
+/** A scope's index file, checked; a release's routes completed from the current data's. */
+function readScope(
+  files: ArchiveFiles,
+  release: string | undefined,
+  scopeOf: (release: string | undefined) => BundleScope | undefined,
+): BundleScope | undefined {
+  const path = bundleIndexPath(release);
+  if (!files.has(path)) {
+    if (release === undefined) throw new BundleError(`The bundle lacks ${path}.`, path);
+    return undefined;
+  }
+  const value = readJson(files, path) as { version?: unknown; routes?: unknown };
+  const routes = value.routes;
+  if (typeof value.version !== 'string' || typeof routes !== 'object' || routes === null || Array.isArray(routes))
+    throw new BundleError(`${path} is not the index of a bundle: it needs a version and routes.`, path);
+  const root = { version: value.version, shards: 1, nearGroup: NEAR_GROUP_LENGTH };
+  for (const [route, body] of Object.entries(routes))
+    if (typeof body !== 'string' && (release === undefined || body !== null))
+      throw new BundleError(`${path} routes ${route} to ${JSON.stringify(body)}, which names no body.`, path);
+  if (release === undefined) return { root, routes: routes as IndexShard };
+  const current = scopeOf(undefined)?.routes ?? {};
+  const merged: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, current);
+  for (const [route, body] of Object.entries(routes as Record<string, string | null>)) {
+    if (body === null) delete merged[route];
+    else merged[route] = body;
+  }
+  return { root, routes: merged };
 }
 
 /**
@@ -45,12 +104,15 @@ export async function answerText(
   files: ArchiveFiles,
   query: ApiQuery,
 ): Promise<{ status: 200 | 404; text: string; path?: string } | undefined> {
-  const resolved = await resolve(bundleIndex(files), query);
+  const index = bundleIndex(files);
+  const resolved = await resolve(index, query);
   if (resolved.type === 'unknown-release') return undefined;
   if (resolved.type === 'made') return { status: 200, text: resolved.text };
-  const path = bundledBodyPath(resolved.body);
-  return { status: resolved.status, text: readText(files, path), path };
+  return { status: resolved.status, text: await index.text(resolved.body), path: bodyLinePath(resolved.body) };
 }
+
+/** How errors name a body of the bundle: its file and line. */
+export const bodyLinePath = (body: string) => `${BUNDLE_BODIES} line ${body}`;
 
 /**
  * Opens a bundle from a path (Node) or its bytes, verifies it and returns a client over it;

@@ -27,3 +27,29 @@ export function archiveFormat(bytes: Uint8Array): BundleFormat | undefined {
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
   return undefined;
 }
+
+/**
+ * The API in a bundle, made for reading whole rather than by a cold Worker: every distinct
+ * answer once, one per line of BUNDLE_BODIES (compact JSON holds no line break), and one index
+ * file per scope mapping each route to its body's line number (from 1). The current data's
+ * index lists every route; a release's lists only the routes where it differs from the current
+ * data (null: the release has no such route), so a release adds what it changed, not a copy
+ * of the API. The offline client answers through the edge's resolver over these files.
+ */
+export const BUNDLE_BODIES = 'api/bodies.jsonl';
+
+/** A scope's index in a bundle: the current data's (release undefined), or a release's. */
+export const bundleIndexPath = (release: string | undefined) =>
+  release === undefined ? 'api/index/current.json' : `api/index/releases/${release}.json`;
+
+/** The current data's index in a bundle: its data version, and every route's body (a line number). */
+export interface BundleIndex {
+  version: string;
+  routes: Record<string, string>;
+}
+
+/** A release's index in a bundle: its data version, and the routes whose body differs from the current data's. */
+export interface BundleReleaseIndex {
+  version: string;
+  routes: Record<string, string | null>;
+}

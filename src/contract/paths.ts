@@ -62,5 +62,3 @@ export const shardPath = (release: string | undefined, n: number) => `${scopeDir
 export const BODIES_DIR = `${API_DIR}/bodies`;
 /** A body as dist/ stores it: a container of its identity, br and gzip bytes (src/contract/container.ts). */
 export const storedBodyPath = (sha256: string) => `${BODIES_DIR}/${sha256}`;
-/** A body as an offline bundle stores it: its JSON text as it is. */
-export const bundledBodyPath = (sha256: string) => `${BODIES_DIR}/${sha256}.json`;

@@ -3,14 +3,12 @@
 // files answered through the shared plan and merge (as the edge and the offline client
 // answer) equal the brute-force reference over all records, and the lists keep the
 // contract's promises.
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ContentEntry } from '../../src/build/content.ts';
-import { indexFiles } from '../../src/build/route-index.ts';
+import { bundleApiFiles } from '../../src/build/bundles.ts';
 import { suggestRoutes } from '../../src/build/suggest-index.ts';
 import { answerText } from '../../src/client/bundle.ts';
-import { bundledBodyPath } from '../../src/contract/paths.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import type { Suggestion } from '../../src/contract/suggest.ts';
 import { kindById } from '../../src/schema/kinds.ts';
@@ -46,16 +44,12 @@ const SMALL_SHARDS = { shardSplitBytes: 300 };
 
 /** Answers a query from the kind's prebuilt routes laid out as a bundle, as the offline client does. */
 function answerer(entries: readonly ContentEntry[]): (search: string | null) => Promise<Suggestion[]> {
-  const encoder = new TextEncoder();
-  const files = new Map<string, Uint8Array>();
-  const routes = new Map<string, string>();
-  for (const { route, body } of suggestRoutes(cutters!, entries, SMALL_SHARDS)) {
-    const bytes = encoder.encode(body);
-    const name = createHash('sha256').update(bytes).digest('hex');
-    files.set(bundledBodyPath(name), bytes);
-    routes.set(route, name);
-  }
-  for (const file of indexFiles(undefined, '0000000000000000', routes)) files.set(file.path, encoder.encode(file.text));
+  const scope = {
+    release: undefined,
+    version: '0000000000000000',
+    routes: suggestRoutes(cutters!, entries, SMALL_SHARDS),
+  };
+  const files = new Map(bundleApiFiles([scope]).map(({ name, bytes }) => [name, bytes]));
   return async (search) => {
     const answer = await answerText(files, { endpoint: 'cutters', suggest: true, search, release: null });
     return (JSON.parse(answer?.text ?? '{}') as { data: Suggestion[] }).data;

@@ -19,9 +19,19 @@ import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { schemaPath } from '../../src/build/json-schemas.ts';
 import { OPENAPI_FILE } from '../../src/build/openapi.ts';
-import { BUNDLE_MANIFEST, bundleFileName, csvPath, dataPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
+import {
+  BUNDLE_BODIES,
+  BUNDLE_MANIFEST,
+  bundleFileName,
+  bundleIndexPath,
+  type BundleIndex,
+  type BundleReleaseIndex,
+  csvPath,
+  dataPath,
+  SQLITE_FILE,
+} from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { BODIES_DIR, bundledBodyPath, INDEX_DIR, listRoute, rootPath } from '../../src/contract/paths.ts';
+import { listRoute } from '../../src/contract/paths.ts';
 import { bundleIndex } from '../../src/client/bundle.ts';
 import { routeText, scopeRoutes, storedBytes } from '../support/dist-routes.ts';
 import { loadReleases, type Release } from '../../src/build/releases.ts';
@@ -171,15 +181,32 @@ describe('a bundle', () => {
     }
   });
 
-  test('api/ holds the routing index of every scope and each body once, named by its SHA-256', () => {
+  test('api/ holds the bodies file and one index per scope: the current data and each release', () => {
     const apiEntries = [...entries.keys()].filter((name) => name.startsWith('api/'));
-    const bodies = apiEntries.filter((name) => name.startsWith(`${BODIES_DIR}/`));
-    for (const name of bodies) expect(name).toBe(bundledBodyPath(sha256(entries.get(name) ?? new Uint8Array())));
-    const roots = apiEntries.filter((name) => name.endsWith('/root.json'));
-    expect(roots.sort()).toEqual([undefined, ...releases.map((release) => release.id)].map(rootPath).sort());
-    expect(
-      apiEntries.filter((name) => !name.startsWith(`${BODIES_DIR}/`) && !name.startsWith(`${INDEX_DIR}/`)),
-    ).toEqual([]);
+    expect(apiEntries.sort()).toEqual(
+      [BUNDLE_BODIES, ...[undefined, ...releases.map((release) => release.id)].map(bundleIndexPath)].sort(),
+    );
+  });
+
+  test('api/bodies.jsonl holds each distinct body once, one per line', () => {
+    const lines = text(entries.get(BUNDLE_BODIES)).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(new Set(lines).size).toBe(lines.length);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  test("a release's index lists only the routes where it differs from the current data", () => {
+    const current = JSON.parse(text(entries.get(bundleIndexPath(undefined)))) as BundleIndex;
+    for (const release of releases) {
+      const index = JSON.parse(text(entries.get(bundleIndexPath(release.id)))) as BundleReleaseIndex;
+      expect(index.version).toBe(release.version);
+      const distRoutes = scopeRoutes(release.id);
+      for (const [route, body] of Object.entries(index.routes)) {
+        expect({ route, differs: body !== current.routes[route] }).toEqual({ route, differs: true });
+        expect({ route, inRelease: body !== null }).toEqual({ route, inRelease: distRoutes.has(route) });
+      }
+      expect(Object.keys(index.routes).length).toBeLessThan(Object.keys(current.routes).length / 2);
+    }
   });
 
   test('it holds the SQLite database and a CSV file per kind', () => {

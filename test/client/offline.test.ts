@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
+  bundleApiFiles,
   bundleEntries,
   createDownloads,
   DOWNLOADS_DIR,
@@ -14,21 +15,18 @@ import {
 } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { bundleFileName, csvPath, SQLITE_FILE, type BundleFormat } from '../../src/contract/bundle-layout.ts';
-import { readArchive } from '../../src/client/archive.ts';
-import { answerText } from '../../src/client/bundle.ts';
-import { indexFiles } from '../../src/build/route-index.ts';
 import {
-  bundledBodyPath,
-  levelRoute,
-  listRoute,
-  notFoundRoute,
-  RELEASES_ROUTE,
-  rootPath,
-  shardPath,
-  suggestEmptyRoute,
-} from '../../src/contract/paths.ts';
-import { checkRoot, routeIn, shardOf } from '../../src/contract/route-index.ts';
+  BUNDLE_BODIES,
+  bundleFileName,
+  bundleIndexPath,
+  type BundleIndex,
+  csvPath,
+  SQLITE_FILE,
+  type BundleFormat,
+} from '../../src/contract/bundle-layout.ts';
+import { readArchive } from '../../src/client/archive.ts';
+import { answerText, bodyLinePath } from '../../src/client/bundle.ts';
+import { levelRoute, listRoute, notFoundRoute, RELEASES_ROUTE, suggestEmptyRoute } from '../../src/contract/paths.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
 import { outcomesOf, querySet } from './query-set.ts';
@@ -43,32 +41,44 @@ beforeAll(async () => {
   archives = { 'tar.gz': archive('tar.gz'), zip: archive('zip') };
 });
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
-/** The path of the body a route of the current data names, in a bundle's entries. */
-function bodyPathIn(entries: readonly NamedBytes[], route: string): string {
-  const text = (name: string) => new TextDecoder().decode(entries.find((entry) => entry.name === name)?.bytes);
-  const root = checkRoot(JSON.parse(text(rootPath(undefined))), rootPath(undefined));
-  const body = routeIn(JSON.parse(text(shardPath(undefined, shardOf(route, root)))), route);
-  if (body === undefined) throw new Error(`${route} is not a route of the bundle`);
-  return bundledBodyPath(body);
+/** The current data's routes in the bundle of the real content, each with the text of its body. */
+function currentTexts(): Map<string, string> {
+  const entries = bundleEntries(content);
+  const file = (name: string) => decode(entries.find((entry) => entry.name === name)?.bytes);
+  const lines = file(BUNDLE_BODIES).split('\n');
+  const { routes } = JSON.parse(file(bundleIndexPath(undefined))) as BundleIndex;
+  return new Map(Object.entries(routes).map(([route, line]) => [route, lines[Number(line) - 1] ?? '']));
 }
 
-/** The index and body files of a scope answering these routes with these texts. */
-function scopeFiles(
-  release: string | undefined,
-  version: string,
-  texts: Record<string, string>,
-): Record<string, string> {
-  const files: Record<string, string> = {};
-  const routes = new Map<string, string>();
-  for (const [route, text] of Object.entries(texts)) {
-    const body = sha256(new TextEncoder().encode(text));
-    routes.set(route, body);
-    files[bundledBodyPath(body)] = text;
-  }
-  for (const file of indexFiles(release, version, routes)) files[file.path] = file.text;
-  return files;
+/** A release of a bundle made by a test: its id, data version and the texts of its routes. */
+interface TestRelease {
+  id: string;
+  version: string;
+  texts: Record<string, string>;
+}
+
+/**
+ * The API files of a bundle (bodies and indexes, as the build writes them) whose current data
+ * is the real content's with some routes answered by other texts, and with these releases.
+ */
+function apiWith(texts: Record<string, string>, releases: TestRelease[] = []): Record<string, string> {
+  const current = currentTexts();
+  for (const [route, text] of Object.entries(texts)) current.set(route, text);
+  const routesOf = (texts: Iterable<[string, string]>) => [...texts].map(([route, body]) => ({ route, body }));
+  const scopes = [
+    { release: undefined, version: content.version, routes: routesOf(current) },
+    ...releases.map(({ id, version, texts }) => ({ release: id, version, routes: routesOf(Object.entries(texts)) })),
+  ];
+  return Object.fromEntries(bundleApiFiles(scopes).map(({ name, bytes }) => [name, decode(bytes)]));
+}
+
+/** The line of api/bodies.jsonl that answers a route of the current data, in these API files. */
+function lineOf(files: Record<string, string>, route: string): string {
+  const line = (JSON.parse(files[bundleIndexPath(undefined)] ?? '{}') as BundleIndex).routes[route];
+  if (line === undefined) throw new Error(`${route} is not a route of the bundle`);
+  return line;
 }
 
 const counts = () =>
@@ -194,12 +204,11 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   });
 
   test('one byte changed in a body of the api', async () => {
-    const path = bodyPathIn(bundleEntries(content), listRoute('trees'));
-    await expectRefused(flipByte(path), path, /does not match the bundle manifest/);
+    await expectRefused(flipByte(BUNDLE_BODIES), BUNDLE_BODIES, /does not match the bundle manifest/);
   });
 
-  test('one byte changed in a file of the routing index', async () => {
-    const path = shardPath(undefined, 0);
+  test('one byte changed in the routing index', async () => {
+    const path = bundleIndexPath(undefined);
     await expectRefused(flipByte(path), path, /does not match the bundle manifest/);
   });
 
@@ -212,8 +221,7 @@ describe('a bundle that does not match its manifest is refused, naming the file'
   });
 
   test('a file the manifest lists is missing', async () => {
-    const path = bodyPathIn(bundleEntries(content), levelRoute('gifts', 1));
-    await expectRefused((entries) => entries.filter((entry) => entry.name !== path), path, /lacks/);
+    await expectRefused((entries) => entries.filter((entry) => entry.name !== BUNDLE_BODIES), BUNDLE_BODIES, /lacks/);
   });
 
   test('a file the manifest does not list', async () => {
@@ -281,15 +289,16 @@ function consistentlyChanged(changes: Record<string, string | null>, releases?: 
 }
 
 describe('a bundle whose manifest matches its files but whose files are not what the API serves', () => {
-  const levelOne = () => bodyPathIn(bundleEntries(content), levelRoute('trees', 1));
-
-  test('an API body that is not JSON: a BundleError naming it when it is read', async () => {
-    const bundle = await openBundle(consistentlyChanged({ [levelOne()]: 'not json' }));
-    await expect(bundle.trees(1)).rejects.toThrow(`${levelOne()} is not valid JSON: `);
+  test('an API body that is not JSON: a BundleError naming its line when it is read', async () => {
+    const files = apiWith({ [levelRoute('trees', 1)]: 'not json' });
+    const bundle = await openBundle(consistentlyChanged(files));
+    const path = bodyLinePath(lineOf(files, levelRoute('trees', 1)));
+    await expect(bundle.trees(1)).rejects.toThrow(`${path} is not valid JSON: `);
   });
 
   test('an API body without data: no records', async () => {
-    const bundle = await openBundle(consistentlyChanged({ [levelOne()]: '{"error":false,"message":"x"}' }));
+    const files = apiWith({ [levelRoute('trees', 1)]: '{"error":false,"message":"x"}' });
+    const bundle = await openBundle(consistentlyChanged(files));
     expect(await bundle.trees(1)).toEqual([]);
   });
 
@@ -299,10 +308,23 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
-  test('a suggestion body the bundle lacks: a BundleError naming it when a query needs it', async () => {
-    const none = bodyPathIn(bundleEntries(content), suggestEmptyRoute('trees'));
-    const bundle = await openBundle(consistentlyChanged({ [none]: null }));
-    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(new BundleError(`The bundle lacks ${none}.`, none));
+  test('a body the index names that the bodies file lacks: a BundleError naming both when a query needs it', async () => {
+    const files = apiWith({});
+    const index = JSON.parse(files[bundleIndexPath(undefined)] ?? '{}') as BundleIndex;
+    index.routes[suggestEmptyRoute('trees')] = '999999';
+    const bundle = await openBundle(
+      consistentlyChanged({ ...files, [bundleIndexPath(undefined)]: JSON.stringify(index) }),
+    );
+    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(
+      new BundleError(`The bundle's index names body 999999, which ${BUNDLE_BODIES} lacks.`, BUNDLE_BODIES),
+    );
+  });
+
+  test('an index that is not an index: a BundleError naming it when a query needs it', async () => {
+    const bundle = await openBundle(consistentlyChanged({ [bundleIndexPath(undefined)]: '{"routes":[]}' }));
+    await expect(bundle.trees()).rejects.toThrow(
+      `${bundleIndexPath(undefined)} is not the index of a bundle: it needs a version and routes.`,
+    );
   });
 
   test('a data file its manifest does not list, and that is not there: refused, naming it', async () => {
@@ -314,7 +336,7 @@ describe('a bundle whose manifest matches its files but whose files are not what
 
 describe('a changed file is refused with both digests and sizes', () => {
   test('the sha256 and size found, and those the manifest expects', async () => {
-    const name = bodyPathIn(bundleEntries(content), listRoute('trees'));
+    const name = BUNDLE_BODIES;
     const original = bundleEntries(content).find((entry) => entry.name === name)?.bytes ?? new Uint8Array();
     const changed = original.slice();
     changed[10] = (changed[10] ?? 0) ^ 0x01;
@@ -327,25 +349,6 @@ describe('a changed file is refused with both digests and sizes', () => {
   });
 });
 
-/** The current data's index files with some routes answered by other texts (their bodies added). */
-function currentWith(texts: Record<string, string>): Record<string, string> {
-  const entries = bundleEntries(content);
-  const text = (name: string) => new TextDecoder().decode(entries.find((entry) => entry.name === name)?.bytes);
-  const root = JSON.parse(text(rootPath(undefined))) as { version: string; shards: number };
-  const routes = new Map<string, string>();
-  for (let n = 0; n < root.shards; n++)
-    for (const [route, body] of Object.entries(JSON.parse(text(shardPath(undefined, n))) as Record<string, string>))
-      routes.set(route, body);
-  const files: Record<string, string> = {};
-  for (const [route, value] of Object.entries(texts)) {
-    const body = sha256(new TextEncoder().encode(value));
-    routes.set(route, body);
-    files[bundledBodyPath(body)] = value;
-  }
-  for (const file of indexFiles(undefined, root.version, routes)) files[file.path] = file.text;
-  return files;
-}
-
 describe('a bundle with a data release', () => {
   const RELEASE = '2026-12-01';
   const envelopeOf = (data: object[]) => JSON.stringify({ error: false, message: 'found', data });
@@ -354,13 +357,16 @@ describe('a bundle with a data release', () => {
   let withRelease: Uint8Array;
   beforeAll(() => {
     withRelease = consistentlyChanged(
-      {
-        ...currentWith({ [RELEASES_ROUTE]: envelopeOf([{ id: RELEASE }]) }),
-        ...scopeFiles(RELEASE, releases[0]?.version ?? '', {
-          [listRoute('trees')]: envelopeOf([PINNED_OAK]),
-          [notFoundRoute('trees')]: JSON.stringify({ error: true, message: 'Pinned: none.' }),
-        }),
-      },
+      apiWith({ [RELEASES_ROUTE]: envelopeOf([{ id: RELEASE }]) }, [
+        {
+          id: RELEASE,
+          version: releases[0]?.version ?? '',
+          texts: {
+            [listRoute('trees')]: envelopeOf([PINNED_OAK]),
+            [notFoundRoute('trees')]: JSON.stringify({ error: true, message: 'Pinned: none.' }),
+          },
+        },
+      ]),
       releases,
     );
   });
@@ -380,7 +386,13 @@ describe('a bundle with a data release', () => {
     const newer = { id: '2026-12-09', version: 'fedcba9876543210' };
     const bundle = await openBundle(
       consistentlyChanged(
-        scopeFiles(RELEASE, releases[0]?.version ?? '', { [listRoute('trees')]: envelopeOf([PINNED_OAK]) }),
+        apiWith({}, [
+          {
+            id: RELEASE,
+            version: releases[0]?.version ?? '',
+            texts: { [listRoute('trees')]: envelopeOf([PINNED_OAK]) },
+          },
+        ]),
         [newer, ...releases],
       ),
       { release: RELEASE },
@@ -401,7 +413,7 @@ describe('a bundle with a data release', () => {
 
   test('releases() is the data of the list of releases, or none when it has none', async () => {
     expect(await (await openBundle(withRelease)).releases()).toEqual([{ id: RELEASE }]);
-    const noData = consistentlyChanged(currentWith({ [RELEASES_ROUTE]: '{"error":false,"message":"found"}' }));
+    const noData = consistentlyChanged(apiWith({ [RELEASES_ROUTE]: '{"error":false,"message":"found"}' }));
     expect(await (await openBundle(noData)).releases()).toEqual([]);
   });
 });
