@@ -9,7 +9,7 @@ import { fixedRoute, levelRoute, listRoute, nameRoute, notFoundRoute, RELEASES_R
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import type { Content, ContentEntry } from './content.ts';
-import { suggestRoutes } from './suggest-index.ts';
+import { type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
 
 export interface ApiRoute {
@@ -27,8 +27,8 @@ export interface ApiScope {
   routes: Iterable<ApiRoute>;
 }
 
-/** Every route of the content's kinds, in a fixed order. */
-export function* kindRoutes(content: Content): Generator<ApiRoute> {
+/** Every route of the content's kinds, in a fixed order; `suggestions` makes each kind's suggestion routes. */
+export function* kindRoutes(content: Content, suggestions: SuggestRoutes = suggestRoutes): Generator<ApiRoute> {
   for (const kind of kinds) {
     const entries = content.entries[kind.id];
     yield {
@@ -60,7 +60,7 @@ export function* kindRoutes(content: Content): Generator<ApiRoute> {
       const body = successBody(kind.noun, [entry.record]);
       for (const key of new Set(entry.keys)) yield { route: nameRoute(kind.id, key), body };
     }
-    yield* suggestRoutes(kind, entries);
+    yield* suggestions(kind, entries);
   }
 }
 
@@ -78,9 +78,11 @@ export function* fixedBodyRoutes(): Generator<ApiRoute> {
  */
 export function publishedScopes(content: Content, releases: readonly Release[] = []): ApiScope[] {
   const snapshots = releases.map((release) => release.content);
+  // Releases mostly change figures, not names or levels: their suggestion indexes repeat.
+  const suggestions = suggestRoutesKeepingLast();
   function* current(): Generator<ApiRoute> {
     yield* fixedBodyRoutes();
-    yield* kindRoutes(withFormerNames(content, snapshots));
+    yield* kindRoutes(withFormerNames(content, snapshots), suggestions);
     yield { route: RELEASES_ROUTE, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
   }
   return [
@@ -89,7 +91,7 @@ export function publishedScopes(content: Content, releases: readonly Release[] =
       release: release.id,
       version: release.version,
       routes: {
-        [Symbol.iterator]: () => kindRoutes(withFormerNames(release.content, snapshots.slice(0, index))),
+        [Symbol.iterator]: () => kindRoutes(withFormerNames(release.content, snapshots.slice(0, index)), suggestions),
       },
     })),
   ];
