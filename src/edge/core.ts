@@ -62,13 +62,21 @@ export interface EdgeResponse {
 }
 
 /**
- * An answer counted under a rate limit: the shared `answer` plus the headers of this request
- * alone (the RateLimit state), and the token that passed (for the access log).
+ * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
+ * its RateLimit state.
  */
 export interface CountedResponse {
   readonly type: 'counted';
   readonly answer: EdgeResponse;
-  readonly headers: Readonly<Record<string, string>>;
+  /** The value of this request's RateLimit header, where the runtime knows what is left. */
+  readonly rateLimit?: string;
+  /**
+   * Set when the same request, sent again, is counted under this key alone and gets this
+   * answer while the count allows it: its token is verified and remembered by this core, and
+   * this is not a 429. What lets an adapter that remembers decisions (remembered.ts) count a
+   * repeat itself and reuse `answer`.
+   */
+  readonly tokenKey?: string;
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
@@ -102,9 +110,14 @@ export interface EdgeOptions {
   rateLimit?: EdgeRateLimit;
 }
 
-/** The core: decides a request; `tokenName` names the token an Authorization value passed with (for logs). */
+/**
+ * The core: decides a request; `tokenName` names the token an Authorization value passed with
+ * (for logs). `tokenCount` is this request's count under its token when the adapter has already
+ * made it (a remembered decision's repeat, see remembered.ts): the core uses it rather than
+ * count the request again.
+ */
 export interface EdgeCore {
-  (request: EdgeRequest): Promise<EdgeDecision>;
+  (request: EdgeRequest, tokenCount?: RateCount): Promise<EdgeDecision>;
   tokenName(authorization: string | null): string | null;
 }
 
@@ -192,13 +205,13 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
     answers: boundedMemo(MEMO_LIMITS.answers),
     verified: new Map(),
   };
-  const core = (request: EdgeRequest) => decide(edge, request);
+  const core = (request: EdgeRequest, tokenCount?: RateCount) => decide(edge, request, tokenCount);
   core.tokenName = (authorization: string | null) =>
     authorization === null ? null : (edge.verified.get(authorization)?.name ?? null);
   return core;
 }
 
-async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
+async function decide(edge: Edge, request: EdgeRequest, tokenCount: RateCount | undefined): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
     if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
@@ -211,7 +224,7 @@ async function decide(edge: Edge, request: EdgeRequest): Promise<EdgeDecision> {
   const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
   if (method === 'OPTIONS') return respond(edge, 204, undefined, request, PREFLIGHT_HEADERS, '');
   if (!edge.rateLimit) return decideApi(edge, request, method, await verify(edge, request.header('authorization')));
-  return decideCounted(edge, edge.rateLimit, request, method);
+  return decideCounted(edge, edge.rateLimit, request, method, tokenCount);
 }
 
 /** GET /healthz: up, and which data it serves; never cached. */
@@ -232,6 +245,7 @@ async function decideCounted(
   rateLimit: EdgeRateLimit,
   request: EdgeRequest,
   method: string,
+  tokenCount: RateCount | undefined,
 ): Promise<CountedResponse> {
   const authorization = request.header('authorization');
   let verdict: Verdict | undefined = authorization === null ? undefined : edge.verified.get(authorization);
@@ -241,20 +255,31 @@ async function decideCounted(
     if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
     verdict = await verify(edge, authorization);
   }
-  if (typeof verdict === 'object') {
-    count = await rateLimit.count('token', verdict.key);
-    if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
-  }
-  return counted(await decideApi(edge, request, method, verdict), count);
+  if (typeof verdict !== 'object') return countedAnswer(await decideApi(edge, request, method, verdict), count);
+  count = tokenCount ?? (await rateLimit.count('token', verdict.key));
+  if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
+  const answer = await decideApi(edge, request, method, verdict);
+  // Only a remembered token is counted against its digest alone next time.
+  return countedAnswer(
+    answer,
+    count,
+    authorization !== null && edge.verified.has(authorization) ? verdict.key : undefined,
+  );
 }
 
-/** The shared answer with this request's RateLimit state, where the runtime knows it. */
-function counted(answer: EdgeResponse, count: RateCount | undefined): CountedResponse {
-  const headers: Record<string, string> =
-    count?.remaining === undefined || count.resetSeconds === undefined
-      ? {}
-      : { RateLimit: rateLimitState(count.remaining, count.resetSeconds) };
-  return { type: 'counted', answer, headers };
+/**
+ * The shared answer with this request's RateLimit state, where the runtime knows it; with the
+ * key a repeat of the request is counted under, when it has one (see CountedResponse).
+ */
+export function countedAnswer(answer: EdgeResponse, count: RateCount | undefined, tokenKey?: string): CountedResponse {
+  const { remaining, resetSeconds } = count ?? {};
+  return {
+    type: 'counted',
+    answer,
+    rateLimit:
+      remaining === undefined || resetSeconds === undefined ? undefined : rateLimitState(remaining, resetSeconds),
+    tokenKey,
+  };
 }
 
 /** The 429: Retry-After and the body name the seconds until the window resets (the window's length when unknown). */
@@ -272,7 +297,7 @@ async function tooManyRequests(
     edge.tooMany.set(seconds, body);
   }
   const answer = await respond(edge, 429, body, request, { 'Retry-After': String(seconds), ...ERROR_HEADERS }, '');
-  return { type: 'counted', answer, headers: { RateLimit: rateLimitState(0, seconds) } };
+  return countedAnswer(answer, { allowed: false, remaining: 0, resetSeconds: seconds });
 }
 
 /** An /api/ request (not OPTIONS), once any limit has let it through. */

@@ -1,10 +1,16 @@
 // Remembered decisions, for adapters on a hot path: the core is a pure function of the request
 // and the build, so the same method, target and headers always get the same decision. The
 // wrapper keeps the decisions of recent requests in a bounded memo, keyed by everything the
-// core reads, and gives them back without a turn of the event loop (`known`); anything else
-// goes to the core (`decide`). A new core (a reload) gets a new wrapper. Answers counted under
-// a rate limit are never remembered: each request must be counted, and its RateLimit differs.
-import type { EdgeDecision, EdgeRequest } from './core.ts';
+// core reads, and gives them back without a turn of the event loop; anything else goes to the
+// core. A new core (a reload) gets a new wrapper.
+//
+// Under a rate limit every request must be counted. An answer to a token the core has verified
+// is remembered with the key its repeats are counted under (CountedResponse.tokenKey); when the
+// adapter's count answers at once (a count held in this process), a repeat is counted here and
+// gets the remembered answer with its own RateLimit state. A repeat the count refuses goes to
+// the core with that count, which makes the 429 without counting it again. With a count that
+// answers later (another process's), counted answers are not remembered: the core counts each.
+import { countedAnswer, type EdgeDecision, type EdgeRequest, type RateCount } from './core.ts';
 import { boundedMemo } from './memo.ts';
 
 /** The headers the core reads: a decision is remembered for exactly these values. */
@@ -14,11 +20,12 @@ const MAX_KEY_LENGTH = 512;
 const LIMIT = 4096;
 
 export interface RememberedEdge {
-  /** The decision for a request seen before, or undefined. */
-  known(request: EdgeRequest): EdgeDecision | undefined;
-  /** The core's decision, remembered for next time. */
-  decide(request: EdgeRequest): Promise<EdgeDecision>;
+  /** The decision: at once for a request seen before, else the core's (remembered for next time). */
+  decide(request: EdgeRequest): EdgeDecision | Promise<EdgeDecision>;
 }
+
+/** Counts one request under a token's key now (the adapter's own count of the core's rate limit). */
+export type CountNow = (scope: 'token', key: string) => RateCount;
 
 /** Everything the core reads of a request, as one string; undefined when too long to keep. */
 function keyOf(request: EdgeRequest): string | undefined {
@@ -27,18 +34,29 @@ function keyOf(request: EdgeRequest): string | undefined {
   return key.length > MAX_KEY_LENGTH ? undefined : key;
 }
 
-export function rememberDecisions(decide: (request: EdgeRequest) => Promise<EdgeDecision>): RememberedEdge {
+/**
+ * Remembers `core`'s decisions. `countNow`, when given, must be the very count the core's rate
+ * limit counts with, answering at once: counted answers are then remembered too.
+ */
+export function rememberDecisions(
+  core: (request: EdgeRequest, tokenCount?: RateCount) => Promise<EdgeDecision>,
+  countNow?: CountNow,
+): RememberedEdge {
   const decisions = boundedMemo<string, EdgeDecision>(LIMIT);
+  const decideAndRemember = async (request: EdgeRequest, key: string | undefined) => {
+    const decision = await core(request);
+    const remembered = decision.type !== 'counted' || (countNow !== undefined && decision.tokenKey !== undefined);
+    if (key !== undefined && remembered) decisions.set(key, decision);
+    return decision;
+  };
   return {
-    known(request) {
+    decide(request) {
       const key = keyOf(request);
-      return key === undefined ? undefined : decisions.find(key);
-    },
-    async decide(request) {
-      const key = keyOf(request);
-      const decision = await decide(request);
-      if (key !== undefined && decision.type !== 'counted') decisions.set(key, decision);
-      return decision;
+      const known = key === undefined ? undefined : decisions.find(key);
+      if (!known) return decideAndRemember(request, key);
+      if (known.type !== 'counted' || known.tokenKey === undefined || !countNow) return known;
+      const count = countNow('token', known.tokenKey);
+      return count.allowed ? countedAnswer(known.answer, count, known.tokenKey) : core(request, count);
     },
   };
 }

@@ -3,15 +3,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RateLimit } from '../contract/rate-limit.ts';
-import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit } from '../edge/core.ts';
-import { rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
+import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
+import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { type AccessLog, elapsedMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { decisionSender, rawHeader, requestTarget, type SendDecision } from './node-adapter.ts';
+import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
@@ -26,7 +26,10 @@ export interface ServerOptions {
   tokenSha256?: readonly string[];
   /** API_RATE_LIMIT; off when absent. */
   rateLimit?: RateLimit | undefined;
-  /** What counts requests under the limit: this process's own count unless told (rate-ipc.ts under the supervisor). */
+  /**
+   * What counts requests under the limit when it is not this process's own count (rate-ipc.ts
+   * under the supervisor); by default a count held in this process.
+   */
   rateCounter?: RateCounter;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
@@ -56,21 +59,34 @@ interface Generation {
   serveStatic: StaticSite;
 }
 
+/** The rate limit the core enforces, and the same count when it answers at once (this process's own). */
+interface Counting {
+  rateLimit: EdgeRateLimit;
+  countNow?: CountNow;
+}
+
+function counting(limit: RateLimit, counter: RateCounter | undefined): Counting {
+  if (counter) return { rateLimit: { limit, count: counter } };
+  const count = localRateCounter(limit);
+  return { rateLimit: { limit, count }, countNow: count };
+}
+
 async function loadGeneration(
   distDir: string,
   tokens: readonly ConfiguredToken[],
-  rateLimit: EdgeRateLimit | undefined,
+  limited: Counting | undefined,
 ): Promise<Generation> {
   const store = await loadBodyStore(distDir);
   const core = createEdge({
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit,
+    rateLimit: limited?.rateLimit,
   });
   return {
     store,
-    edge: rememberDecisions(core),
+    // A count of this process's own lets remembered answers be counted without the core.
+    edge: rememberDecisions(core, limited?.countNow),
     core,
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
@@ -90,13 +106,12 @@ const CONNECT_REFUSED = [
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
   return (request: IncomingMessage, response: ServerResponse) => {
-    const start = log && performance.now();
+    const start = log === undefined ? 0 : performance.now();
     if (!admitQueued(request, response)) return;
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
-    const header = (name: string) => rawHeader(rawHeaders, name);
-    if (!limitBody(request, header)) {
+    if (!limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
@@ -105,47 +120,92 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const { edge, core, send, serveStatic } = state.current;
-    const logLine = (bytes: number) => {
-      if (!log || start === undefined) return;
-      log({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        status: response.statusCode,
-        bytes,
-        durationMs: elapsedMs(start),
-        token: core.tokenName(header('authorization')),
-        client: request.socket.remoteAddress ?? null,
-      });
-    };
-    const failed = () => {
-      if (response.writableEnded || response.destroyed) return;
-      // Once headers went out, only a cut connection tells the client the body is incomplete.
-      if (response.headersSent) response.destroy();
-      else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
-    };
-    const answer = (decision: EdgeDecision) => {
-      if (decision.type === 'static') {
-        if (log) response.once('finish', () => logLine(staticBytes(request, response)));
-        const path = target.query === '' ? target.pathname : `${target.pathname}?${target.query}`;
-        serveStatic(request, response, path).catch(failed);
-        return;
-      }
-      const bytes =
-        decision.type === 'counted' ? send(response, decision.answer, decision.headers) : send(response, decision);
-      logLine(bytes);
-    };
-    const edgeRequest = {
-      method: request.method ?? 'GET',
-      ...target,
-      header,
-      client: request.socket.remoteAddress ?? null,
-    };
+    const exchange = new Exchange(request, response, target, state.current, log, start);
     // A request seen before is answered at once; any other waits for the core.
-    const known = edge.known(edgeRequest);
-    if (known) answer(known);
-    else edge.decide(edgeRequest).then(answer, failed);
+    const decision = exchange.generation.edge.decide(exchange);
+    if (decision instanceof Promise)
+      decision.then(
+        (decided) => exchange.answer(decided),
+        () => exchange.failed(),
+      );
+    else exchange.answer(decision);
   };
+}
+
+/**
+ * One request on its way through the server: what the core reads of it (an EdgeRequest over
+ * node:http's raw header list) and what answering and logging it need. One object a request,
+ * with its work in methods, so the hot path makes no closures.
+ */
+class Exchange implements EdgeRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly query: string;
+  readonly client: string | null;
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly generation: Generation;
+  private readonly log: AccessLog | undefined;
+  /** performance.now() when the request arrived, for the log. */
+  private readonly start: number;
+
+  constructor(
+    request: IncomingMessage,
+    response: ServerResponse,
+    target: RequestTarget,
+    generation: Generation,
+    log: AccessLog | undefined,
+    start: number,
+  ) {
+    this.method = request.method ?? 'GET';
+    this.pathname = target.pathname;
+    this.query = target.query;
+    this.client = request.socket.remoteAddress ?? null;
+    this.request = request;
+    this.response = response;
+    this.generation = generation;
+    this.log = log;
+    this.start = start;
+  }
+
+  header(name: string): string | null {
+    return rawHeader(this.request.rawHeaders, name);
+  }
+
+  answer(decision: EdgeDecision): void {
+    const { send, serveStatic } = this.generation;
+    if (decision.type === 'static') {
+      if (this.log) this.response.once('finish', () => this.logLine(staticBytes(this.request, this.response)));
+      const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
+      serveStatic(this.request, this.response, path).catch(() => this.failed());
+      return;
+    }
+    const bytes =
+      decision.type === 'counted'
+        ? send(this.response, decision.answer, decision.rateLimit)
+        : send(this.response, decision);
+    if (this.log) this.logLine(bytes);
+  }
+
+  failed(): void {
+    const response = this.response;
+    if (response.writableEnded || response.destroyed) return;
+    // Once headers went out, only a cut connection tells the client the body is incomplete.
+    if (response.headersSent) response.destroy();
+    else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
+  }
+
+  private logLine(bytes: number): void {
+    this.log?.({
+      method: this.method,
+      path: this.request.url ?? '',
+      status: this.response.statusCode,
+      bytes,
+      durationMs: elapsedMs(this.start),
+      token: this.generation.core.tokenName(this.header('authorization')),
+      client: this.client,
+    });
+  }
 }
 
 /** The body bytes of a static answer, as its Content-Length states (0 for HEAD). */
@@ -189,12 +249,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
   // One count for the server's life: a reload keeps every window's count.
-  const rateLimit: EdgeRateLimit | undefined = options.rateLimit && {
-    limit: options.rateLimit,
-    count: options.rateCounter ?? localRateCounter(options.rateLimit),
-  };
+  const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, tokens, rateLimit), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, limited), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -214,7 +271,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, tokens, rateLimit);
+        state.current = await loadGeneration(options.distDir, tokens, limited);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

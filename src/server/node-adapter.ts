@@ -57,16 +57,13 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
   return value;
 }
 
-export type SendDecision = (
-  response: ServerResponse,
-  decision: EdgeResponse,
-  requestHeaders?: Readonly<Record<string, string>>,
-) => number;
+/** Sends an answer, with this request's RateLimit value when it has one; the body bytes sent. */
+export type SendDecision = (response: ServerResponse, decision: EdgeResponse, rateLimit?: string) => number;
 
 /**
  * Sends decisions of one build: the headers of each answer (with its Content-Length) are put
  * in the flat array writeHead takes once, then reused by every request that gets that answer;
- * headers of one request alone (a RateLimit state) are added to a copy. Returns the body bytes sent.
+ * a request's own RateLimit is added to a copy.
  */
 export function decisionSender(store: BodyStore): SendDecision {
   const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Uint8Array | undefined }>();
@@ -83,12 +80,9 @@ export function decisionSender(store: BodyStore): SendDecision {
     prepared.set(decision, ready);
     return ready;
   };
-  return (response, decision, requestHeaders) => {
+  return (response, decision, rateLimit) => {
     const { headers, body } = prepared.get(decision) ?? prepare(decision);
-    response.writeHead(
-      decision.status,
-      requestHeaders === undefined ? headers : [...headers, ...Object.entries(requestHeaders).flat()],
-    );
+    response.writeHead(decision.status, rateLimit === undefined ? headers : [...headers, 'RateLimit', rateLimit]);
     response.end(body);
     return body?.length ?? 0;
   };

@@ -3,21 +3,19 @@
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
 // token digest, and by client address for requests without a valid token.
 import type { RateLimit } from '../contract/rate-limit.ts';
-import type { RateScope } from '../edge/core.ts';
+import type { RateCount, RateScope } from '../edge/core.ts';
 
-export interface RateCount {
-  /** Whether this request is within the limit (and was counted). */
-  allowed: boolean;
-  /** Requests left in this window after this one. */
-  remaining: number;
-  /** Whole seconds until the window resets (at least 1). */
-  resetSeconds: number;
-}
+/**
+ * A count of this server's: whether the request is within the limit (and was counted), and,
+ * always, the requests left in this window after it and the whole seconds (at least 1) until
+ * the window resets.
+ */
+export type KnownCount = Required<RateCount>;
 
 export type { RateScope } from '../edge/core.ts';
 
 /** Counts a request; the local server's counts live in one process (rate-ipc.ts for several). */
-export type RateCounter = (scope: RateScope, key: string) => RateCount | Promise<RateCount>;
+export type RateCounter = (scope: RateScope, key: string) => KnownCount | Promise<KnownCount>;
 
 /**
  * One fixed-window count. Keys are forgotten when their window ends, and at most `maxKeys`
@@ -37,7 +35,7 @@ export class WindowCounter {
     this.windowMs = limit.seconds * 1000;
   }
 
-  hit(key: string, now = Date.now()): RateCount {
+  hit(key: string, now = Date.now()): KnownCount {
     const window = Math.floor(now / this.windowMs);
     if (window !== this.window) {
       this.window = window;
@@ -56,7 +54,7 @@ export class WindowCounter {
 export const MAX_ADDRESSES_PER_WINDOW = 100_000;
 
 /** The counts of one process: a count per token, and a bounded one per client address. */
-export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => RateCount {
+export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
   return (scope, key) => (scope === 'token' ? tokens : addresses).hit(key);

@@ -4,7 +4,7 @@
 // way per counted request; with one serving process the count stays in that process.
 import cluster from 'node:cluster';
 import type { RateLimit } from '../contract/rate-limit.ts';
-import { localRateCounter, type RateCount, type RateCounter, type RateScope } from './rate-counter.ts';
+import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
 
 interface CountRequest {
   type: 'treefarm:rate-hit';
@@ -15,7 +15,7 @@ interface CountRequest {
 interface CountAnswer {
   type: 'treefarm:rate-count';
   id: number;
-  count: RateCount;
+  count: KnownCount;
 }
 
 const isCountRequest = (message: unknown): message is CountRequest =>
@@ -43,9 +43,9 @@ export function countForServingProcesses(limit: RateLimit): void {
  * rather than left waiting.
  */
 export function supervisorRateCounter(): RateCounter {
-  const waiting = new Map<number, (count: RateCount) => void>();
+  const waiting = new Map<number, (count: KnownCount) => void>();
   let nextId = 0;
-  const letThrough = (): RateCount => ({ allowed: true, remaining: 0, resetSeconds: 1 });
+  const letThrough = (): KnownCount => ({ allowed: true, remaining: 0, resetSeconds: 1 });
   process.on('message', (message: unknown) => {
     if (!isCountAnswer(message)) return;
     waiting.get(message.id)?.(message.count);
@@ -56,7 +56,7 @@ export function supervisorRateCounter(): RateCounter {
     waiting.clear();
   });
   return (scope, key) =>
-    new Promise<RateCount>((resolve) => {
+    new Promise<KnownCount>((resolve) => {
       if (!process.send || !process.connected) return resolve(letThrough());
       const id = nextId++;
       waiting.set(id, resolve);

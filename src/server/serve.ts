@@ -6,7 +6,6 @@
 // access log (a JSON line per request on stdout) off.
 import cluster from 'node:cluster';
 import { supervise, type ServingMessage } from './cluster.ts';
-import { localRateCounter } from './rate-counter.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';
 import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 
@@ -17,10 +16,9 @@ async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   const { rateLimit } = settings;
   const running = await startServer({
     ...settings,
-    // One process counts alone; several ask the supervisor, which holds one count for all (rate-ipc.ts).
-    ...(rateLimit && {
-      rateCounter: settings.workers > 1 ? supervisorRateCounter() : localRateCounter(rateLimit),
-    }),
+    // One process counts alone (the server's default); several ask the supervisor, which holds
+    // one count for all (rate-ipc.ts).
+    ...(rateLimit && settings.workers > 1 ? { rateCounter: supervisorRateCounter() } : {}),
     accessLog: settings.accessLog ? accessLog() : undefined,
   });
   const { version, counts } = running.manifest();

@@ -18,7 +18,8 @@ import {
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { RATE_LIMIT_VARIABLE } from '../contract/rate-limit.ts';
-import { rateLimitVariables, readEnvironment } from '../schema/environment.ts';
+import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
+import { EnvironmentError, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
 
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
@@ -142,14 +143,15 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
 /**
  * The rate limit of a deployment: Cloudflare's binding counts, API_RATE_LIMIT states the same
  * numbers for the headers and the 429 (the binding does not tell its own). One without the
- * other is a mistake of the deployment, refused rather than served unlimited.
+ * other is a mistake of the deployment, refused rather than served unlimited (an
+ * EnvironmentError naming the missing setting, see `misconfigured`).
  */
 function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
   const { rateLimit } = readEnvironment(rateLimitVariables, env);
   const binding = env[RATE_LIMIT_BINDING];
   if (!rateLimit && !binding) return undefined;
   if (!rateLimit || !binding)
-    throw new Error(
+    throw new EnvironmentError(
       rateLimit
         ? `${RATE_LIMIT_VARIABLE} is set but the ${RATE_LIMIT_BINDING} rate limiting binding is not ` +
             '([[ratelimits]] in wrangler.toml)'
@@ -170,7 +172,13 @@ export default {
       isolate = undefined;
       throw error;
     });
-    const state = await isolate;
+    let state: Isolate;
+    try {
+      state = await isolate;
+    } catch (error) {
+      if (error instanceof EnvironmentError) return misconfigured(error);
+      throw error;
+    }
     // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
     // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
     const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
@@ -186,17 +194,29 @@ export default {
       client: request.headers.get('cf-connecting-ip'),
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    if (decision.type === 'counted') return respond(state, decision.answer, decision.headers);
+    if (decision.type === 'counted') return respond(state, decision.answer, decision.rateLimit);
     return respond(state, decision);
   },
 } satisfies ExportedHandler<WorkerEnv>;
 
-async function respond(
-  state: Isolate,
-  decision: EdgeResponse,
-  requestHeaders: Readonly<Record<string, string>> = {},
-): Promise<Response> {
-  const headers = new Headers({ ...decision.headers, ...requestHeaders });
+/**
+ * A deployment whose settings cannot work (a bad token list, a rate limit without its binding
+ * or the reverse) answers every request with a 500 that names the setting, so whoever deployed
+ * it sees why at the first request, not only in the Worker's log. It names settings, never a
+ * value of a secret.
+ */
+function misconfigured(error: EnvironmentError): Response {
+  const message = `This deployment is misconfigured: ${error.message.replaceAll('\n', '; ')}`;
+  console.error(message);
+  return new Response(JSON.stringify({ error: true, message }), {
+    status: 500,
+    headers: { ...COMMON_HEADERS, 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR },
+  });
+}
+
+async function respond(state: Isolate, decision: EdgeResponse, rateLimit?: string): Promise<Response> {
+  const headers = new Headers(decision.headers);
+  if (rateLimit !== undefined) headers.set('RateLimit', rateLimit);
   const source = decision.body;
   if (source && 'text' in source) {
     // A body made for this query: workerd encodes it as Content-Encoding says (encodeBody

@@ -22,25 +22,27 @@ const store = await loadBodyStore(distDir);
 const tokens = await configuredTokens({ API_TOKENS: 'first,reader:second' });
 const LIMIT: RateLimit = { requests: 3, seconds: 10 };
 
-/** A core under LIMIT whose count runs on a clock the test sets; every count is recorded. */
-function limitedCore(count?: (scope: RateScope, key: string) => RateCount) {
+/**
+ * A core under LIMIT whose count runs on a clock the test sets; every count is recorded. `count`
+ * is that count, for a remembered-decisions wrapper to count with too.
+ */
+function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount) {
   let now = 1_000_000_000_000; // the start of a 10 s window
   const counters = { token: new WindowCounter(LIMIT), address: new WindowCounter(LIMIT) };
   const counted: [RateScope, string][] = [];
+  const count = (scope: RateScope, key: string) => {
+    counted.push([scope, key]);
+    return countWith ? countWith(scope, key) : counters[scope].hit(key, now);
+  };
   const core = createEdge({
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit: {
-      limit: LIMIT,
-      count: (scope, key) => {
-        counted.push([scope, key]);
-        return count ? count(scope, key) : counters[scope].hit(key, now);
-      },
-    },
+    rateLimit: { limit: LIMIT, count },
   });
   return {
     core,
+    count,
     counted,
     advance: (ms: number) => {
       now += ms;
@@ -64,14 +66,17 @@ const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request =
 /** A counted decision, its status and every header it is sent with. */
 function sent(decision: EdgeDecision): { status: number; headers: Record<string, string>; text?: string } {
   if (decision.type !== 'counted') throw new Error(`expected a counted answer, got ${decision.type}`);
-  const { answer, headers } = decision as CountedResponse;
+  const { answer, rateLimit } = decision as CountedResponse;
   const body = answer.body;
   return {
     status: answer.status,
-    headers: { ...answer.headers, ...headers },
+    headers: { ...answer.headers, ...(rateLimit === undefined ? {} : { RateLimit: rateLimit }) },
     ...(body && 'text' in body ? { text: body.text } : {}),
   };
 }
+
+/** The same request, again and again: a remembered-decisions wrapper's case. */
+const repeated = { method: 'GET', pathname: '/api/trees', query: '', header: () => 'Bearer first', client: 'x' };
 
 const TOO_MANY = 'Too many requests with this API token: the limit is 3 per 10 seconds. Try again in 10 seconds.';
 
@@ -165,15 +170,66 @@ describe('rate limits', () => {
     expect(sent(await ask(core)).headers).toMatchObject({ 'Retry-After': '10', RateLimit: '"token";r=0;t=10' });
   });
 
-  test('remembered decisions are counted every time: the wrapper never keeps a counted answer', async () => {
-    const { core } = limitedCore();
+  test("with a count that answers later (another process's), the wrapper never keeps a counted answer", async () => {
+    const { core, counted } = limitedCore();
     const edge = rememberDecisions(core);
-    const request = { method: 'GET', pathname: '/api/trees', query: '', header: () => 'Bearer first', client: 'x' };
     for (let round = 0; round < LIMIT.requests; round++) {
-      expect(edge.known(request)).toBeUndefined();
-      expect(sent(await edge.decide(request)).status).toBe(200);
+      const decision = edge.decide(repeated);
+      expect(decision).toBeInstanceOf(Promise);
+      expect(sent(await decision).status).toBe(200);
     }
-    expect(sent(await edge.decide(request)).status).toBe(429);
+    expect(sent(await edge.decide(repeated)).status).toBe(429);
+    expect(counted.filter(([scope]) => scope === 'token')).toHaveLength(LIMIT.requests + 1);
+  });
+
+  test('a remembered answer is counted every time: the (n+1)th request of a window is a 429', async () => {
+    const { core, count, counted } = limitedCore();
+    const edge = rememberDecisions(core, count);
+    const first = await edge.decide(repeated);
+    const known: EdgeDecision[] = [];
+    for (let round = 1; round < LIMIT.requests; round++) {
+      const decision = edge.decide(repeated);
+      // Answered at once, without a turn through the core.
+      if (decision instanceof Promise) throw new Error('a repeat of a counted answer was not remembered');
+      known.push(decision);
+    }
+    expect(known.map((decision) => sent(decision).status)).toEqual([200, 200]);
+    expect(known.every((decision) => (decision as CountedResponse).answer === (first as CountedResponse).answer)).toBe(
+      true,
+    );
+    expect(sent(await edge.decide(repeated))).toMatchObject({
+      status: 429,
+      headers: { 'Retry-After': '10', RateLimit: '"token";r=0;t=10' },
+    });
+    const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
+    // The refused request was counted once, by the wrapper: the core made its 429 from that count.
+    expect(counted).toEqual([['address', 'x'], ...Array.from({ length: 4 }, () => ['token', digest])]);
+  });
+
+  test("RateLimit's r= goes down on remembered requests; a new window's state is each request's own", async () => {
+    const { core, count, advance } = limitedCore();
+    const edge = rememberDecisions(core, count);
+    const states = async () => sent(await edge.decide(repeated)).headers['RateLimit'];
+    advance(1_000);
+    expect([await states(), await states(), await states()]).toEqual([
+      '"token";r=2;t=9',
+      '"token";r=1;t=9',
+      '"token";r=0;t=9',
+    ]);
+    expect(sent(await edge.decide(repeated)).status).toBe(429);
+    advance(9_500);
+    expect([await states(), await states()]).toEqual(['"token";r=2;t=10', '"token";r=1;t=10']);
+  });
+
+  test('only a verified token with an answer that is not a 429 names the key its repeats count under', async () => {
+    const { core } = limitedCore();
+    const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
+    expect(await ask(core)).toMatchObject({ type: 'counted', tokenKey: digest });
+    expect(await ask(core, { path: '/api/nowhere' })).toMatchObject({ tokenKey: digest });
+    expect(await ask(core, { token: 'wrong' })).toMatchObject({ type: 'counted', tokenKey: undefined });
+    expect(await ask(core, { token: null })).toMatchObject({ type: 'counted', tokenKey: undefined });
+    expect(await ask(core)).toMatchObject({ answer: { status: 200 }, tokenKey: digest });
+    expect(await ask(core)).toMatchObject({ answer: { status: 429 }, tokenKey: undefined });
   });
 
   test('the name of a token that passed: its own, or the first 8 hex digits of its digest', async () => {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -124,5 +124,57 @@ describe("the client's Accept-Encoding (cf.clientAcceptEncoding) decides, not th
     const body = Buffer.from(await response.arrayBuffer());
     const decoded = encoding === 'br' ? brotliDecompressSync(body) : encoding === 'gzip' ? gunzipSync(body) : body;
     expect(decoded.equals(identity)).toBe(true);
+  });
+});
+
+describe('a deployment whose settings cannot work answers 500 naming the setting', () => {
+  // The Worker also writes the message to its log; not to this test's output.
+  beforeEach(() => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  const binding = { limit: async () => ({ success: true }) };
+  const misconfigured = async (env: Record<string, unknown>) => {
+    const response = await worker.fetch(edgeRequest('/api/trees', 'identity'), {
+      ASSETS: assetsOf(),
+      API_TOKENS: TOKEN,
+      ...env,
+    } as StandInEnv);
+    return {
+      status: response.status,
+      cacheControl: response.headers.get('cache-control'),
+      body: (await response.json()) as { error: boolean; message: string },
+    };
+  };
+
+  test('API_RATE_LIMIT without the API_RATE_LIMITER binding', async () => {
+    const answer = await misconfigured({ API_RATE_LIMIT: '100/60s' });
+    expect(answer).toEqual({
+      status: 500,
+      cacheControl: 'no-store',
+      body: { error: true, message: expect.stringContaining('API_RATE_LIMITER rate limiting binding is not') },
+    });
+    expect(answer.body.message).toMatch(/^This deployment is misconfigured: API_RATE_LIMIT is set/);
+  });
+
+  test('the API_RATE_LIMITER binding without API_RATE_LIMIT', async () => {
+    const answer = await misconfigured({ API_RATE_LIMITER: binding });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toContain('API_RATE_LIMIT (its numbers, such as 100/60s) is not set');
+  });
+
+  test('a bad API_RATE_LIMIT names the variable, and both set serve', async () => {
+    const answer = await misconfigured({ API_RATE_LIMIT: 'lots', API_RATE_LIMITER: binding });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toContain('API_RATE_LIMIT must be <requests>/<seconds>s');
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_RATE_LIMIT: '100/60s', API_RATE_LIMITER: binding };
+    vi.resetModules();
+    const loaded: unknown = await import(workerModule);
+    if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+    const served = await loaded.default.fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('ratelimit-policy')).toBe('"token";q=100;w=60');
   });
 });
