@@ -308,7 +308,7 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
-  test('a body the index names that the bodies file lacks: a BundleError naming both when a query needs it', async () => {
+  test('a body the index names that the bodies file lacks: a BundleError naming both, when asked', async () => {
     const files = apiWith({});
     const index = JSON.parse(files[bundleIndexPath(undefined)] ?? '{}') as BundleIndex;
     index.routes[suggestEmptyRoute('trees')] = '999999';
