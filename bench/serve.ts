@@ -5,10 +5,12 @@
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
 // replaces, and (d) this server again with a rate limit configured (high enough never to trip)
 // and the access log on (written to stdout, here /dev/null), against the same server without
-// them (goal: >= 0.9x). Load comes from wrk -t1 (or autocannon) on loopback, 32 connections.
+// them (goal: >= 0.9x), and with each alone to show which costs what. Load comes from wrk -t1
+// (or autocannon) on loopback, 32 connections.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same interleaved rounds: a before/after on a shared machine.
+// BENCH_ONLY=<role>,<role> loads only these servers (roles as in `Role`), e.g. ours,ours-limited.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,8 +58,19 @@ const scenarios = [
   { name: 'full list', query: '/api/trees', search: '', route: listRoute('trees') },
 ].map((scenario) => ({ ...scenario, file: bodyFile(scenario.route) }));
 
-type Role = 'ours' | 'ours-limited' | 'compare' | 'floor' | 'nginx' | 'nginx-copy' | 'fastify';
+type Role =
+  | 'ours'
+  | 'ours-limit-only'
+  | 'ours-log-only'
+  | 'ours-limited'
+  | 'compare'
+  | 'floor'
+  | 'nginx'
+  | 'nginx-copy'
+  | 'fastify';
 const COMPARE_DIR = process.env.BENCH_COMPARE;
+/** BENCH_ONLY=<role>,<role>: load only these servers (e.g. ours,ours-limited), for a quicker A/B. */
+const ONLY = process.env.BENCH_ONLY?.split(',');
 
 /** The floor: bench/baseline/node-floor.ts with every scenario's bytes and headers. */
 function floorTarget(): Promise<Target<Role>> {
@@ -116,9 +129,15 @@ try {
   targets.push(
     await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
   );
+  const limit = { API_RATE_LIMIT: '999999999/60s' };
   targets.push(
+    await nodeTarget('this server, rate limit only', 'ours-limit-only', 'src/server/serve.ts', {
+      ...limit,
+      ACCESS_LOG: 'off',
+    }),
+    await nodeTarget('this server, access log only', 'ours-log-only', 'src/server/serve.ts', { ACCESS_LOG: 'on' }),
     await nodeTarget('this server, rate limit + access log', 'ours-limited', 'src/server/serve.ts', {
-      API_RATE_LIMIT: '999999999/60s',
+      ...limit,
       ACCESS_LOG: 'on',
     }),
   );
@@ -141,7 +160,7 @@ try {
     const rounds = new Map<Target<Role>, Result[]>(targets.map((target) => [target, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // Interleaved, so a noisy moment on this shared machine hits every server alike.
-      for (const target of targets) {
+      for (const target of targets.filter(({ role }) => ONLY === undefined || ONLY.includes(role))) {
         load(target.url(scenario), WARM_UP_SECONDS); // the JIT and the connection pool
         rounds.get(target)?.push(measure(target, target.url(scenario)));
       }
@@ -161,7 +180,7 @@ try {
           `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
           `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
           `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
-          (target.role === 'ours-limited' ? ` ${shown(ratio(result, 'ours'))} of the server without them` : ''),
+          (target.role.startsWith('ours-') ? ` ${shown(ratio(result, 'ours'))} of the server without them` : ''),
       );
     }
     const ours = summaries.get('ours');

@@ -196,7 +196,7 @@ class Exchange implements EdgeRequest {
   }
 
   private logLine(bytes: number): void {
-    this.log?.({
+    this.log?.add({
       method: this.method,
       path: this.request.url ?? '',
       status: this.response.statusCode,
