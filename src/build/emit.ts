@@ -30,12 +30,15 @@ const gzipAsync = promisify(gzip);
  */
 const LARGE_BODY_BYTES = 1024 * 1024;
 
+/** The brotli quality a body of `byteLength` bytes is compressed at. */
+export const brotliQuality = (byteLength: number): number => (byteLength > LARGE_BODY_BYTES ? 9 : 11);
+
 /** br at quality 11 (9 for a large body), with a window no larger than the body needs (same bytes, less memory). */
 function brotli(bytes: Buffer): Promise<Buffer> {
   const window = Math.min(24, Math.max(10, Math.ceil(Math.log2(bytes.length + 1))));
   return brotliAsync(bytes, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: bytes.length > LARGE_BODY_BYTES ? 9 : 11,
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length),
       [constants.BROTLI_PARAM_LGWIN]: window,
       [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },

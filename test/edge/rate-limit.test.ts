@@ -170,6 +170,27 @@ describe('rate limits', () => {
     expect(sent(await ask(core)).headers).toMatchObject({ 'Retry-After': '10', RateLimit: '"token";r=0;t=10' });
   });
 
+  test('a count that knows only part of its state gives no RateLimit: a header never states a guess', async () => {
+    for (const partial of [{ allowed: true, remaining: 2 }, { allowed: true, resetSeconds: 5 }]) {
+      const { core } = limitedCore(() => partial);
+      expect({ partial, headers: sent(await ask(core)).headers }).toEqual({
+        partial,
+        headers: expect.not.objectContaining({ RateLimit: expect.anything() }),
+      });
+    }
+  });
+
+  test('a remembered answer that is not counted (health, a site path) is given back without counting', async () => {
+    const { core, count, counted } = limitedCore();
+    const edge = rememberDecisions(core, count);
+    for (const pathname of ['/healthz', '/trees/oak-tree/']) {
+      const asked = { ...repeated, pathname };
+      const decided = await edge.decide(asked);
+      expect(edge.decide(asked)).toBe(decided);
+    }
+    expect(counted).toEqual([]);
+  });
+
   test("with a count that answers later (another process's), the wrapper never keeps a counted answer", async () => {
     const { core, counted } = limitedCore();
     const edge = rememberDecisions(core);
@@ -232,6 +253,14 @@ describe('rate limits', () => {
     expect(await ask(core)).toMatchObject({ answer: { status: 429 }, tokenKey: undefined });
   });
 
+  test('a core given no token names names each token by the first 8 hex digits of its digest', async () => {
+    const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
+    await ask(core, { token: 'first' });
+    await ask(core, { token: 'second' });
+    const prefixes = tokens.map(({ digest }) => Buffer.from(digest).toString('hex').slice(0, 8));
+    expect([core.tokenName('Bearer first'), core.tokenName('Bearer second')]).toEqual(prefixes);
+  });
+
   test('the name of a token that passed: its own, or the first 8 hex digits of its digest', async () => {
     const { core } = limitedCore();
     await ask(core, { token: 'first' });
@@ -248,6 +277,14 @@ describe('rate limits', () => {
 
 describe('health', () => {
   const unlimited = createEdge({ index: store.index, tokenDigests: [] });
+
+  test('POST /healthz is refused as on any site path: 405 with Allow: GET, HEAD', async () => {
+    expect(await ask(unlimited, { method: 'POST', path: '/healthz', token: null })).toMatchObject({
+      type: 'respond',
+      status: 405,
+      headers: expect.objectContaining({ Allow: 'GET, HEAD' }),
+    });
+  });
 
   test('GET /healthz, no token: 200, Cache-Control no-store, the status and data version', async () => {
     const decision = await ask(unlimited, { path: '/healthz', token: null });
