@@ -171,7 +171,10 @@ describe('rate limits', () => {
   });
 
   test('a count that knows only part of its state gives no RateLimit: a header never states a guess', async () => {
-    for (const partial of [{ allowed: true, remaining: 2 }, { allowed: true, resetSeconds: 5 }]) {
+    for (const partial of [
+      { allowed: true, remaining: 2 },
+      { allowed: true, resetSeconds: 5 },
+    ]) {
       const { core } = limitedCore(() => partial);
       expect({ partial, headers: sent(await ask(core)).headers }).toEqual({
         partial,
