@@ -166,12 +166,27 @@ export function isoTimestamp(now: () => number = Date.now): () => string {
 /**
  * stdout through sonic-boom (pino's destination), each chunk written as it comes, at once:
  * the way Node writes its own stdout on Linux to files and pipes. A write on the libuv thread
- * pool instead cost the server more than the line itself when both cores were busy.
+ * pool instead cost the server more than the line itself when both cores were busy. A failed
+ * write (the reader went away: EPIPE) ends the log with one line on stderr, never the server.
  */
 function stdoutSink(): LineSink {
   const stdout = new SonicBoom({ fd: 1, sync: true, contentMode: 'buffer' });
-  // sonic-boom's types know only string chunks; in buffer mode it writes Buffers as they are.
-  return { write: (chunk) => stdout.write(chunk as unknown as string), flushSync: () => stdout.flushSync() };
+  let failed = false;
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (failed) return;
+    failed = true;
+    process.stderr.write(`Access log stopped: writing to stdout failed (${error.code ?? error.message}).\n`);
+  });
+  return {
+    // sonic-boom's types know only string chunks; in buffer mode it writes Buffers as they are.
+    write: (chunk) => {
+      if (!failed) stdout.write(chunk as unknown as string);
+    },
+    // After a failed write sonic-boom would retry the chunk forever here.
+    flushSync: () => {
+      if (!failed) stdout.flushSync();
+    },
+  };
 }
 
 /** The milliseconds since `start` (a performance.now()), to the microsecond. */

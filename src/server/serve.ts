@@ -43,7 +43,18 @@ async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   process.on('SIGINT', stop);
 }
 
+/**
+ * A reader of stdout that went away (`npm start | head`) makes every later write fail with
+ * EPIPE: the banner and reload lines are then lost, but the server keeps serving.
+ */
+function keepServingWithoutStdout(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 export async function serve(settings = settingsFromEnvironment()): Promise<void> {
+  keepServingWithoutStdout();
   if (cluster.isPrimary) await supervise(settings);
   else await serveInThisProcess(settings);
 }

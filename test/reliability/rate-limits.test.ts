@@ -151,6 +151,24 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
+  test('a reader of stdout that goes away ends the access log, not the server: it serves on, exits 0', async () => {
+    running = await startServe({ tokens: [FIRST] });
+    // Our end of the pipe closed: the server's next write to stdout fails with EPIPE.
+    running.child.stdout?.destroy();
+    for (let request = 0; request < 20; request++) {
+      const answer = await get(running.url, FIRST);
+      await answer.arrayBuffer();
+      expect(answer.status).toBe(200);
+    }
+    const deadline = Date.now() + 30_000;
+    while (!running.output().includes('Access log stopped') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running.output()).toContain('Access log stopped: writing to stdout failed (EPIPE).');
+    expect((await get(running.url, FIRST)).status).toBe(200);
+    const code = await running.stop('SIGTERM');
+    expect({ code, output: running.output() }).toEqual({ code: 0, output: running.output() });
+  }, 60_000);
+
   test('the access log: a JSON line per request from each process, no token, its name or digest prefix', async () => {
     running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], workers: 2 });
     const requests = 300;
