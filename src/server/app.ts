@@ -175,7 +175,8 @@ class Exchange implements EdgeRequest {
   answer(decision: EdgeDecision): void {
     const { send, serveStatic } = this.generation;
     if (decision.type === 'static') {
-      if (this.log) this.response.once('finish', () => this.logLine(staticBytes(this.request, this.response)));
+      // 'close', not 'finish': a client that closes its connection as the last bytes arrive gets no 'finish'.
+      if (this.log) this.response.once('close', () => this.logLine(staticBytes(this.request, this.response)));
       const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
       serveStatic(this.request, this.response, path).catch(() => this.failed());
       return;

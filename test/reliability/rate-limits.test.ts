@@ -4,6 +4,7 @@
 // CLI for WORKERS=2 and the log. Windows are 10 s; a test that waits for the next one polls
 // with a generous deadline, never a fixed sleep.
 import { createHash } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/contract/rate-limit.ts';
@@ -151,6 +152,19 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
+  test('a site page gets its line even when its client closes the connection as the last byte arrives', async () => {
+    running = await startServe({ tokens: [FIRST] });
+    const { port } = new URL(running.url);
+    const pages = 30;
+    for (let page = 0; page < pages; page++) await readThenDrop(Number(port), '/');
+    await running.stop('SIGTERM');
+    const lines = running
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{"time"'));
+    expect(lines.filter((line) => (JSON.parse(line) as { path: string }).path === '/')).toHaveLength(pages);
+  }, 60_000);
+
   test('a reader of stdout that goes away ends the access log, not the server: it serves on, exits 0', async () => {
     running = await startServe({ tokens: [FIRST] });
     // Our end of the pipe closed: the server's next write to stdout fails with EPIPE.
@@ -207,3 +221,21 @@ describe('npm run serve', () => {
     });
   }, 60_000);
 });
+
+/** GET `path` on a kept-alive connection, read the whole answer, then drop the connection at once (as curl does). */
+function readThenDrop(port: number, path: string): Promise<void> {
+  return new Promise((done, failed) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf('\r\n\r\n');
+      const length = Number(/content-length: *(\d+)/i.exec(received.subarray(0, headEnd).toString())?.[1]);
+      if (headEnd >= 0 && received.length >= headEnd + 4 + length) {
+        socket.destroy();
+        done();
+      }
+    });
+    socket.on('error', failed);
+  });
+}
