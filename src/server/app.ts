@@ -13,7 +13,7 @@ import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
-import { staticSite, type StaticSite } from './static-site.ts';
+import { countBodyBytes, staticSite, type StaticSite } from './static-site.ts';
 
 export interface ServerOptions {
   distDir: string;
@@ -175,8 +175,11 @@ class Exchange implements EdgeRequest {
   answer(decision: EdgeDecision): void {
     const { send, serveStatic } = this.generation;
     if (decision.type === 'static') {
-      // 'close', not 'finish': a client that closes its connection as the last bytes arrive gets no 'finish'.
-      if (this.log) this.response.once('close', () => this.logLine(staticBytes(this.request, this.response)));
+      if (this.log) {
+        const sent = countBodyBytes(this.response);
+        // 'close', not 'finish': a client that closes its connection as the last bytes arrive gets no 'finish'.
+        this.response.once('close', () => this.logLine(this.method === 'HEAD' ? 0 : sent()));
+      }
       const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
       serveStatic(this.request, this.response, path).catch(() => this.failed());
       return;
@@ -207,13 +210,6 @@ class Exchange implements EdgeRequest {
       client: this.client,
     });
   }
-}
-
-/** The body bytes of a static answer, as its Content-Length states (0 for HEAD). */
-function staticBytes(request: IncomingMessage, response: ServerResponse): number {
-  if (request.method === 'HEAD') return 0;
-  const length = Number(response.getHeader('content-length') ?? 0);
-  return Number.isFinite(length) ? length : 0;
 }
 
 /**

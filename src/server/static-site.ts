@@ -61,3 +61,28 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
     );
   };
 }
+
+/**
+ * Counts the body bytes `response` is given from now on, through write and end: serve-handler
+ * pipes a file into the response and sets its headers through writeHead, which getHeader does
+ * not see, so the count is taken from what it writes. (Node sends no body for HEAD: the
+ * caller counts 0 there.)
+ */
+export function countBodyBytes(response: ServerResponse): () => number {
+  let bytes = 0;
+  const count = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === 'string')
+      bytes += Buffer.byteLength(chunk, Buffer.isEncoding(String(encoding)) ? (encoding as BufferEncoding) : 'utf8');
+    else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const { write, end } = response;
+  response.write = function (this: ServerResponse, ...args: unknown[]) {
+    count(args[0], args[1]);
+    return (write as (...args: unknown[]) => boolean).apply(this, args);
+  };
+  response.end = function (this: ServerResponse, ...args: unknown[]) {
+    count(args[0], args[1]);
+    return (end as (...args: unknown[]) => ServerResponse).apply(this, args);
+  };
+  return () => bytes;
+}

@@ -152,6 +152,26 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
+  test("a site page's line counts the body bytes sent: the page's length, and 0 for HEAD", async () => {
+    running = await startServe({ tokens: [FIRST] });
+    const page = await fetch(`${running.url}/`);
+    const length = (await page.arrayBuffer()).byteLength;
+    expect(Number(page.headers.get('content-length'))).toBe(length);
+    await (await fetch(`${running.url}/`, { method: 'HEAD' })).arrayBuffer();
+    await running.stop('SIGTERM');
+    const pageLines = running
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{"time"'))
+      .map((line) => JSON.parse(line) as { method: string; path: string; bytes: number })
+      .filter((line) => line.path === '/');
+    expect(pageLines.map(({ method, bytes }) => ({ method, bytes }))).toEqual([
+      { method: 'GET', bytes: length },
+      { method: 'HEAD', bytes: 0 },
+    ]);
+    expect(length).toBeGreaterThan(0);
+  }, 60_000);
+
   test('a site page gets its line even when its client closes the connection as the last byte arrives', async () => {
     running = await startServe({ tokens: [FIRST] });
     const { port } = new URL(running.url);
