@@ -148,6 +148,7 @@ class Exchange implements EdgeRequest {
   private readonly log: AccessLog | undefined;
   /** performance.now() when the request arrived, for the log. */
   private readonly start: number;
+  private authorization: string | null | undefined = undefined;
 
   constructor(
     request: IncomingMessage,
@@ -169,7 +170,10 @@ class Exchange implements EdgeRequest {
   }
 
   header(name: string): string | null {
-    return rawHeader(this.request.rawHeaders, name);
+    if (name !== 'authorization') return rawHeader(this.request.rawHeaders, name);
+    // Read by the core and again for the log's token name: found once.
+    if (this.authorization === undefined) this.authorization = rawHeader(this.request.rawHeaders, name);
+    return this.authorization;
   }
 
   answer(decision: EdgeDecision): void {

@@ -62,11 +62,12 @@ export type SendDecision = (response: ServerResponse, decision: EdgeResponse, ra
 
 /**
  * Sends decisions of one build: the headers of each answer (with its Content-Length) are put
- * in the flat array writeHead takes once, then reused by every request that gets that answer;
- * a request's own RateLimit is added to a copy.
+ * in the flat array writeHead takes once, then reused by every request that gets that answer.
+ * A second array ends in a RateLimit slot, which each request under a limit fills with its own
+ * value just before writeHead reads it (writeHead turns the array into text at once).
  */
-export function decisionSender(store: BodyStore): SendDecision {
-  const prepared = new WeakMap<EdgeResponse, { headers: OutgoingHttpHeader[]; body: Uint8Array | undefined }>();
+export function decisionSender(store: Pick<BodyStore, 'bytes'>): SendDecision {
+  const prepared = new WeakMap<EdgeResponse, PreparedAnswer>();
   const prepare = (decision: EdgeResponse) => {
     const source = decision.body;
     const body = !source
@@ -76,14 +77,25 @@ export function decisionSender(store: BodyStore): SendDecision {
         : encodeText(source.text, decision.encoding);
     const headers: OutgoingHttpHeader[] = Object.entries(decision.headers).flat();
     if (body) headers.push('Content-Length', String(body.length));
-    const ready = { headers, body: decision.omitBody ? undefined : body };
+    const ready = { headers, limited: [...headers, 'RateLimit', ''], body: decision.omitBody ? undefined : body };
     prepared.set(decision, ready);
     return ready;
   };
   return (response, decision, rateLimit) => {
-    const { headers, body } = prepared.get(decision) ?? prepare(decision);
-    response.writeHead(decision.status, rateLimit === undefined ? headers : [...headers, 'RateLimit', rateLimit]);
+    const { headers, limited, body } = prepared.get(decision) ?? prepare(decision);
+    if (rateLimit === undefined) response.writeHead(decision.status, headers);
+    else {
+      limited[limited.length - 1] = rateLimit;
+      response.writeHead(decision.status, limited);
+    }
     response.end(body);
     return body?.length ?? 0;
   };
+}
+
+interface PreparedAnswer {
+  headers: OutgoingHttpHeader[];
+  /** `headers` and a RateLimit header, whose value is set for each request. */
+  limited: OutgoingHttpHeader[];
+  body: Uint8Array | undefined;
 }

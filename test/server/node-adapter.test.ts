@@ -1,9 +1,13 @@
 // The Node adapter's request translation: the plain-pattern shortcut for request targets
 // must give exactly what a WHATWG URL parser gives, and repeated headers read as fetch's
 // Headers joins them.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { rawHeader, requestTarget, requestUrl } from '../../src/server/node-adapter.ts';
+import type { EdgeResponse } from '../../src/edge/core.ts';
+import type { BodyStore } from '../../src/server/body-store.ts';
+import { decisionSender, rawHeader, requestTarget, requestUrl } from '../../src/server/node-adapter.ts';
 
 /** What a URL parser makes of a target: the reference the shortcut must match. */
 function parsedByUrl(target: string) {
@@ -64,5 +68,42 @@ describe('rawHeader', () => {
 
   test('is null for a header not sent', () => {
     expect(rawHeader(raw, 'if-none-match')).toBeNull();
+  });
+});
+
+describe('decisionSender', () => {
+  test('requests sharing one answer each get their own RateLimit value, and one without a value gets none', async () => {
+    const answer: EdgeResponse = {
+      type: 'respond',
+      status: 200,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: { text: '{"error":false}' },
+      encoding: 'identity',
+      omitBody: false,
+    };
+    const noStoredBodies: Pick<BodyStore, 'bytes'> = {
+      bytes: () => {
+        throw new Error('this answer has no stored body');
+      },
+    };
+    const send = decisionSender(noStoredBodies);
+    // The request says which RateLimit value it gets, as a count would.
+    const server = createServer((request, response) => {
+      const value = request.headers['x-rate-limit'];
+      send(response, answer, typeof value === 'string' ? value : undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      const rateLimits = [];
+      for (const value of ['"token";r=2;t=9', undefined, '"token";r=1;t=9']) {
+        const response = await fetch(url, { headers: value === undefined ? {} : { 'X-Rate-Limit': value } });
+        expect(await response.text()).toBe('{"error":false}');
+        rateLimits.push(response.headers.get('ratelimit'));
+      }
+      expect(rateLimits).toEqual(['"token";r=2;t=9', null, '"token";r=1;t=9']);
+    } finally {
+      server.close();
+    }
   });
 });
