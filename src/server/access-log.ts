@@ -148,7 +148,7 @@ class LineBatches implements DestinationStream {
  * are formatted once a second, and each line adds its milliseconds (a Date per line would
  * cost more than the rest of the time field).
  */
-export function isoTimestamp(now: () => number = Date.now): () => string {
+export function isoTimestamp(now: () => number): () => string {
   let second = Number.NaN;
   let opening = '';
   return () => {
