@@ -72,7 +72,7 @@ describe('rawHeader', () => {
 });
 
 describe('decisionSender', () => {
-  test('requests sharing one answer each get their own RateLimit value, and one without a value gets none', async () => {
+  test('requests sharing one answer get their own RateLimit value each; one without a value gets none', async () => {
     const answer: EdgeResponse = {
       type: 'respond',
       status: 200,
