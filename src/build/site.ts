@@ -1,6 +1,7 @@
 // The whole build as a library call: validate the content, let Astro build the wiki (the
 // integration adds the API, the search index and the bundles) into a staging folder, then
 // swap it in as dist/. `npm run build` (cli.ts) and `npm start` call it.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'astro';
@@ -21,12 +22,23 @@ export async function buildSite(
   // Astro starts. The integration hands this one load to every later part of the build.
   const data = load(contentDirOf(projectDir));
   await replaceAtomically(outDir, async (staging) => {
-    await build({
-      ...siteConfig({ data }),
-      configFile: false,
-      root: projectDir,
-      outDir: staging,
-      logLevel: process.env.CI ? 'warn' : 'info',
-    });
+    // Astro writes the content layer's store to its cache folder and renders the pages from
+    // that file: in the checkout's shared one (node_modules/.astro), another Astro process
+    // (`astro sync` in typecheck, another build) could swap its content in. This build's own
+    // folder, named after its staging folder so a killed build's is swept up with it; the
+    // loader fills the store afresh each build, so nothing is lost by not keeping it.
+    const cacheDir = mkdtempSync(`${staging}-astro-cache-`);
+    try {
+      await build({
+        ...siteConfig({ data }),
+        configFile: false,
+        root: projectDir,
+        outDir: staging,
+        cacheDir,
+        logLevel: process.env.CI ? 'warn' : 'info',
+      });
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 }

@@ -2,7 +2,7 @@
 // the API, the wiki's collections and pages, and the offline bundles. The build is fed a
 // small fixture project through its loader: a part that read content/ by itself would show
 // the project's own records instead.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -15,15 +15,22 @@ const loads: string[] = [];
 let fixture: TempProject;
 let data: BuildData;
 let outDir: string;
+/** The checkout's shared Astro content store, as it was before the build and after it. */
+const sharedStore = join(projectDir, 'node_modules', '.astro', 'data-store.json');
+const storeState = () => statSync(sharedStore, { throwIfNoEntry: false })?.mtimeMs ?? 'absent';
+let storeBefore: number | string;
+let storeAfter: number | string;
 
 beforeAll(async () => {
   fixture = minimalProject();
+  storeBefore = storeState();
   outDir = join(mkdtempSync(join(tmpdir(), 'treefarm-one-load-')), 'dist');
   await buildSite(outDir, (contentDir) => {
     loads.push(contentDir);
     data = loadBuildData(fixture.contentDir);
     return data;
   });
+  storeAfter = storeState();
 }, 180_000);
 afterAll(() => {
   rmSync(join(outDir, '..'), { recursive: true, force: true });
@@ -63,4 +70,9 @@ test('the downloads page names the bundles the build wrote, made from that one l
     expect(page).toContain(bundle.name);
     expect(page).toContain(bundle.sha256);
   }
+});
+
+test("a build keeps its content store to itself: the checkout's shared Astro cache is untouched, none is left", () => {
+  expect(storeAfter).toBe(storeBefore);
+  expect(readdirSync(join(outDir, '..'))).toEqual(['dist']);
 });
