@@ -320,6 +320,58 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
+  test('a body number one past the last line: a BundleError, not the text after the final line break', async () => {
+    const files = apiWith({});
+    const lines = (files[BUNDLE_BODIES] ?? '').split('\n').length - 1;
+    const index = JSON.parse(files[bundleIndexPath(undefined)] ?? '{}') as BundleIndex;
+    index.routes[suggestEmptyRoute('trees')] = String(lines + 1);
+    const bundle = await openBundle(
+      consistentlyChanged({ ...files, [bundleIndexPath(undefined)]: JSON.stringify(index) }),
+    );
+    await expect(bundle.suggest('trees', '!!')).rejects.toThrow(
+      new BundleError(`The bundle's index names body ${lines + 1}, which ${BUNDLE_BODIES} lacks.`, BUNDLE_BODIES),
+    );
+  });
+
+  test.each([
+    ['no version', '{"routes":{}}'],
+    ['a version that is not text', '{"version":7,"routes":{}}'],
+    ['routes that are a list', '{"version":"v","routes":[]}'],
+    ['routes that are null', '{"version":"v","routes":null}'],
+    ['routes that are text', '{"version":"v","routes":"x"}'],
+  ])('an index with %s is not an index: a BundleError naming it when a query needs it', async (_, text) => {
+    const bundle = await openBundle(consistentlyChanged({ [bundleIndexPath(undefined)]: text }));
+    await expect(bundle.trees()).rejects.toThrow(
+      new BundleError(
+        `${bundleIndexPath(undefined)} is not the index of a bundle: it needs a version and routes.`,
+        bundleIndexPath(undefined),
+      ),
+    );
+  });
+
+  test.each([
+    ['a number', 5, '5'],
+    ['null (only a release removes a route)', null, 'null'],
+  ])(
+    "a route of the current data's index to %s names no body: a BundleError naming the route",
+    async (_, body, shown) => {
+      const files = apiWith({});
+      const index = JSON.parse(files[bundleIndexPath(undefined)] ?? '{}') as {
+        version: string;
+        routes: Record<string, unknown>;
+      };
+      const route = listRoute('trees');
+      index.routes[route] = body;
+      const bundle = await openBundle(
+        consistentlyChanged({ ...files, [bundleIndexPath(undefined)]: JSON.stringify(index) }),
+      );
+      const path = bundleIndexPath(undefined);
+      await expect(bundle.trees()).rejects.toThrow(
+        new BundleError(`${path} routes ${route} to ${shown}, which names no body.`, path),
+      );
+    },
+  );
+
   test('an index that is not an index: a BundleError naming it when a query needs it', async () => {
     const bundle = await openBundle(consistentlyChanged({ [bundleIndexPath(undefined)]: '{"routes":[]}' }));
     await expect(bundle.trees()).rejects.toThrow(
