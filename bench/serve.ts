@@ -5,11 +5,12 @@
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
 // replaces, and (d) this server again with a rate limit configured (high enough never to trip)
 // and the access log on (written to stdout, here /dev/null), against the same server without
-// them (goal: >= 0.9x), and with each alone to show which costs what. Load comes from wrk -t1
-// (or autocannon) on loopback, 32 connections.
+// them (goal: >= 0.9x, the median of the rounds' paired ratios), and with each alone to show
+// which costs what. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections. Each
+// round starts every server afresh, in random order.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
-// to the same interleaved rounds: a before/after on a shared machine.
+// to the same rounds: a before/after on a shared machine.
 // BENCH_ONLY=<role>,<role> loads only these servers (roles as in `Role`), e.g. ours,ours-limited.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import {
   load,
   loaderLine,
   measure,
+  median,
   nodeTarget,
   type Result,
   ROUNDS,
@@ -123,83 +125,156 @@ http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepa
   };
 }
 
-const targets: Target<Role>[] = [];
-try {
-  const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
-  targets.push(
-    await nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
-  );
-  const limit = { API_RATE_LIMIT: '999999999/60s' };
-  targets.push(
-    await nodeTarget('this server, rate limit only', 'ours-limit-only', 'src/server/serve.ts', {
-      ...limit,
-      ACCESS_LOG: 'off',
-    }),
-    await nodeTarget('this server, access log only', 'ours-log-only', 'src/server/serve.ts', { ACCESS_LOG: 'on' }),
-    await nodeTarget('this server, rate limit + access log', 'ours-limited', 'src/server/serve.ts', {
-      ...limit,
-      ACCESS_LOG: 'on',
-    }),
-  );
-  if (COMPARE_DIR) {
-    const name = `npm run serve of ${COMPARE_DIR}`;
-    const script = join(COMPARE_DIR, 'src/server/serve.ts');
-    targets.push(await nodeTarget(name, 'compare', script, { DIST_DIR: join(COMPARE_DIR, 'dist') }));
-  }
-  targets.push(await floorTarget());
-  if (has('nginx')) targets.push(await nginxTarget(true), await nginxTarget(false));
-  targets.push(await nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'));
-
-  console.log(`${loaderLine()}\n`);
-  const lines = [
-    '| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs floor | vs nginx | vs Fastify |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
-  ];
-  const verdicts: string[] = [];
-  for (const scenario of scenarios) {
-    const rounds = new Map<Target<Role>, Result[]>(targets.map((target) => [target, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      // Interleaved, so a noisy moment on this shared machine hits every server alike.
-      for (const target of targets.filter(({ role }) => ONLY === undefined || ONLY.includes(role))) {
-        load(target.url(scenario), WARM_UP_SECONDS); // the JIT and the connection pool
-        rounds.get(target)?.push(measure(target, target.url(scenario)));
-      }
-    }
-    const summaries = new Map(targets.map((target) => [target.role, summary(rounds.get(target) ?? [])]));
-    const ratio = (result: Result, role: Role) => {
-      const other = summaries.get(role);
-      return other ? result.requestsPerSecond / other.requestsPerSecond : undefined;
-    };
-    const shown = (value: number | undefined) => (value === undefined ? '' : `${value.toFixed(2)}x`);
-    for (const target of targets) {
-      const result = summaries.get(target.role);
-      if (!result) continue;
-      const isOurs = target.role === 'ours';
-      lines.push(
-        `| ${scenario.name} | ${target.name} | ${Math.round(result.requestsPerSecond)} | ` +
-          `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
-          `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
-          `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
-          (target.role.startsWith('ours-') ? ` ${shown(ratio(result, 'ours'))} of the server without them` : ''),
-      );
-    }
-    const ours = summaries.get('ours');
-    if (ours) verdicts.push(...goalVerdicts(scenario.name, ours, ratio(ours, 'floor'), ratio(ours, 'nginx')));
-    const limited = summaries.get('ours-limited');
-    const vsUnlimited = limited && ratio(limited, 'ours');
-    if (vsUnlimited !== undefined)
-      verdicts.push(
-        `${vsUnlimited >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
-          `${vsUnlimited.toFixed(2)}x`,
-      );
-    const compared = ours && ratio(ours, 'compare');
-    if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
-  }
-  console.log(lines.join('\n'));
-  console.log(`\n${verdicts.join('\n')}`);
-} finally {
-  await Promise.all(targets.map((target) => target.stop()));
+/** A server of the run, started afresh for each round (see the loop below). */
+interface TargetSpec {
+  role: Role;
+  start(): Promise<Target<Role>>;
 }
+
+const profile = CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [];
+const limit = { API_RATE_LIMIT: '999999999/60s' };
+const allSpecs: TargetSpec[] = [
+  {
+    role: 'ours',
+    start: () =>
+      nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
+  },
+  {
+    role: 'ours-limit-only',
+    start: () =>
+      nodeTarget('this server, rate limit only', 'ours-limit-only', 'src/server/serve.ts', {
+        ...limit,
+        ACCESS_LOG: 'off',
+      }),
+  },
+  {
+    role: 'ours-log-only',
+    start: () =>
+      nodeTarget('this server, access log only', 'ours-log-only', 'src/server/serve.ts', { ACCESS_LOG: 'on' }),
+  },
+  {
+    role: 'ours-limited',
+    start: () =>
+      nodeTarget('this server, rate limit + access log', 'ours-limited', 'src/server/serve.ts', {
+        ...limit,
+        ACCESS_LOG: 'on',
+      }),
+  },
+  ...(COMPARE_DIR
+    ? [
+        {
+          role: 'compare' as const,
+          start: () =>
+            nodeTarget(`npm run serve of ${COMPARE_DIR}`, 'compare', join(COMPARE_DIR, 'src/server/serve.ts'), {
+              DIST_DIR: join(COMPARE_DIR, 'dist'),
+            }),
+        },
+      ]
+    : []),
+  { role: 'floor' as const, start: floorTarget },
+  ...(has('nginx')
+    ? [
+        { role: 'nginx' as const, start: () => nginxTarget(true) },
+        { role: 'nginx-copy' as const, start: () => nginxTarget(false) },
+      ]
+    : []),
+  {
+    role: 'fastify' as const,
+    start: () => nodeTarget('Fastify, dynamic', 'fastify', 'bench/baseline/fastify-server.ts'),
+  },
+];
+const specs = allSpecs.filter(({ role }) => ONLY === undefined || ONLY.includes(role));
+
+/** A copy of `items` in random order. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(Math.random() * (index + 1));
+    [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
+  }
+  return copy;
+}
+
+// Every round starts each server afresh, in a new random order, and measures it on every
+// scenario: one process's luck (its memory layout, what its JIT chose) moved a pairing by
+// 5 % when the same processes served every round, and a fixed order gave each position its
+// own share of the machine's drift. A pairing's verdict is the median of its rounds' ratios,
+// each round's two figures measured minutes apart at most.
+const results = new Map<string, Result[]>();
+const names = new Map<Role, string>();
+const resultsOf = (role: Role, scenario: string) => results.get(`${role}\0${scenario}`) ?? [];
+let running: Target<Role> | undefined;
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const spec of shuffled(specs)) {
+      running = await spec.start();
+      names.set(spec.role, running.name);
+      for (const scenario of scenarios) {
+        load(running.url(scenario), WARM_UP_SECONDS); // the JIT and the connection pool
+        results.set(`${spec.role}\0${scenario.name}`, [
+          ...resultsOf(spec.role, scenario.name),
+          measure(running, running.url(scenario)),
+        ]);
+      }
+      await running.stop();
+      running = undefined;
+    }
+  }
+} finally {
+  await running?.stop();
+}
+
+console.log(`${loaderLine()} Each round starts every server afresh, in random order.\n`);
+const lines = [
+  '| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs floor | vs nginx | vs Fastify |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+];
+const verdicts: string[] = [];
+for (const scenario of scenarios) {
+  const summaries = new Map(specs.map(({ role }) => [role, summary(resultsOf(role, scenario.name))]));
+  const ratio = (result: Result, role: Role) => {
+    const other = summaries.get(role);
+    return other ? result.requestsPerSecond / other.requestsPerSecond : undefined;
+  };
+  /** The median of the rounds' ratios of `role` to `base`, and the lowest and highest of them. */
+  const paired = (role: Role, base: Role) => {
+    const bases = resultsOf(base, scenario.name);
+    const ratios = resultsOf(role, scenario.name).map(
+      (result, round) => result.requestsPerSecond / (bases[round]?.requestsPerSecond ?? Number.NaN),
+    );
+    return ratios.length === 0
+      ? undefined
+      : { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+  };
+  const shown = (value: number | undefined) => (value === undefined ? '' : `${value.toFixed(2)}x`);
+  for (const { role } of specs) {
+    const result = summaries.get(role);
+    if (!result) continue;
+    const isOurs = role === 'ours';
+    const vsOurs = role.startsWith('ours-') ? paired(role, 'ours') : undefined;
+    lines.push(
+      `| ${scenario.name} | ${names.get(role)} | ${Math.round(result.requestsPerSecond)} | ` +
+        `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
+        `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
+        `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
+        (vsOurs
+          ? ` ${shown(vsOurs.median)} of the server without them (rounds ${shown(vsOurs.low)} to ${shown(vsOurs.high)})`
+          : ''),
+    );
+  }
+  const ours = summaries.get('ours');
+  if (ours) verdicts.push(...goalVerdicts(scenario.name, ours, ratio(ours, 'floor'), ratio(ours, 'nginx')));
+  const limited = paired('ours-limited', 'ours');
+  if (limited)
+    verdicts.push(
+      `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
+        `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
+    );
+  const compared = ours && ratio(ours, 'compare');
+  if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
+}
+console.log(lines.join('\n'));
+console.log(`\n${verdicts.join('\n')}`);
 
 /** One line per goal: >= 0.8x the floor, >= 0.5x nginx, p99 <= 5 ms, no errors. */
 function goalVerdicts(scenario: string, ours: Result, vsFloor?: number, vsNginx?: number): string[] {

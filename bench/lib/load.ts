@@ -8,8 +8,9 @@ import { projectDir } from '../../src/build/site.ts';
 import { freePort } from '../../test/support/runtimes.ts';
 
 export const CONNECTIONS = 32;
-export const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Enough rounds that a median of paired ratios stands when one round is disturbed. */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The warm-up before each measured run: the JIT and the connection pool. */
 export const WARM_UP_SECONDS = 2;
 export const TOKEN = 'bench-token';
