@@ -268,7 +268,8 @@ for (const scenario of scenarios) {
   if (limited)
     verdicts.push(
       `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
-        `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
+        `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ` +
+        `${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
     );
   const compared = ours && ratio(ours, 'compare');
   if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
