@@ -139,8 +139,13 @@ const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
 const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
-/** Answers of the static site are remembered apart from the API's (their headers differ). */
+/**
+ * Answers outside /api/ (the static site's, /healthz) are remembered apart from the API's: their
+ * headers differ, and they carry no RateLimit-Policy, as they are never counted.
+ */
 const STATIC_SCOPE = '\0static';
+const HEALTH_SCOPE = '\0health';
+const outsideApi = (scopeKey: string) => scopeKey === STATIC_SCOPE || scopeKey === HEALTH_SCOPE;
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
 const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, tooMany: 64 };
 /** GET /api/releases: the list of data releases. */
@@ -214,7 +219,7 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
 async function decide(edge: Edge, request: EdgeRequest, tokenCount: RateCount | undefined): Promise<EdgeDecision> {
   const pathname = request.pathname;
   if (pathname !== '/api' && !pathname.startsWith('/api/')) {
-    if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {});
+    if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {}, STATIC_SCOPE);
     const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
     if (pathname === HEALTH_PATH && (method === 'GET' || method === 'HEAD')) return health(edge, request);
     if (method === 'GET' || method === 'HEAD') return STATIC;
@@ -231,7 +236,7 @@ async function decide(edge: Edge, request: EdgeRequest, tokenCount: RateCount | 
 async function health(edge: Edge, request: EdgeRequest): Promise<EdgeResponse> {
   const text = healthBody((await currentRoot(edge.index)).version);
   edge.health ??= { text, sha256: await sha256Hex(new TextEncoder().encode(text)) };
-  return respond(edge, 200, edge.health, request, HEALTH_HEADERS, 'health');
+  return respond(edge, 200, edge.health, request, HEALTH_HEADERS, HEALTH_SCOPE);
 }
 
 /**
@@ -414,7 +419,6 @@ async function baseHeaders(edge: Edge): Promise<Headers> {
   edge.baseHeaders ??= {
     ...COMMON_HEADERS,
     'X-Data-Version': (await currentRoot(edge.index)).version,
-    ...edge.policy,
   };
   return edge.baseHeaders;
 }
@@ -435,7 +439,8 @@ async function respond(
   const slot = answerSlot(encoding, head);
   const known = answers[slot];
   if (known) return known;
-  const headers: Record<string, string> = { ...(await baseHeaders(edge)), ...extra };
+  const policy = outsideApi(scopeKey) ? undefined : edge.policy;
+  const headers: Record<string, string> = { ...(await baseHeaders(edge)), ...policy, ...extra };
   if (body !== undefined) {
     headers['Content-Type'] = JSON_CONTENT_TYPE;
     headers['Vary'] = 'Accept-Encoding';

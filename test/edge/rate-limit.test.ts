@@ -317,4 +317,19 @@ describe('health', () => {
       expect(await ask(core, { path: '/healthz', token: null })).toMatchObject({ type: 'respond', status: 200 });
     expect(counted).toEqual([]);
   });
+
+  test('answers outside /api/ (health, a site 405, a spelled-out API path) carry no RateLimit-Policy', async () => {
+    const { core } = limitedCore();
+    const outside = [
+      { path: '/healthz', token: null },
+      { method: 'POST', path: '/trees/oak-tree/' },
+      { path: '/%61pi/trees/index.json' },
+    ];
+    for (const request of outside) {
+      const decision = await ask(core, request);
+      if (decision.type !== 'respond') throw new Error(`${request.path}: expected an answer, got ${decision.type}`);
+      expect(Object.keys(decision.headers)).not.toContain('RateLimit-Policy');
+    }
+    expect(sent(await ask(core, { path: '/api/nowhere' })).headers).toHaveProperty('RateLimit-Policy');
+  });
 });
