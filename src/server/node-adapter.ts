@@ -49,12 +49,26 @@ export function requestTarget(target: string): RequestTarget | undefined {
 export function rawHeader(rawHeaders: readonly string[], name: string): string | null {
   let value: string | null = null;
   for (let index = 0; index < rawHeaders.length; index += 2) {
-    const key = rawHeaders[index] ?? '';
-    if (key.length !== name.length || key.toLowerCase() !== name) continue;
+    if (!isHeaderName(rawHeaders[index] ?? '', name)) continue;
     const next = rawHeaders[index + 1] ?? '';
     value = value === null || value === '' ? next : `${value}, ${next}`;
   }
   return value;
+}
+
+/**
+ * Whether a header name as sent is `lowerName` in any letter case. HTTP folds only ASCII
+ * letters; compared in place, as a lower-cased copy of every name would cost a string each.
+ */
+function isHeaderName(sent: string, lowerName: string): boolean {
+  if (sent.length !== lowerName.length) return false;
+  for (let index = 0; index < sent.length; index++) {
+    const code = sent.charCodeAt(index);
+    const wanted = lowerName.charCodeAt(index);
+    // An upper-case ASCII letter is its lower-case letter's code minus 32.
+    if (code !== wanted && (wanted < 97 || code !== wanted - 32)) return false;
+  }
+  return true;
 }
 
 /** Sends an answer, with this request's RateLimit value when it has one; the body bytes sent. */

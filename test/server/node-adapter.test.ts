@@ -69,6 +69,12 @@ describe('rawHeader', () => {
   test('is null for a header not sent', () => {
     expect(rawHeader(raw, 'if-none-match')).toBeNull();
   });
+
+  test('folds only ASCII letters: a name differing in another character is another header', () => {
+    // "-" is 32 above CR; "K" (the Kelvin sign) lower-cases to "k" outside ASCII.
+    expect(rawHeader(['If\rnone-match', 'x'], 'if-none-match')).toBeNull();
+    expect(rawHeader(['X-To\u212Aen', 'x'], 'x-token')).toBeNull();
+  });
 });
 
 describe('decisionSender', () => {
