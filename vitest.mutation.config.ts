@@ -37,6 +37,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/client/online.test.ts',
     'test/client/network.test.ts',
     'test/client/transport.test.ts',
+    'test/client/economics.test.ts',
     'test/bundles/bundles.test.ts',
     'test/build/suggest.property.test.ts',
   ],

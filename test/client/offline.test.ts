@@ -25,7 +25,7 @@ import {
   type BundleFormat,
 } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { answerText, bodyLinePath } from '../../src/client/bundle.ts';
+import { answerText } from '../../src/client/bundle.ts';
 import { levelRoute, listRoute, notFoundRoute, RELEASES_ROUTE, suggestEmptyRoute } from '../../src/contract/paths.ts';
 import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
@@ -292,7 +292,7 @@ describe('a bundle whose manifest matches its files but whose files are not what
   test('an API body that is not JSON: a BundleError naming its line when it is read', async () => {
     const files = apiWith({ [levelRoute('trees', 1)]: 'not json' });
     const bundle = await openBundle(consistentlyChanged(files));
-    const path = bodyLinePath(lineOf(files, levelRoute('trees', 1)));
+    const path = `${BUNDLE_BODIES} line ${lineOf(files, levelRoute('trees', 1))}`;
     await expect(bundle.trees(1)).rejects.toThrow(`${path} is not valid JSON: `);
   });
 
@@ -386,6 +386,22 @@ describe('a bundle whose manifest matches its files but whose files are not what
   });
 });
 
+test('each file of a bundle is read once, however many queries ask', async () => {
+  const reads = new Map<string, number>();
+  class CountedFiles extends Map<string, Uint8Array> {
+    override get(path: string): Uint8Array | undefined {
+      reads.set(path, (reads.get(path) ?? 0) + 1);
+      return super.get(path);
+    }
+  }
+  const files = new CountedFiles(await readArchive(archives.zip));
+  const ask = (search: string | null, release: string | null = null) =>
+    answerText(files, { endpoint: 'trees', suggest: false, search, release });
+  for (const search of [null, 'Oak Tree', '69', 'oak', null]) expect(await ask(search)).toBeDefined();
+  for (let round = 0; round < 2; round++) expect(await ask(null, '1999-01-01')).toBeUndefined();
+  expect(Object.fromEntries(reads)).toEqual({ [bundleIndexPath(undefined)]: 1, [BUNDLE_BODIES]: 1 });
+});
+
 describe('a changed file is refused with both digests and sizes', () => {
   test('the sha256 and size found, and those the manifest expects', async () => {
     const name = BUNDLE_BODIES;
@@ -461,6 +477,19 @@ describe('a bundle with a data release', () => {
       kind: 'trees',
       search: 'oak',
     });
+  });
+
+  test("a route of a release's index to a number names no body: a BundleError naming the route", async () => {
+    const files = apiWith({}, [{ id: RELEASE, version: releases[0]?.version ?? '', texts: {} }]);
+    const path = bundleIndexPath(RELEASE);
+    const index = JSON.parse(files[path] ?? '{}') as { version: string; routes: Record<string, unknown> };
+    index.routes[listRoute('trees')] = 5;
+    const bundle = await openBundle(consistentlyChanged({ ...files, [path]: JSON.stringify(index) }, releases), {
+      release: RELEASE,
+    });
+    await expect(bundle.trees()).rejects.toThrow(
+      new BundleError(`${path} routes ${listRoute('trees')} to 5, which names no body.`, path),
+    );
   });
 
   test('releases() is the data of the list of releases, or none when it has none', async () => {
