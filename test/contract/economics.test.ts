@@ -6,17 +6,30 @@ import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import {
+  costPerEfficiencyPoint,
+  costPerLogOfCapacity,
+  costPerLogPerMinute,
+  costPerSpeedPercent,
   costToReach,
+  cutsPerMinute,
   growthSpeedOf,
+  growthTimeFactor,
   harvestValue,
+  logShareCutPerMinute,
+  logsPerMinute,
+  midpoint,
   NORMAL_GROWTH_SPEED,
   paybackHours,
   plan,
   PLANNER_ASSUMPTIONS,
   profitPerHarvest,
   profitPerHour,
+  saplingReturn,
+  speedBonus,
   treeEconomics,
+  upgradePayback,
   upgradePaybackHours,
+  valuePerMinute,
   type TreeFigures,
 } from '../../src/contract/economics.ts';
 import type { Tree } from '../../src/schema/records.ts';
@@ -131,6 +144,9 @@ describe('upgradePaybackHours = upgradeCost(L) ÷ (profitPerHour(L) − profitPe
   test('whether the profit rises is decided exactly: 1/3 and 3/9 of a dollar a second are equal', () =>
     expect(upgradePaybackHours(earning(2, 3, 9), earning(1, 1, 3))).toBeNull());
 
+  test('a level 1 tree has no payback, whatever is given as the tree below', () =>
+    expect(upgradePaybackHours({ ...juniper, upgradeCost: 500 }, earning(0, 1, 60))).toBeNull());
+
   test('a free upgrade that earns more pays back at once: 0 hours', () =>
     expect(upgradePaybackHours(earning(2, 200, 60, 0), earning(1, 100, 60))).toBe(0));
 });
@@ -138,6 +154,8 @@ describe('upgradePaybackHours = upgradeCost(L) ÷ (profitPerHour(L) − profitPe
 describe('paybackHours: a cost repaid by what one tree earns over another', () => {
   test('$3,600 repaid by $1 a second more is 1 hour', () =>
     expect(paybackHours(3600, earning(2, 120, 60), earning(1, 60, 60))).toBe(1));
+  test('a cost of less than 0 (money back) is repaid at once: 0 hours', () =>
+    expect(paybackHours(-3600, earning(2, 120, 60), earning(1, 60, 60))).toBe(0));
   test('on a 200 % plot, half an hour', () =>
     expect(paybackHours(3600, earning(2, 120, 60), earning(1, 60, 60), 200)).toBe(0.5));
 });
@@ -166,6 +184,11 @@ describe('treeEconomics: every tree on one plot, in level order', () => {
     ]);
   });
 
+  test("a level 1 tree's upgrade cost, if any, is not in any cost to reach", () =>
+    expect(treeEconomics([{ ...juniper, upgradeCost: 500 }, arborvitae]).map((row) => row.costToReach)).toEqual([
+      0, 11_500,
+    ]));
+
   test('a tree whose level below is missing has no payback', () =>
     expect(treeEconomics([juniper, beech])[1]?.upgradePaybackHours).toBeNull());
 });
@@ -178,6 +201,12 @@ describe('growthSpeedOf: a plot by level', () => {
   test('level 2: 102 %', () => expect(growthSpeedOf(plots, 2)).toBe(102));
   test('an unknown level names the levels there are', () =>
     expect(() => growthSpeedOf(plots, 9)).toThrow('no plot has level 9: the levels are 1 to 2'));
+  test('the levels named are the lowest and highest, in whatever order the plots come', () => {
+    const shuffled = [8, 1, 10, 3].map((level) => ({ level, growthSpeed: 100 + level }));
+    expect(() => growthSpeedOf(shuffled, 9)).toThrow('no plot has level 9: the levels are 1 to 10');
+  });
+  test('with no plots, it says there are none', () =>
+    expect(() => growthSpeedOf([], 1)).toThrow('no plot has level 1: there are none'));
 });
 
 describe('plan: the trees within reach, best profit per hour first', () => {
@@ -214,6 +243,22 @@ describe('plan: the trees within reach, best profit per hour first', () => {
     });
   });
 
+  test('from a higher level: your own tree, and the next upgrade costs only its own step', () => {
+    const { current, next } = plan(economics, { level: 2, growthSpeed: 104, money: 13_224 });
+    expect(current?.name).toBe('American Arborvitae');
+    expect(next).toMatchObject({ level: 3, cost: 13_224, affordable: true });
+  });
+
+  test('money of exactly the cost covers the next upgrade', () =>
+    expect(plan(economics, { level: 1, growthSpeed: 104, money: 11_500 }).next?.affordable).toBe(true));
+
+  test('with no tree of your level, the next upgrade adds all its profit per hour', () => {
+    const gap = treeEconomics([arborvitae, beech], 104);
+    const { current, next } = plan(gap, { level: 1, growthSpeed: 104, money: 0 });
+    expect(current).toBeUndefined();
+    expect(next).toMatchObject({ level: 2, gainPerHour: profitPerHour(arborvitae, 104) });
+  });
+
   test('no next upgrade at the top level', () =>
     expect(plan(economics, { level: 3, growthSpeed: 104, money: 0 }).next).toBeNull());
 
@@ -226,9 +271,37 @@ describe('plan: the trees within reach, best profit per hour first', () => {
     expect(() => plan(economics, { level: 1, growthSpeed: 100, money: -1 })).toThrow(/money is 0 or more/));
 });
 
+describe('a growth speed is a percentage above 0', () => {
+  const refused = /a growth speed is a percentage above 0 \(100 is normal\), got 0/;
+  test('treeEconomics refuses 0, even with no trees', () => expect(() => treeEconomics([], 0)).toThrow(refused));
+  test('paybackHours refuses 0', () =>
+    expect(() => paybackHours(1, earning(2, 120, 60), earning(1, 60, 60), 0)).toThrow(refused));
+  test('plan refuses 0', () =>
+    expect(() => plan(treeEconomics(firstThree), { level: 1, growthSpeed: 0, money: 0 })).toThrow(refused));
+});
+
 describe('exact numbers', () => {
-  test('a product past 2^53 is a RangeError, not a rounded figure', () =>
-    expect(() => harvestValue({ ...juniper, logCount: 2 ** 40, logValue: 2 ** 14 })).toThrow(/past 2\^53/));
+  test('a product past 2^53 is a RangeError naming the figure, not a rounded figure', () =>
+    expect(() => harvestValue({ ...juniper, logCount: 2 ** 40, logValue: 2 ** 14 })).toThrow(
+      new RangeError(`The harvest value of the level 1 tree is ${2 ** 54}: past 2^53, so it would not be exact`),
+    ));
+
+  test('a profit per hour past 2^53 is a RangeError naming the tree', () =>
+    expect(() => profitPerHour(earning(7, 2 ** 50, 60))).toThrow(/^The profit per hour of the level 7 tree is /));
+
+  test('a growth speed that is not whole gives a fraction, not a RangeError', () =>
+    expect(profitPerHour(earning(1, 1, 60), 100.1)).toBeCloseTo(60.06, 10));
+
+  test('a cost to reach past 2^53 is a RangeError naming the level', () => {
+    const dear = [earning(2, 1, 60, 2 ** 52), earning(3, 1, 60, 2 ** 52)];
+    expect(() => costToReach(dear, 3)).toThrow(/^The cost to reach 3 is /);
+    expect(() => treeEconomics(dear)).toThrow(/^The cost to reach 3 is /);
+  });
+
+  test('a profit difference past 2^53 is a RangeError naming both trees', () =>
+    expect(() => paybackHours(1, earning(2, 2 ** 52, 4), earning(1, 1, 60))).toThrow(
+      /^The profit difference of the level 2 and 1 trees is /,
+    ));
 
   test("every figure of the game's trees stays exact, on the fastest plot too", () => {
     const content = loadContent(join(projectDir, 'content'));
@@ -246,6 +319,33 @@ describe('exact numbers', () => {
     expect(rows.at(-1)?.costToReach).toBe(trees.reduce((sum, tree) => sum + tree.upgradeCost, 0));
     expect(rows.at(-1)?.costToReach).toBeGreaterThan(2 ** 31);
   });
+});
+
+describe("the wiki's derived figures, one formula each", () => {
+  test('midpoint of [2, 5] = 3.5', () => expect(midpoint([2, 5])).toBe(3.5));
+  test('valuePerMinute = harvest value ÷ growth time in minutes: $992 every 61 s', () =>
+    expect(valuePerMinute(arborvitae)).toBe((992 * 60) / 61));
+  test('saplingReturn = harvest value ÷ sapling cost: 714 ÷ 69', () => expect(saplingReturn(juniper)).toBe(714 / 69));
+  test('upgradePayback = upgrade cost ÷ harvest value: 11,500 ÷ 992 harvests', () =>
+    expect(upgradePayback(arborvitae)).toBe(11_500 / 992));
+
+  const cutter = { cooldown: 4, cost: 100, efficiency: [2, 6] as const };
+  test('cutsPerMinute = 60 ÷ cooldown: 15 every 4 s', () => expect(cutsPerMinute(cutter)).toBe(15));
+  test('costPerEfficiencyPoint = cost ÷ average efficiency: $100 ÷ 4', () =>
+    expect(costPerEfficiencyPoint(cutter)).toBe(25));
+  test('logShareCutPerMinute = average efficiency × cuts per minute: 4 × 15', () =>
+    expect(logShareCutPerMinute(cutter)).toBe(60));
+
+  const plot = { level: 5, growthSpeed: 125, cost: 500 };
+  test('speedBonus = growth speed − 100: 25', () => expect(speedBonus(plot)).toBe(25));
+  test('growthTimeFactor = 100 ÷ growth speed: 0.8', () => expect(growthTimeFactor(plot)).toBe(0.8));
+  test('costPerSpeedPercent = cost ÷ growth speed: $500 ÷ 125', () => expect(costPerSpeedPercent(plot)).toBe(4));
+
+  test('costPerLogOfCapacity = cost ÷ capacity: $300 ÷ 50', () =>
+    expect(costPerLogOfCapacity({ cost: 300, capacity: 50 })).toBe(6));
+  const vehicle = { cost: 320, capacity: 8, cooldown: 30 };
+  test('logsPerMinute = capacity × 60 ÷ cooldown: 8 logs every 30 s', () => expect(logsPerMinute(vehicle)).toBe(16));
+  test('costPerLogPerMinute = cost ÷ logs per minute: $320 ÷ 16', () => expect(costPerLogPerMinute(vehicle)).toBe(20));
 });
 
 test('the planner states its assumptions where the game publishes no rule', () => {
