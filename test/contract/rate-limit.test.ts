@@ -14,7 +14,8 @@ describe('API_RATE_LIMIT', () => {
   });
 
   test('a window other than 10 or 60 seconds, or any other form, is refused naming the variable and the value', () => {
-    for (const value of ['100/30s', '100/60', '100 per 60s', '0/60s', '-1/60s', '1.5/60s', '100/60S', 'x'])
+    const refused = ['100/30s', '100/60', '100 per 60s', '0/60s', '-1/60s', '1.5/60s', '100/60S', 'x'];
+    for (const value of [...refused, '100/60sx', '100/60s/10s', '1000000000/60s'])
       expect(() => parseRateLimit(value)).toThrow(
         'API_RATE_LIMIT must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
           `and seconds 10 or 60 (such as 100/60s), got "${value}"`,
