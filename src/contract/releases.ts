@@ -10,10 +10,16 @@ export interface ReleaseIdParts {
   sequence: number;
 }
 
+/** Whether YYYY-MM-DD is a day of the calendar: Date.parse takes February 30 as March 2. */
+function isCalendarDay(date: string): boolean {
+  const time = Date.parse(`${date}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(date);
+}
+
 /** The date and sequence of a release id, or undefined when it is not one. */
 export function releaseIdParts(id: string): ReleaseIdParts | undefined {
   const match = RELEASE_ID.exec(id);
-  if (!match?.[1] || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) return undefined;
+  if (!match?.[1] || !isCalendarDay(match[1])) return undefined;
   return { date: match[1], sequence: match[2] ? Number(match[2]) : 1 };
 }
 

@@ -3,7 +3,14 @@
 // where a release keeps its answers. Expected values are written out by hand.
 import { describe, expect, test } from 'vitest';
 import { rootPath, shardPath } from '../../src/contract/paths.ts';
-import { byReleaseOrder, nextReleaseId, releaseIdParts, type ReleaseIdParts } from '../../src/contract/releases.ts';
+import {
+  byReleaseOrder,
+  nextReleaseId,
+  parseRelease,
+  releaseIdParts,
+  type ReleaseIdParts,
+} from '../../src/contract/releases.ts';
+import { resolve, type RouteIndex } from '../../src/contract/resolve.ts';
 
 describe('release ids', () => {
   test('YYYY-MM-DD is the day its first release; -2, -3, ... -10 the later ones', () => {
@@ -18,8 +25,10 @@ describe('release ids', () => {
   });
 
   test('nor is a date of the right shape that is no day of the calendar', () => {
-    for (const id of ['2026-13-01', '2026-00-10', '2026-12-32', '2026-12-00', '2026-13-01-2'])
+    const days = ['2026-13-01', '2026-00-10', '2026-12-32', '2026-12-00', '2026-13-01-2'];
+    for (const id of [...days, '2026-02-29', '2026-02-30', '2026-04-31', '2100-02-29'])
       expect({ id, parts: releaseIdParts(id) }).toEqual({ id, parts: undefined });
+    expect(releaseIdParts('2028-02-29')).toEqual({ date: '2028-02-29', sequence: 1 });
   });
 
   test("the next id: the day itself, or the day's next number after a release that day", () => {
@@ -66,5 +75,30 @@ describe('where a release keeps its answers', () => {
     expect(rootPath('2026-12-01')).toBe('api/index/releases/2026-12-01/root.json');
     expect(shardPath('2026-12-01-2', 3)).toBe('api/index/releases/2026-12-01-2/3.json');
     expect(rootPath(undefined)).toBe('api/index/current/root.json');
+  });
+});
+
+describe('a release named in a query', () => {
+  test('the first release parameter, trimmed; empty or absent is the current data', () => {
+    expect(parseRelease(' 2026-12-01 ')).toBe('2026-12-01');
+    expect(parseRelease('  ')).toBeUndefined();
+    expect(parseRelease(null)).toBeUndefined();
+  });
+
+  test('an id of another shape is no release, and never reaches the index (no path is made of it)', async () => {
+    const asked: (string | undefined)[] = [];
+    const index: RouteIndex = {
+      root: (release) => {
+        asked.push(release);
+        return undefined;
+      },
+      shard: () => ({}),
+      text: () => '',
+    };
+    for (const release of ['../../secrets', '2026-12-01/../x', '2026-02-30', '2026-12-01 '])
+      expect(await resolve(index, { endpoint: 'trees', suggest: false, search: null, release })).toEqual({
+        type: 'unknown-release',
+      });
+    expect(asked).toEqual(['2026-12-01']);
   });
 });
