@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { archiveFormat, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { byListOrder, type ListOrdered } from '../../src/contract/list-order.ts';
-import { bodyLayout, packBody } from '../../src/contract/body-container.ts';
+import { BodyContainerError, bodyLayout, hex, packBody, sha256Hex } from '../../src/contract/body-container.ts';
 import { suggestShardRoute } from '../../src/contract/paths.ts';
 import { checkRoot, NEAR_GROUP_LENGTH, shardOf } from '../../src/contract/route-index.ts';
 
@@ -79,6 +79,36 @@ describe('a stored body', () => {
     for (const bytes of [stored.subarray(0, 11), Uint8Array.of(...stored, 0), Uint8Array.of(1, 2, 3)])
       expect(() => bodyLayout(bytes, 'api/bodies/x')).toThrow('api/bodies/x is not a stored body');
   });
+
+  const container = (header: string, size: number) =>
+    Uint8Array.of(...new TextEncoder().encode(header), ...new Uint8Array(size));
+
+  test('a header of anything but three sizes, or with no line break, is a BodyContainerError', () => {
+    for (const bytes of [container('x3 0 0\n', 3), container('3 0 0x\n', 3), container('6 0 0x', 0)]) {
+      const error = (() => {
+        try {
+          return bodyLayout(bytes, 'x');
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(BodyContainerError);
+      expect(error).toMatchObject({ name: 'BodyContainerError' });
+    }
+  });
+
+  test('the longest header, three 16-digit sizes, is read', () => {
+    const sixteenDigits = (size: number) => String(size).padStart(16, '0');
+    const header = `${sixteenDigits(1)} ${sixteenDigits(0)} ${sixteenDigits(2)}\n`;
+    expect(bodyLayout(container(header, 3), 'x')).toEqual({ identity: [51, 52], br: [52, 52], gzip: [52, 54] });
+  });
+
+  test('its name is the SHA-256 of the whole file in lowercase hex, each byte two digits', async () => {
+    expect(hex(Uint8Array.of(0, 10, 255))).toBe('000aff');
+    expect(await sha256Hex(new TextEncoder().encode('abc'))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
 });
 
 describe('the routing index', () => {
@@ -99,6 +129,8 @@ describe('the routing index', () => {
   test('a root without a version, a shard count or a near group is refused, naming the file', () => {
     for (const value of [
       {},
+      { shards: 2, nearGroup: 3 },
+      { version: 7, shards: 2, nearGroup: 3 },
       { version: 'v', shards: 0, nearGroup: 3 },
       { version: 'v', shards: 2, nearGroup: 1 },
       null,
@@ -106,10 +138,7 @@ describe('the routing index', () => {
       expect(() => checkRoot(value, 'api/index/current/root.json')).toThrow(
         'api/index/current/root.json is not the root of a routing index.',
       );
-    expect(checkRoot({ version: 'v', shards: 2, nearGroup: 3 }, 'x')).toEqual({
-      version: 'v',
-      shards: 2,
-      nearGroup: 3,
-    });
+    for (const nearGroup of [NEAR_GROUP_LENGTH, NEAR_GROUP_LENGTH + 2])
+      expect(checkRoot({ version: 'v', shards: 2, nearGroup }, 'x')).toEqual({ version: 'v', shards: 2, nearGroup });
   });
 });
