@@ -30,19 +30,24 @@ function largestGroup(routes: ReadonlyMap<string, string>, group: (route: string
 /**
  * How a scope's routes are spread: near-miss shards grouped by their first NEAR_GROUP_LENGTH
  * characters, or more where such a group would not fit in one shard; then the fewest shards
- * that keep each within MAX_SHARD_BYTES.
+ * that keep each within `maxShardBytes`.
  */
-function spread(routes: ReadonlyMap<string, string>): Omit<IndexRoot, 'version'> {
+function spread(routes: ReadonlyMap<string, string>, maxShardBytes: number): Omit<IndexRoot, 'version'> {
   let nearGroup = NEAR_GROUP_LENGTH;
   // With one shard per group, the largest group is the smallest largest shard there can be.
-  while (largestGroup(routes, (route) => shardGroup(route, nearGroup)) > MAX_SHARD_BYTES) nearGroup++;
+  while (largestGroup(routes, (route) => shardGroup(route, nearGroup)) > maxShardBytes) nearGroup++;
   let total = 2;
   for (const [route, body] of routes) total += entryBytes(route, body);
   // Start where the average shard is half the limit; add shards until the largest fits.
-  let shards = Math.max(1, Math.ceil((2 * total) / MAX_SHARD_BYTES));
-  while (largestGroup(routes, (route) => shardOf(route, { shards, nearGroup })) > MAX_SHARD_BYTES)
+  let shards = Math.max(1, Math.ceil((2 * total) / maxShardBytes));
+  while (largestGroup(routes, (route) => shardOf(route, { shards, nearGroup })) > maxShardBytes)
     shards = Math.ceil(shards * 1.25);
   return { shards, nearGroup };
+}
+
+export interface IndexOptions {
+  /** MAX_SHARD_BYTES but in tests, which spread a few records over many shards. */
+  maxShardBytes?: number;
 }
 
 /** The files of one scope's index: root.json, then 0.json, 1.json, ... */
@@ -50,8 +55,9 @@ export function indexFiles(
   release: string | undefined,
   version: string,
   routes: ReadonlyMap<string, string>,
+  { maxShardBytes = MAX_SHARD_BYTES }: IndexOptions = {},
 ): IndexFile[] {
-  const { shards: count, nearGroup } = spread(routes);
+  const { shards: count, nearGroup } = spread(routes, maxShardBytes);
   const shards = Array.from({ length: count }, () => ({}) as Record<string, string>);
   for (const [route, body] of routes) {
     const shard = shards[shardOf(route, { shards: count, nearGroup })];

@@ -7,8 +7,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ContentEntry } from '../../src/build/content.ts';
 import { bundleApiFiles } from '../../src/build/bundles.ts';
+import { indexFiles } from '../../src/build/route-index.ts';
 import { suggestRoutes } from '../../src/build/suggest-index.ts';
 import { answerText } from '../../src/client/bundle.ts';
+import { rootPath, shardPath } from '../../src/contract/paths.ts';
+import { resolve, type RouteIndex } from '../../src/contract/resolve.ts';
+import { checkRoot, type IndexShard } from '../../src/contract/route-index.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import type { Suggestion } from '../../src/contract/suggest.ts';
 import { kindById } from '../../src/schema/kinds.ts';
@@ -42,17 +46,41 @@ const entriesArbitrary = fc.array(record, { minLength: 1, maxLength: 60 }).map((
 /** Shards this small split often, so the split shards are checked too. */
 const SMALL_SHARDS = { shardSplitBytes: 300 };
 
+const VERSION = '0000000000000000';
+type Answerer = (search: string | null) => Promise<Suggestion[]>;
+const dataOf = (text: string | undefined) => (JSON.parse(text ?? '{}') as { data: Suggestion[] }).data;
+
 /** Answers a query from the kind's prebuilt routes laid out as a bundle, as the offline client does. */
-function answerer(entries: readonly ContentEntry[]): (search: string | null) => Promise<Suggestion[]> {
-  const scope = {
-    release: undefined,
-    version: '0000000000000000',
-    routes: suggestRoutes(cutters!, entries, SMALL_SHARDS),
-  };
+function answerer(entries: readonly ContentEntry[]): Answerer {
+  const scope = { release: undefined, version: VERSION, routes: suggestRoutes(cutters!, entries, SMALL_SHARDS) };
   const files = new Map(bundleApiFiles([scope]).map(({ name, bytes }) => [name, bytes]));
+  return async (search) =>
+    dataOf((await answerText(files, { endpoint: 'cutters', suggest: true, search, release: null }))?.text);
+}
+
+/** Index shards this small spread even a few records over many, as a large build's are. */
+const SMALL_INDEX = { maxShardBytes: 300 };
+
+/**
+ * Answers a query as the edge does over dist/: the same routes in a routing index of many
+ * shards, each read only when the resolver asks for it.
+ */
+function shardedAnswerer(entries: readonly ContentEntry[]): Answerer {
+  const texts: string[] = [];
+  const routes = new Map<string, string>();
+  for (const { route, body } of suggestRoutes(cutters!, entries, SMALL_SHARDS))
+    routes.set(route, String(texts.push(body) - 1));
+  const files = new Map(indexFiles(undefined, VERSION, routes, SMALL_INDEX).map(({ path, text }) => [path, text]));
+  const index: RouteIndex = {
+    root: (release) =>
+      release === undefined ? checkRoot(JSON.parse(files.get(rootPath(undefined)) ?? ''), 'root') : undefined,
+    shard: (release, n) => JSON.parse(files.get(shardPath(release, n)) ?? '{}') as IndexShard,
+    text: (body) => texts[Number(body)] ?? '',
+  };
   return async (search) => {
-    const answer = await answerText(files, { endpoint: 'cutters', suggest: true, search, release: null });
-    return (JSON.parse(answer?.text ?? '{}') as { data: Suggestion[] }).data;
+    const resolved = await resolve(index, { endpoint: 'cutters', suggest: true, search, release: null });
+    if (resolved.type === 'unknown-release') throw new Error('no release was asked for');
+    return dataOf(resolved.type === 'made' ? resolved.text : texts[Number(resolved.body)]);
   };
 }
 
@@ -103,6 +131,20 @@ describe('suggestions over random content', () => {
     await fc.assert(
       fc.asyncProperty(contentAndQueries, async ([entries, queries]) => {
         const answer = answerer(entries);
+        for (const search of queries)
+          expect({ search, list: await answer(search) }).toEqual({
+            search,
+            list: referenceSuggestions(entries, search),
+          });
+      }),
+      RUNS,
+    );
+  });
+
+  test('so does every answer from a routing index spread over many shards, read as the edge reads it', async () => {
+    await fc.assert(
+      fc.asyncProperty(contentAndQueries, async ([entries, queries]) => {
+        const answer = shardedAnswerer(entries);
         for (const search of queries)
           expect({ search, list: await answer(search) }).toEqual({
             search,
