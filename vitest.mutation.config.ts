@@ -23,6 +23,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/contract/suggest.test.ts',
     'test/contract/economics.test.ts',
     'test/contract/rate-limit.test.ts',
+    'test/edge/rate-limit.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',
     'test/build/envelopes.test.ts',
