@@ -27,8 +27,9 @@ import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
 import { sqliteFile } from './sqlite.ts';
 import type { Release } from './releases.ts';
+import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
-import { OPENAPI_FILE, openApiFile } from './openapi.ts';
+import { openApiFile } from './openapi.ts';
 import { dosDateTime, writeZip } from './zip.ts';
 
 export const DOWNLOADS_DIR = 'downloads';

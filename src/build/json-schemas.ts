@@ -1,11 +1,10 @@
 // JSON Schema (2020-12) of each record kind, generated from the zod schemas in
 // src/schema/records.ts: the files published at /schemas/<kind>.json and in the bundles.
 import { z } from 'zod';
-import { kinds, recordTitle, type Kind, type KindId } from '../schema/kinds.ts';
+import { schemaPath } from '../contract/build-files.ts';
+import { kinds, recordTitle, type Kind } from '../schema/kinds.ts';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
-export const schemaPath = (kind: KindId) => `schemas/${kind}.json`;
 
 /** The JSON Schema of one API record of `kind`, without `$schema` (for embedding). */
 export function recordJsonSchema(kind: Kind): Record<string, unknown> {

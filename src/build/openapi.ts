@@ -32,8 +32,6 @@ import { manifestSchema } from '../schema/manifest.ts';
 import { releaseSummarySchema } from '../schema/releases.ts';
 import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
 
-export const OPENAPI_FILE = 'openapi.json';
-
 type Json = Record<string, unknown>;
 
 const messageOf = (body: string): string => (JSON.parse(body) as { message: string }).message;

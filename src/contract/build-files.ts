@@ -1,6 +1,13 @@
-// Files of dist/ beside the wiki and the API's bodies and index: the pack the Node server
-// reads, and the list of what the Worker deployment leaves out.
+// Files of dist/ beside the wiki and the API's bodies and index: the published OpenAPI document
+// and JSON Schemas (also in the bundles), the pack the Node server reads, and the list of what
+// the Worker deployment leaves out.
+import type { KindId } from '../schema/kind-ids.ts';
 import { API_DIR } from './paths.ts';
+
+/** The OpenAPI document, at the site's root and in every bundle. */
+export const OPENAPI_FILE = 'openapi.json';
+/** The JSON Schema of one record of `kind`. */
+export const schemaPath = (kind: KindId) => `schemas/${kind}.json`;
 
 /**
  * Every stored body of a build once, one after another (each self-delimiting, see

@@ -16,9 +16,10 @@ const allowed: Record<string, readonly string[]> = {
   worker: ['edge', 'schema', 'contract'],
   server: ['edge', 'schema', 'contract'],
   build: ['schema', 'contract'],
-  // The wiki is rendered by the build: its pages may read what the build computes.
+  // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],
-  pages: ['wiki', 'build', 'schema', 'contract'],
+  // Pages reach the build's data only through the wiki.
+  pages: ['wiki', 'schema', 'contract'],
 };
 /** Files that configure a tool and sit at the top of src/ (Astro's content collections). */
 const topLevel: Record<string, readonly string[]> = { 'src/content.config.ts': ['build', 'schema'] };

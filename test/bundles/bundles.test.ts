@@ -17,8 +17,7 @@ import {
 } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { schemaPath } from '../../src/build/json-schemas.ts';
-import { OPENAPI_FILE } from '../../src/build/openapi.ts';
+import { OPENAPI_FILE, schemaPath } from '../../src/contract/build-files.ts';
 import {
   BUNDLE_BODIES,
   BUNDLE_MANIFEST,

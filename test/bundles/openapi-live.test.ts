@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { OPENAPI_FILE } from '../../src/build/openapi.ts';
+import { OPENAPI_FILE } from '../../src/contract/build-files.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 type Json = Record<string, unknown>;

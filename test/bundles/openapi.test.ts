@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import { schemaPath } from '../../src/build/json-schemas.ts';
-import { OPENAPI_FILE } from '../../src/build/openapi.ts';
+import { OPENAPI_FILE, schemaPath } from '../../src/contract/build-files.ts';
 import {
   METHOD_NOT_ALLOWED_BODY,
   RELEASE_NOT_FOUND_BODY,
