@@ -256,6 +256,19 @@ describe('rate limits', () => {
     expect(await ask(core)).toMatchObject({ answer: { status: 429 }, tokenKey: undefined });
   });
 
+  test('a valid token not remembered (past the first 64) names no key: its repeats count by address too', async () => {
+    const many = await configuredTokens({ API_TOKENS: Array.from({ length: 65 }, (_, n) => `token-${n}`).join(',') });
+    const core = createEdge({
+      index: store.index,
+      tokenDigests: many.map(({ digest }) => digest),
+      rateLimit: { limit: LIMIT, count: () => ({ allowed: true, remaining: 1, resetSeconds: 10 }) },
+    });
+    const keys = [];
+    for (let n = 0; n < 65; n++) keys.push(((await ask(core, { token: `token-${n}` })) as CountedResponse).tokenKey);
+    expect(keys.slice(0, 64).every((key) => key !== undefined)).toBe(true);
+    expect(keys[64]).toBeUndefined();
+  });
+
   test('a core given no token names names each token by the first 8 hex digits of its digest', async () => {
     const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
     await ask(core, { token: 'first' });
