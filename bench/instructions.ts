@@ -7,14 +7,13 @@
 // each read of the clock cost about a thousand instructions (a real one costs about 50 ns).
 // Each server gets BENCH_WARM_UP requests (4000), its counters are zeroed, then it gets
 // BENCH_REQUESTS (4000) on 8 kept-alive connections.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
-import { has, TOKEN } from './lib/load.ts';
+import { has, startChild, TOKEN } from './lib/load.ts';
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -49,42 +48,27 @@ function requests(port: number, count: number): Promise<void> {
   }).finally(() => agent.destroy());
 }
 
-async function untilServing(child: ChildProcess, port: number): Promise<void> {
-  for (let attempt = 0; attempt < 1200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server under valgrind exited with ${child.exitCode}`);
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error('the server under valgrind did not start within 120 s');
-}
-
 /** The Ir total of a callgrind output file. */
 const instructionsIn = (file: string) => Number(/^summary:\s+(\d+)/m.exec(readFileSync(file, 'utf8'))?.[1]);
 
 /** Instructions per measured request: all threads, and the serving (main) thread alone. */
 async function count(env: Record<string, string>, outDir: string): Promise<{ all: number; serving: number }> {
   const port = await freePort();
-  const child = spawn(
+  const child = await startChild(
     'valgrind',
     [
       '--tool=callgrind',
       '--separate-threads=yes',
       `--callgrind-out-file=${join(outDir, 'out.%p')}`,
+      // Valgrind's own messages, kept out of the table.
+      `--log-file=${join(outDir, 'valgrind.%p.log')}`,
       process.execPath,
       'bench/lib/serve-one.ts',
     ],
-    {
-      cwd: projectDir,
-      env: { ...process.env, PORT: String(port), API_TOKENS: TOKEN, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+    { PORT: String(port), API_TOKENS: TOKEN, ...env },
+    port,
   );
   try {
-    await untilServing(child, port);
     await requests(port, WARM_UP);
     spawnSync('callgrind_control', ['--zero', String(child.pid)]);
     await requests(port, REQUESTS);

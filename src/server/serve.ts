@@ -9,8 +9,8 @@ import { supervise, type ServingMessage } from './cluster.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';
 import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
 
-/** One serving process under the supervisor. */
-async function serveInThisProcess(settings: ServeSettings): Promise<void> {
+/** One serving process under the supervisor (or alone, as bench:instructions runs it). */
+export async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
   const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
   const { rateLimit } = settings;
