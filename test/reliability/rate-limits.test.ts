@@ -114,10 +114,12 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
   });
 
-  test('GET /healthz, no token: 200, no-store, the status and the data version', async () => {
+  test('GET /healthz, no token: 200, no-store, the status and the data version, no RateLimit-Policy', async () => {
     const answer = await fetch(`${runtime.url}/healthz`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toBe('no-store');
+    // Never counted, so it states no quota.
+    expect(answer.headers.get('ratelimit-policy')).toBeNull();
     expect(await answer.text()).toBe(healthBody(version));
     const head = await fetch(`${runtime.url}/healthz`, { method: 'HEAD' });
     expect(head.status).toBe(200);
