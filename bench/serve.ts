@@ -6,7 +6,8 @@
 // replaces, and (d) this server again with a rate limit configured (high enough never to trip)
 // and the access log on (written to stdout, here /dev/null), against the same server without
 // them (goal: >= 0.9x, the median of the rounds' paired ratios), and with each alone to show
-// which costs what. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections. Each
+// which costs what, and (e) the same server once more, a control: its paired ratios show how
+// far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections. Each
 // round starts every server afresh, in random order.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
@@ -62,6 +63,7 @@ const scenarios = [
 
 type Role =
   | 'ours'
+  | 'ours-again'
   | 'ours-limit-only'
   | 'ours-log-only'
   | 'ours-limited'
@@ -138,6 +140,12 @@ const allSpecs: TargetSpec[] = [
     role: 'ours',
     start: () =>
       nodeTarget('this server (npm run serve)', 'ours', 'src/server/serve.ts', { ACCESS_LOG: 'off' }, profile),
+  },
+  {
+    // The control: the same server as `ours`, paired with it like the others. Its spread of
+    // ratios is the resolution of the run (what the machine alone moves a pairing by).
+    role: 'ours-again',
+    start: () => nodeTarget('this server again (control)', 'ours-again', 'src/server/serve.ts', { ACCESS_LOG: 'off' }),
   },
   {
     role: 'ours-limit-only',
@@ -270,6 +278,12 @@ for (const scenario of scenarios) {
       `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
         `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ` +
         `${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
+    );
+  const control = paired('ours-again', 'ours');
+  if (control)
+    verdicts.push(
+      `       ${scenario.name}: the same server again (control): ${control.median.toFixed(2)}x ` +
+        `(rounds ${control.low.toFixed(2)}x to ${control.high.toFixed(2)}x), what the machine alone moves a pairing by`,
     );
   const compared = ours && ratio(ours, 'compare');
   if (compared) verdicts.push(`       ${scenario.name}: this server / ${COMPARE_DIR}: ${compared.toFixed(2)}x req/s`);
