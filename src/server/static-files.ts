@@ -1,7 +1,8 @@
 // The file system serve-handler sees, made for one response: the API folder and the hidden
 // files are not there whatever path reaches them, and every file stream is closed with its
-// response, so no client (one that drops a connection mid-pipeline, say) can leave a file
-// open or make a stream's error throw in the process.
+// response (or at once, if the response closed first), so no client (one that drops a
+// connection mid-pipeline, say) can leave a file open or make a stream's error throw in the
+// process.
 import { createReadStream, openSync, type ReadStream, type Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -58,7 +59,10 @@ export function fileMethods(root: string, hidden: ReadonlySet<string>, response:
       // serve-handler pipes without an error handler and leaves unused streams open (a 304,
       // a response whose connection closed): the response's end closes its streams.
       stream.on('error', () => response.destroy());
-      response.once('close', () => stream.destroy());
+      // A client that left while serve-handler looked the file up has closed the response
+      // already, and its 'close' does not come again: the file is closed now.
+      if (response.destroyed) stream.destroy();
+      else response.once('close', () => stream.destroy());
       return stream;
     },
   };
