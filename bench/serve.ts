@@ -7,8 +7,8 @@
 // and the access log on (written to stdout, here /dev/null), against the same server without
 // them (goal: >= 0.9x, the median of the rounds' paired ratios), and with each alone to show
 // which costs what, and (e) the same server once more, a control: its paired ratios show how
-// far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon) on loopback, 32 connections. Each
-// round starts every server afresh, in random order.
+// far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
+// on loopback, 32 connections. Each round starts every server afresh, in random order.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same rounds: a before/after on a shared machine.
