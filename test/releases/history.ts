@@ -34,7 +34,8 @@ export function runBuild(root: string, outDir: string): Promise<CommandResult> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, output })));
+  // 'close', not 'exit': only then has all of its output been read.
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, output })));
 }
 
 /** The id a successful `npm run release` printed. */

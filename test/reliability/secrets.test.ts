@@ -148,8 +148,9 @@ function buildWithTokens(outDir: string): Promise<string> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  // 'close', not 'exit': only then has all of its output been read.
   return new Promise((resolve, reject) =>
-    child.once('exit', (code) =>
+    child.once('close', (code) =>
       code === 0 ? resolve(output) : reject(new Error(`the build exited with ${code}:\n${output}`)),
     ),
   );

@@ -26,7 +26,7 @@ export interface ServeChild {
   child: ChildProcess;
   /** Everything it printed so far, stdout and stderr interleaved. */
   output(): string;
-  /** Exit code (null when killed by a signal) once it has exited. */
+  /** Exit code (null when killed by a signal) once it has exited and all it printed has been read. */
   exited: Promise<number | null>;
 }
 
@@ -58,7 +58,9 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
   const collect = (chunk: Buffer) => (output += chunk.toString());
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': only then has everything the process wrote been read (its last log
+  // lines can still be in the pipe at 'exit').
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
 
