@@ -65,8 +65,8 @@ function isHeaderName(sent: string, lowerName: string): boolean {
   for (let index = 0; index < sent.length; index++) {
     const code = sent.charCodeAt(index);
     const wanted = lowerName.charCodeAt(index);
-    // An upper-case ASCII letter is its lower-case letter's code minus 32.
-    if (code !== wanted && (wanted < 97 || code !== wanted - 32)) return false;
+    // An upper-case ASCII letter is its lower-case letter's (a-z: 97-122) code minus 32.
+    if (code !== wanted && (wanted < 97 || wanted > 122 || code !== wanted - 32)) return false;
   }
   return true;
 }

@@ -74,6 +74,8 @@ describe('rawHeader', () => {
     // "-" is 32 above CR; "K" (the Kelvin sign) lower-cases to "k" outside ASCII.
     expect(rawHeader(['If\rnone-match', 'x'], 'if-none-match')).toBeNull();
     expect(rawHeader(['X-To\u212Aen', 'x'], 'x-token')).toBeNull();
+    // "^" is 32 below "~", as "T" is below "t", but no letter.
+    expect(rawHeader(['x^y', 'x'], 'x~y')).toBeNull();
   });
 });
 
