@@ -2,191 +2,112 @@
 // path with query, status, bytes, duration, the token's name or the start of its digest,
 // client address), never a token. ACCESS_LOG=off turns it off.
 //
-// Off the request path: a request only queues its record. Once the answers of that turn of
-// the event loop are written (setImmediate), pino makes the turn's lines in one go, and they
-// reach stdout through sonic-boom in writes of whole lines. Measured under load, a line made
-// while its request was answered cost the server about twice what it costs in a batch, and
-// sonic-boom taking line after line measured its growing buffer on each (a copy of it).
-import pino, { type DestinationStream } from 'pino';
-import SonicBoom from 'sonic-boom';
-
-export interface AccessRecord {
-  method: string;
-  /** The request target as sent: path and query. */
-  path: string;
-  status: number;
-  /** Body bytes sent (0 for HEAD, 204 and 304). */
-  bytes: number;
-  durationMs: number;
-  /** The name of the token that passed, or the first 8 hex characters of its digest; null without one. */
-  token: string | null;
-  /** The client's address, as the socket has it. */
-  client: string | null;
-}
+// Off the request path: a request only adds its record to a batch. Once the answers of that
+// turn of the event loop are written (setImmediate), the batch goes to the log's own thread
+// (access-log-thread.ts), where pino makes the lines and sonic-boom writes them. Made on the
+// serving thread, even in one go after the turn, the lines cost it about a third of what it
+// spent serving (29,500 instructions a request on 87,000, `npm run bench:instructions`);
+// the record and the hand-over cost it 5,600, most of them the clock reads of the duration.
+import { Worker } from 'node:worker_threads';
+import { type AccessRecord, BatchBuilder, type RecordBatch } from './access-log-batch.ts';
+import type { LogThreadData } from './access-log-thread.ts';
 
 export interface AccessLog {
-  /** Queues a request's line; it is made and written after this turn of the event loop. */
+  /** Adds a request's record; its line is made and written after this turn of the event loop. */
   add(record: AccessRecord): void;
-  /** Makes and writes every queued line now, synchronously (when the process exits). */
+  /** Hands on every record added and returns once their lines are written (when the process exits). */
   flushSync(): void;
 }
 
-/** Where the lines go: sonic-boom on stdout or, in tests, a stand-in. */
-export interface LineSink {
-  /** Whole lines, UTF-8: at most ATOMIC_WRITE_BYTES unless one line is longer. */
-  write(lines: Uint8Array): void;
+/** What takes a turn's batch of records: the log's thread or, in tests, a stand-in. */
+export interface BatchWriter {
+  write(batch: RecordBatch): void;
+  /** Returns once every batch written so far has its lines written. */
   flushSync(): void;
 }
 
-/**
- * Bytes a pipe takes in one write without mixing it with another process's (PIPE_BUF on
- * Linux): lines reach stdout in writes of whole lines of at most this many bytes, so with
- * WORKERS>1 the lines of the processes sharing stdout never interleave mid-line.
- */
-export const ATOMIC_WRITE_BYTES = 4096;
-/** Longer request targets are cut, so a line stays well within one atomic write. */
-export const MAX_PATH_LENGTH = 2048;
+const STDOUT = 1;
+/** How long an exiting process waits for the log's thread to write the last lines. */
+const EXIT_WAIT_MS = 10_000;
 
-/** The access log on stdout (or on `sink`); what is queued at exit is written before it. */
-export function accessLog(sink?: LineSink): AccessLog {
-  const log = new QueuedLog(sink ?? stdoutSink());
-  if (!sink) process.once('exit', () => log.flushSync());
+/** The access log on stdout (or on `writer`); what is added before the process exits is written before it. */
+export function accessLog(writer?: BatchWriter): AccessLog {
+  const log = new BatchedLog(writer ?? new LogThread(STDOUT));
+  if (!writer) process.once('exit', () => log.flushSync());
   return log;
 }
 
-class QueuedLog implements AccessLog {
-  private records: AccessRecord[] = [];
+class BatchedLog implements AccessLog {
+  private readonly batch = new BatchBuilder();
   private scheduled = false;
-  /** Date.now() when the queued lines are made, at the end of the turn their requests were answered in. */
-  private lineTime = 0;
-  private readonly lines: LineBatches;
-  private readonly logger: pino.Logger;
+  private readonly writer: BatchWriter;
 
-  constructor(sink: LineSink) {
-    this.lines = new LineBatches(sink);
-    this.logger = pino(
-      {
-        base: undefined,
-        // One line a request: no level or message, the record's own fields. With no level,
-        // time opens the object, so it has no leading comma (pino's own isoTime has one).
-        timestamp: isoTimestamp(() => this.lineTime),
-        formatters: { level: () => ({}) },
-      },
-      this.lines,
-    );
+  constructor(writer: BatchWriter) {
+    this.writer = writer;
   }
 
   add(record: AccessRecord): void {
-    this.records.push(record);
+    this.batch.add(record);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(this.writeQueued);
+    setImmediate(this.handOver);
   }
 
   flushSync(): void {
-    this.writeQueued();
-    this.lines.sink.flushSync();
+    this.handOver();
+    this.writer.flushSync();
   }
 
-  private readonly writeQueued = () => {
+  private readonly handOver = () => {
     this.scheduled = false;
-    const records = this.records;
-    this.records = [];
-    this.lineTime = Date.now();
-    for (const record of records) {
-      this.logger.info(
-        record.path.length > MAX_PATH_LENGTH
-          ? { ...record, path: `${record.path.slice(0, MAX_PATH_LENGTH)}…` }
-          : record,
-      );
+    if (this.batch.size > 0) this.writer.write(this.batch.take(Date.now()));
+  };
+}
+
+/**
+ * The log's thread, which makes and writes the lines of the batches posted to it, and counts
+ * each written batch in memory shared with this thread. It never keeps the process alive; a
+ * thread that fails ends the log with one line on stderr, never the server.
+ */
+export class LogThread implements BatchWriter {
+  private readonly worker: Worker;
+  /** [0]: batches the thread has written. */
+  private readonly written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  private posted = 0;
+  private stopped = false;
+
+  constructor(fd: number) {
+    const workerData: LogThreadData = { fd, written: this.written };
+    this.worker = new Worker(new URL('./access-log-thread.ts', import.meta.url), { workerData });
+    this.worker.unref();
+    this.worker.on('error', (error) => {
+      this.stopped = true;
+      process.stderr.write(`Access log stopped: its thread failed (${error.message}).\n`);
+    });
+  }
+
+  write(batch: RecordBatch): void {
+    if (this.stopped) return;
+    // The numbers' memory moves to the thread instead of being copied.
+    this.worker.postMessage(batch, [batch.numbers.buffer]);
+    this.posted++;
+  }
+
+  flushSync(): void {
+    const deadline = performance.now() + EXIT_WAIT_MS;
+    for (;;) {
+      const written = Atomics.load(this.written, 0);
+      const left = deadline - performance.now();
+      if (this.stopped || written >= this.posted || left <= 0) return;
+      Atomics.wait(this.written, 0, written, left);
     }
-    this.lines.end();
-  };
-}
-
-/**
- * pino's destination: the lines of a turn, encoded straight into chunks of at most
- * ATOMIC_WRITE_BYTES that hold whole lines (a longer line goes alone), handed to the sink as
- * each fills and when the turn's lines are made.
- */
-class LineBatches implements DestinationStream {
-  readonly sink: LineSink;
-  private chunk = Buffer.allocUnsafe(ATOMIC_WRITE_BYTES);
-  private used = 0;
-
-  constructor(sink: LineSink) {
-    this.sink = sink;
   }
 
-  write(line: string): void {
-    if (this.fits(line)) return;
-    // The line did not fit after what the chunk holds: that goes first, then the line.
-    this.end();
-    if (!this.fits(line)) this.sink.write(Buffer.from(line));
+  /** Stops the thread (the log is not used again). */
+  terminate(): Promise<number> {
+    this.stopped = true;
+    return this.worker.terminate();
   }
-
-  /** Hands on what the chunk holds. */
-  end(): void {
-    if (this.used === 0) return;
-    this.sink.write(this.chunk.subarray(0, this.used));
-    this.chunk = Buffer.allocUnsafe(ATOMIC_WRITE_BYTES);
-    this.used = 0;
-  }
-
-  /** Adds the whole line to the chunk if it fits; false (and the chunk unchanged) if not. */
-  private fits(line: string): boolean {
-    const written = this.chunk.write(line, this.used);
-    // With room for the longest character (4 bytes) left, the write was not cut short.
-    if (this.used + written > ATOMIC_WRITE_BYTES - 4 && written !== Buffer.byteLength(line)) return false;
-    this.used += written;
-    return true;
-  }
-}
-
-/**
- * `"time":"<ISO 8601, to the millisecond>"` for a line written at `now()`: the date and time
- * are formatted once a second, and each line adds its milliseconds (a Date per line would
- * cost more than the rest of the time field).
- */
-export function isoTimestamp(now: () => number): () => string {
-  let second = Number.NaN;
-  let opening = '';
-  return () => {
-    const time = now();
-    const millisecond = time % 1000;
-    if (time - millisecond !== second) {
-      second = time - millisecond;
-      // "2026-11-23T20:30:00." of "2026-11-23T20:30:00.000Z"
-      opening = `"time":"${new Date(second).toISOString().slice(0, -4)}`;
-    }
-    return `${opening}${millisecond < 10 ? '00' : millisecond < 100 ? '0' : ''}${millisecond}Z"`;
-  };
-}
-
-/**
- * stdout through sonic-boom (pino's destination), each chunk written as it comes, at once:
- * the way Node writes its own stdout on Linux to files and pipes. A write on the libuv thread
- * pool instead cost the server more than the line itself when both cores were busy. A failed
- * write (the reader went away: EPIPE) ends the log with one line on stderr, never the server.
- */
-function stdoutSink(): LineSink {
-  const stdout = new SonicBoom({ fd: 1, sync: true, contentMode: 'buffer' });
-  let failed = false;
-  stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (failed) return;
-    failed = true;
-    process.stderr.write(`Access log stopped: writing to stdout failed (${error.code ?? error.message}).\n`);
-  });
-  return {
-    // sonic-boom's types know only string chunks; in buffer mode it writes Buffers as they are.
-    write: (chunk) => {
-      if (!failed) stdout.write(chunk as unknown as string);
-    },
-    // After a failed write sonic-boom would retry the chunk forever here.
-    flushSync: () => {
-      if (!failed) stdout.flushSync();
-    },
-  };
 }
 
 /** The milliseconds since `start` (a performance.now()), to the microsecond. */

@@ -1,32 +1,13 @@
-// The access log's own pieces (src/server/access-log.ts); the lines over HTTP, from each
-// process, are checked in test/reliability/rate-limits.test.ts.
+// The access log on the serving thread (src/server/access-log.ts): records go in batches, after
+// the turn they were added in, to the log's own thread, which writes their lines. The lines
+// themselves: access-log-lines.test.ts; over HTTP, from each process: test/reliability.
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { describe, expect, test } from 'vitest';
-import {
-  ATOMIC_WRITE_BYTES,
-  type AccessRecord,
-  accessLog,
-  isoTimestamp,
-  type LineSink,
-  MAX_PATH_LENGTH,
-} from '../../src/server/access-log.ts';
-
-/** A sink that keeps each write as text, and counts its flushes. */
-function memorySink(): LineSink & { writes: string[]; byteLengths: number[]; flushes: number } {
-  const sink = {
-    writes: [] as string[],
-    byteLengths: [] as number[],
-    flushes: 0,
-    write(chunk: Uint8Array) {
-      sink.writes.push(Buffer.from(chunk).toString('utf8'));
-      sink.byteLengths.push(chunk.byteLength);
-    },
-    flushSync() {
-      sink.flushes++;
-    },
-  };
-  return sink;
-}
+import { afterEach, describe, expect, test } from 'vitest';
+import { type AccessRecord, BatchBuilder, type RecordBatch, recordsIn } from '../../src/server/access-log-batch.ts';
+import { accessLog, type BatchWriter, LogThread } from '../../src/server/access-log.ts';
 
 const record = (path: string, overrides: Partial<AccessRecord> = {}): AccessRecord => ({
   method: 'GET',
@@ -39,97 +20,112 @@ const record = (path: string, overrides: Partial<AccessRecord> = {}): AccessReco
   ...overrides,
 });
 
-const linesOf = (writes: string[]) => writes.join('').split('\n').filter(Boolean);
+/** A writer that keeps each batch, and counts its flushes. */
+function memoryWriter(): BatchWriter & { batches: RecordBatch[]; flushes: number } {
+  const writer = {
+    batches: [] as RecordBatch[],
+    flushes: 0,
+    write(batch: RecordBatch) {
+      writer.batches.push(batch);
+    },
+    flushSync() {
+      writer.flushes++;
+    },
+  };
+  return writer;
+}
 
 describe('access log', () => {
-  test('a request only queues its line: it is made and written after the turn it was answered in', async () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
+  test("a request only adds its record: the turn's records are handed on together after that turn", async () => {
+    const writer = memoryWriter();
+    const log = accessLog(writer);
     log.add(record('/api/trees'));
     log.add(record('/api/cutters'));
-    expect(sink.writes).toEqual([]);
+    expect(writer.batches).toEqual([]);
     await nextTurn();
-    expect(linesOf(sink.writes)).toHaveLength(2);
+    expect(writer.batches.map((batch) => [...recordsIn(batch)].map(({ path }) => path))).toEqual([
+      ['/api/trees', '/api/cutters'],
+    ]);
   });
 
-  test('each line is one JSON object: time, method, path, status, bytes, duration, token, client', async () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
+  test('a batch is timed when it is handed on, the time of its lines', async () => {
+    const writer = memoryWriter();
+    const log = accessLog(writer);
     const before = Date.now();
-    log.add(record('/api/trees?search=Oak%20Tree', { status: 304, bytes: 0, durationMs: 1.5, token: null }));
-    await nextTurn();
-    const [line = ''] = linesOf(sink.writes);
-    const parsed = JSON.parse(line) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['time', 'method', 'path', 'status', 'bytes', 'durationMs', 'token', 'client']);
-    expect(parsed).toMatchObject({ path: '/api/trees?search=Oak%20Tree', status: 304, bytes: 0, durationMs: 1.5 });
-    expect(parsed.token).toBeNull();
-    const time = Date.parse(String(parsed.time));
-    expect(time).toBeGreaterThanOrEqual(before);
-    expect(time).toBeLessThanOrEqual(Date.now());
-  });
-
-  test('lines are written whole, in order, in writes of at most one atomic pipe write (4096 bytes)', async () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
-    // Two-, three- and four-byte characters, so writes fill up to every kind of character boundary.
-    const paths = Array.from({ length: 400 }, (_, index) => `/api/trees/${'é€😀'.repeat(index % 40)}${index}`);
-    for (const path of paths) log.add(record(path));
-    await nextTurn();
-    expect(sink.writes.length).toBeGreaterThan(1);
-    for (const [index, write] of sink.writes.entries()) {
-      expect(write.endsWith('\n')).toBe(true);
-      expect(sink.byteLengths[index]).toBeLessThanOrEqual(ATOMIC_WRITE_BYTES);
-    }
-    expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
-  });
-
-  test('a line longer than one atomic write goes in a write of its own, whole', async () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
-    const long = `/${'é'.repeat(MAX_PATH_LENGTH - 1)}`;
     log.add(record('/api/trees'));
-    log.add(record(long));
-    log.add(record('/api/gifts'));
     await nextTurn();
-    expect(sink.writes).toHaveLength(3);
-    expect(sink.byteLengths[1]).toBeGreaterThan(ATOMIC_WRITE_BYTES);
-    expect((JSON.parse(sink.writes[1] ?? '') as AccessRecord).path).toBe(long);
+    expect(writer.batches[0]?.time).toBeGreaterThanOrEqual(before);
+    expect(writer.batches[0]?.time).toBeLessThanOrEqual(Date.now());
   });
 
-  test('request targets longer than 2048 characters are cut, and the cut is marked', async () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
-    log.add(record(`/api/trees?search=${'a'.repeat(5000)}`));
-    await nextTurn();
-    const { path } = JSON.parse(sink.writes[0] ?? '') as AccessRecord;
-    expect(path).toBe(`/api/trees?search=${'a'.repeat(MAX_PATH_LENGTH - 18)}…`);
-  });
-
-  test('flushSync makes and writes every queued line at once, then flushes the sink', () => {
-    const sink = memorySink();
-    const log = accessLog(sink);
+  test('flushSync hands on the records added so far at once, then waits for the writer', () => {
+    const writer = memoryWriter();
+    const log = accessLog(writer);
     for (let index = 0; index < 50; index++) log.add(record(`/api/trees/${index}`));
     log.flushSync();
-    expect(linesOf(sink.writes)).toHaveLength(50);
-    expect(sink.flushes).toBe(1);
+    expect(writer.batches.flatMap((batch) => [...recordsIn(batch)])).toHaveLength(50);
+    expect(writer.flushes).toBe(1);
   });
 
-  test('the time field is the ISO 8601 time of the line to the millisecond, across seconds and days', () => {
-    let now = 0;
-    const timestamp = isoTimestamp(() => now);
-    const times = [
-      Date.UTC(2026, 10, 23, 20, 30, 0, 0),
-      Date.UTC(2026, 10, 23, 20, 30, 0, 7),
-      Date.UTC(2026, 10, 23, 20, 30, 0, 42),
-      Date.UTC(2026, 10, 23, 20, 30, 0, 999),
-      Date.UTC(2026, 10, 23, 20, 30, 1, 0),
-      Date.UTC(2026, 10, 23, 23, 59, 59, 999),
-      Date.UTC(2026, 10, 24, 0, 0, 0, 1),
-      Date.UTC(2026, 10, 23, 20, 30, 0, 500), // a clock set back
+  test('a batch carries every field of every record, in order, with a missing token and client', () => {
+    const records = [
+      record('/api/trees?search=Oak%20Tree', { status: 304, bytes: 0, durationMs: 1.125 }),
+      record('/api/gifts', { method: 'HEAD', status: 401, token: null, client: null }),
+      ...Array.from({ length: 600 }, (_, index) =>
+        record(`/api/trees/${index}`, { bytes: index, durationMs: index / 7 }),
+      ),
     ];
-    for (const time of times) {
-      now = time;
-      expect(timestamp()).toBe(`"time":"${new Date(time).toISOString()}"`);
+    const builder = new BatchBuilder();
+    for (const each of records) builder.add(each);
+    expect([...recordsIn(builder.take(0))]).toEqual(records);
+    expect(builder.size).toBe(0);
+    builder.add(records[0] as AccessRecord);
+    expect([...recordsIn(builder.take(0))]).toEqual([records[0]]);
+  });
+});
+
+describe("the log's thread", () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** A LogThread writing to a fresh file; `text()` reads what it wrote. */
+  function threadOnFile() {
+    const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
+    const file = join(dir, 'log');
+    const fd = openSync(file, 'w');
+    const thread = new LogThread(fd);
+    cleanups.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => closeSync(fd),
+      () => thread.terminate(),
+    );
+    return { thread, text: () => readFileSync(file, 'utf8') };
+  }
+
+  test("every line handed to the log's thread is written when flushSync returns", () => {
+    const { thread, text } = threadOnFile();
+    const log = accessLog(thread);
+    const paths = Array.from({ length: 300 }, (_, index) => `/api/trees/${index}`);
+    for (const path of paths) log.add(record(path));
+    log.flushSync();
+    const lines = text().split('\n').filter(Boolean);
+    expect(lines.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
+  });
+
+  test("batches handed on turn after turn reach the log's file in order", async () => {
+    const { thread, text } = threadOnFile();
+    const log = accessLog(thread);
+    for (let turn = 0; turn < 20; turn++) {
+      log.add(record(`/api/trees/${turn}`));
+      await nextTurn();
     }
+    log.flushSync();
+    const paths = text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as AccessRecord).path);
+    expect(paths).toEqual(Array.from({ length: 20 }, (_, turn) => `/api/trees/${turn}`));
   });
 });

@@ -1,0 +1,32 @@
+// The access log's thread: makes the lines of each batch the serving thread hands over, writes
+// them to the log's file descriptor, and counts the batch as written in the shared counter the
+// serving thread waits on at exit (access-log.ts).
+import { writeSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { type RecordBatch, recordsIn } from './access-log-batch.ts';
+import { fdSink, LineMaker } from './access-log-lines.ts';
+
+export interface LogThreadData {
+  /** Where the lines go: 1 (stdout) when serving. */
+  fd: number;
+  /** [0]: how many batches are written, counted up after each. */
+  written: Int32Array;
+}
+
+const { fd, written } = workerData as LogThreadData;
+// stderr directly: a worker's process.stderr goes through the serving thread's event loop,
+// which is not turning when this happens during its exit.
+const where = fd === 1 ? 'stdout' : `file descriptor ${fd}`;
+const lines = new LineMaker(
+  fdSink(fd, (reason) => writeSync(2, `Access log stopped: writing to ${where} failed (${reason}).\n`)),
+);
+
+parentPort?.on('message', (batch: RecordBatch) => {
+  try {
+    lines.write(recordsIn(batch), batch.time);
+  } finally {
+    // Counted even if it failed (the thread then ends): the serving thread waits for none in vain.
+    Atomics.add(written, 0, 1);
+    Atomics.notify(written, 0);
+  }
+});
