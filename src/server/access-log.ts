@@ -15,7 +15,7 @@ import type { LogThreadData } from './access-log-thread.ts';
 export interface AccessLog {
   /** Adds a request's record; its line is made and written after this turn of the event loop. */
   add(record: AccessRecord): void;
-  /** Hands on every record added and returns once their lines are written (when the process exits). */
+  /** Hands on every record added and returns once their lines are written (before the process exits). */
   flushSync(): void;
 }
 
@@ -30,11 +30,14 @@ const STDOUT = 1;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
 
-/** The access log on stdout (or on `writer`); what is added before the process exits is written before it. */
-export function accessLog(writer?: BatchWriter): AccessLog {
-  const log = new BatchedLog(writer ?? new LogThread(STDOUT));
-  if (!writer) process.once('exit', () => log.flushSync());
-  return log;
+/**
+ * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
+ * before, as serve.ts does once the server has closed. Not from a process 'exit' listener: in
+ * Node 24, a worker thread and an 'exit' listener together made the serving thread about 20 %
+ * slower under load (V8 slow paths; BENCHMARKS.md, "the exit listener"), each alone nothing.
+ */
+export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLog {
+  return new BatchedLog(writer);
 }
 
 class BatchedLog implements AccessLog {

@@ -14,12 +14,13 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
   // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
   const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
   const { rateLimit } = settings;
+  const log = settings.accessLog ? accessLog() : undefined;
   const running = await startServer({
     ...settings,
     // One process counts alone (the server's default); several ask the supervisor, which holds
     // one count for all (rate-ipc.ts).
     ...(rateLimit && settings.workers > 1 ? { rateCounter: supervisorRateCounter() } : {}),
-    accessLog: settings.accessLog ? accessLog() : undefined,
+    accessLog: log,
   });
   const { version, counts } = running.manifest();
   process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
@@ -37,7 +38,11 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
     // A second signal (Ctrl-C reaches the whole process group) must not cut the drain short.
     if (stopping) return;
     stopping = true;
-    void running.close().then(() => process.exit(0));
+    void running.close().then(() => {
+      // The lines of the last requests, from the log's thread, before the process ends.
+      log?.flushSync();
+      process.exit(0);
+    });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
