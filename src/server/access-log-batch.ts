@@ -1,4 +1,4 @@
-// The access log's records, and how a turn's records cross from the serving thread to the
+// The access log's records, and how a batch of them crosses from the serving thread to the
 // log's thread: as columns (the numbers in one Float64Array, each string field in an array of
 // its own). A message of columns costs the serving thread about a third of one that carries
 // the same records as objects, which the structured clone walks field by field.
@@ -17,11 +17,23 @@ export interface AccessRecord {
   client: string | null;
 }
 
-/** Records as columns, the message posted to the log's thread. */
-export interface RecordBatch {
-  /** Date.now() when the batch was handed over: the time of its lines. */
+/** A record and the time of its line (Date.now() when its request was answered), as the log's thread gets it. */
+export interface TimedRecord {
   time: number;
-  /** status, bytes and durationMs of each record in turn. */
+  record: AccessRecord;
+}
+
+/**
+ * Records as columns, the message posted to the log's thread. Each record's time comes from
+ * the performance.now() its duration ended at, set against the one Date.now() of the batch:
+ * no clock read a request beyond the two of its duration.
+ */
+export interface RecordBatch {
+  /** Date.now() when the batch was handed over... */
+  time: number;
+  /** ...and performance.now() at the same moment. */
+  now: number;
+  /** status, bytes, durationMs and answeredAt (a performance.now()) of each record in turn. */
   numbers: Float64Array<ArrayBuffer>;
   methods: string[];
   paths: string[];
@@ -29,7 +41,7 @@ export interface RecordBatch {
   clients: (string | null)[];
 }
 
-const NUMBERS_PER_RECORD = 3;
+const NUMBERS_PER_RECORD = 4;
 
 /** Collects records as columns, for one batch at a time. */
 export class BatchBuilder {
@@ -43,7 +55,8 @@ export class BatchBuilder {
     return this.paths.length;
   }
 
-  add(record: AccessRecord): void {
+  /** Adds a record of a request answered at `answeredAt` (a performance.now()). */
+  add(record: AccessRecord, answeredAt: number): void {
     const at = this.paths.length * NUMBERS_PER_RECORD;
     if (at === this.numbers.length) {
       const grown = new Float64Array(this.numbers.length * 2);
@@ -53,16 +66,21 @@ export class BatchBuilder {
     this.numbers[at] = record.status;
     this.numbers[at + 1] = record.bytes;
     this.numbers[at + 2] = record.durationMs;
+    this.numbers[at + 3] = answeredAt;
     this.methods.push(record.method);
     this.paths.push(record.path);
     this.tokens.push(record.token);
     this.clients.push(record.client);
   }
 
-  /** The records added since the last take, as a batch timed `time`; the builder starts empty again. */
-  take(time: number): RecordBatch {
+  /**
+   * The records added since the last take, as a batch handed over at `time` (a Date.now()) and
+   * `now` (a performance.now()); the builder starts empty again.
+   */
+  take(time: number, now: number): RecordBatch {
     const batch: RecordBatch = {
       time,
+      now,
       numbers: this.numbers.slice(0, this.paths.length * NUMBERS_PER_RECORD),
       methods: this.methods,
       paths: this.paths,
@@ -77,19 +95,22 @@ export class BatchBuilder {
   }
 }
 
-/** The records of a batch, in the order they were added. */
-export function* recordsIn(batch: RecordBatch): Generator<AccessRecord> {
+/** The records of a batch, in the order they were added, each with the time of its answer. */
+export function* recordsIn(batch: RecordBatch): Generator<TimedRecord> {
   const { numbers, methods, paths, tokens, clients } = batch;
   for (let index = 0; index < paths.length; index++) {
     const at = index * NUMBERS_PER_RECORD;
     yield {
-      method: methods[index] ?? '',
-      path: paths[index] ?? '',
-      status: numbers[at] ?? 0,
-      bytes: numbers[at + 1] ?? 0,
-      durationMs: numbers[at + 2] ?? 0,
-      token: tokens[index] ?? null,
-      client: clients[index] ?? null,
+      time: Math.round(batch.time - (batch.now - (numbers[at + 3] ?? batch.now))),
+      record: {
+        method: methods[index] ?? '',
+        path: paths[index] ?? '',
+        status: numbers[at] ?? 0,
+        bytes: numbers[at + 1] ?? 0,
+        durationMs: numbers[at + 2] ?? 0,
+        token: tokens[index] ?? null,
+        client: clients[index] ?? null,
+      },
     };
   }
 }

@@ -3,7 +3,7 @@
 // thread (access-log-thread.ts), off the event loop that serves requests.
 import pino, { type DestinationStream } from 'pino';
 import SonicBoom from 'sonic-boom';
-import type { AccessRecord } from './access-log-batch.ts';
+import type { TimedRecord } from './access-log-batch.ts';
 
 /** Where the lines go: sonic-boom on a file descriptor or, in tests, a stand-in. */
 export interface LineSink {
@@ -22,7 +22,7 @@ export const MAX_PATH_LENGTH = 2048;
 
 /** Makes the lines of records with pino and hands them to a sink. */
 export class LineMaker {
-  /** Date.now() of the lines being made: when their batch left the serving thread. */
+  /** Date.now() of the line being made: when its request was answered. */
   private lineTime = 0;
   private readonly lines: LineBatches;
   private readonly logger: pino.Logger;
@@ -41,10 +41,10 @@ export class LineMaker {
     );
   }
 
-  /** Makes a line of each record, timed `time`, and writes them all before returning. */
-  write(records: Iterable<AccessRecord>, time: number): void {
-    this.lineTime = time;
-    for (const record of records) {
+  /** Makes the line of each record and writes them all before returning. */
+  write(records: Iterable<TimedRecord>): void {
+    for (const { time, record } of records) {
+      this.lineTime = time;
       this.logger.info(
         record.path.length > MAX_PATH_LENGTH
           ? { ...record, path: `${record.path.slice(0, MAX_PATH_LENGTH)}…` }

@@ -23,7 +23,7 @@ const lines = new LineMaker(
 
 parentPort?.on('message', (batch: RecordBatch) => {
   try {
-    lines.write(recordsIn(batch), batch.time);
+    lines.write(recordsIn(batch));
   } finally {
     // Counted even if it failed (the thread then ends): the serving thread waits for none in vain.
     Atomics.add(written, 0, 1);

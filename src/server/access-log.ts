@@ -2,24 +2,26 @@
 // path with query, status, bytes, duration, the token's name or the start of its digest,
 // client address), never a token. ACCESS_LOG=off turns it off.
 //
-// Off the request path: a request only adds its record to a batch. Once the answers of that
-// turn of the event loop are written (setImmediate), the batch goes to the log's own thread
-// (access-log-thread.ts), where pino makes the lines and sonic-boom writes them. Made on the
-// serving thread, even in one go after the turn, the lines cost it about a third of what it
-// spent serving (29,500 instructions a request on 87,000, `npm run bench:instructions`);
-// the record and the hand-over cost it 5,600, most of them the clock reads of the duration.
+// Off the request path: a request only adds its record to a batch, which goes to the log's
+// own thread (access-log-thread.ts) when it holds BATCH_RECORDS records or BATCH_DELAY_MS
+// after its first; there pino makes the lines and sonic-boom writes them. Made on the serving
+// thread, even in one go after each turn of the event loop, the lines cost it about a third of
+// what it spent serving (29,500 instructions a request on 87,000, `npm run bench:instructions`).
+// A message to the thread costs the serving thread about 5 us whatever it holds, so a batch
+// a turn (a few requests under load) would cost more than the records; a batch of hundreds,
+// about 0.2 us a record.
 import { Worker } from 'node:worker_threads';
 import { type AccessRecord, BatchBuilder, type RecordBatch } from './access-log-batch.ts';
 import type { LogThreadData } from './access-log-thread.ts';
 
 export interface AccessLog {
-  /** Adds a request's record; its line is made and written after this turn of the event loop. */
-  add(record: AccessRecord): void;
+  /** Adds the record of a request answered at `answeredAt` (a performance.now()); its line is written later. */
+  add(record: AccessRecord, answeredAt: number): void;
   /** Hands on every record added and returns once their lines are written (before the process exits). */
   flushSync(): void;
 }
 
-/** What takes a turn's batch of records: the log's thread or, in tests, a stand-in. */
+/** What takes each batch of records: the log's thread or, in tests, a stand-in. */
 export interface BatchWriter {
   write(batch: RecordBatch): void;
   /** Returns once every batch written so far has its lines written. */
@@ -27,6 +29,10 @@ export interface BatchWriter {
 }
 
 const STDOUT = 1;
+/** A batch goes to the log's thread once it holds this many records... */
+export const BATCH_RECORDS = 256;
+/** ...or this long after its first record, so a line is never far behind its request. */
+export const BATCH_DELAY_MS = 20;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
 
@@ -42,18 +48,18 @@ export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLo
 
 class BatchedLog implements AccessLog {
   private readonly batch = new BatchBuilder();
-  private scheduled = false;
+  private timer: NodeJS.Timeout | undefined = undefined;
   private readonly writer: BatchWriter;
 
   constructor(writer: BatchWriter) {
     this.writer = writer;
   }
 
-  add(record: AccessRecord): void {
-    this.batch.add(record);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(this.handOver);
+  add(record: AccessRecord, answeredAt: number): void {
+    this.batch.add(record, answeredAt);
+    if (this.batch.size >= BATCH_RECORDS) this.handOver();
+    // Unref'd: a batch waiting never keeps a process alive (whoever ends it flushes).
+    else this.timer ??= setTimeout(this.handOver, BATCH_DELAY_MS).unref();
   }
 
   flushSync(): void {
@@ -62,8 +68,9 @@ class BatchedLog implements AccessLog {
   }
 
   private readonly handOver = () => {
-    this.scheduled = false;
-    if (this.batch.size > 0) this.writer.write(this.batch.take(Date.now()));
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.batch.size > 0) this.writer.write(this.batch.take(Date.now(), performance.now()));
   };
 }
 
@@ -113,5 +120,5 @@ export class LogThread implements BatchWriter {
   }
 }
 
-/** The milliseconds since `start` (a performance.now()), to the microsecond. */
-export const elapsedMs = (start: number): number => Math.round((performance.now() - start) * 1000) / 1000;
+/** The milliseconds from `start` to `end` (two performance.now()), to the microsecond. */
+export const durationMs = (start: number, end: number): number => Math.round((end - start) * 1000) / 1000;

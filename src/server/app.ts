@@ -6,7 +6,7 @@ import type { RateLimit } from '../contract/rate-limit.ts';
 import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
-import { type AccessLog, elapsedMs } from './access-log.ts';
+import { type AccessLog, durationMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
@@ -204,15 +204,19 @@ class Exchange implements EdgeRequest {
   }
 
   private logLine(bytes: number): void {
-    this.log?.add({
-      method: this.method,
-      path: this.request.url ?? '',
-      status: this.response.statusCode,
-      bytes,
-      durationMs: elapsedMs(this.start),
-      token: this.generation.core.tokenName(this.header('authorization')),
-      client: this.client,
-    });
+    const answeredAt = performance.now();
+    this.log?.add(
+      {
+        method: this.method,
+        path: this.request.url ?? '',
+        status: this.response.statusCode,
+        bytes,
+        durationMs: durationMs(this.start, answeredAt),
+        token: this.generation.core.tokenName(this.header('authorization')),
+        client: this.client,
+      },
+      answeredAt,
+    );
   }
 }
 

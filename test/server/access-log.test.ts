@@ -1,13 +1,13 @@
-// The access log on the serving thread (src/server/access-log.ts): records go in batches, after
-// the turn they were added in, to the log's own thread, which writes their lines. The lines
+// The access log on the serving thread (src/server/access-log.ts): records go in batches to the
+// log's own thread, which writes their lines. The lines
 // themselves: access-log-lines.test.ts; over HTTP, from each process: test/reliability.
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterEach, describe, expect, test } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { type AccessRecord, BatchBuilder, type RecordBatch, recordsIn } from '../../src/server/access-log-batch.ts';
-import { accessLog, type BatchWriter, LogThread } from '../../src/server/access-log.ts';
+import { accessLog, BATCH_DELAY_MS, BATCH_RECORDS, type BatchWriter, LogThread } from '../../src/server/access-log.ts';
 
 const record = (path: string, overrides: Partial<AccessRecord> = {}): AccessRecord => ({
   method: 'GET',
@@ -35,36 +35,56 @@ function memoryWriter(): BatchWriter & { batches: RecordBatch[]; flushes: number
   return writer;
 }
 
+/** The paths of the records in `batches`, batch by batch. */
+const pathsIn = (batches: RecordBatch[]) =>
+  batches.map((batch) => [...recordsIn(batch)].map(({ record }) => record.path));
+
 describe('access log', () => {
-  test("a request only adds its record: the turn's records are handed on together after that turn", async () => {
-    const writer = memoryWriter();
-    const log = accessLog(writer);
-    log.add(record('/api/trees'));
-    log.add(record('/api/cutters'));
-    expect(writer.batches).toEqual([]);
-    await nextTurn();
-    expect(writer.batches.map((batch) => [...recordsIn(batch)].map(({ path }) => path))).toEqual([
-      ['/api/trees', '/api/cutters'],
-    ]);
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  test('a batch is timed when it is handed on, the time of its lines', async () => {
+  test(`a request only adds its record: a batch is handed on ${BATCH_DELAY_MS} ms after its first record`, () => {
+    vi.useFakeTimers();
     const writer = memoryWriter();
     const log = accessLog(writer);
-    const before = Date.now();
-    log.add(record('/api/trees'));
-    await nextTurn();
-    expect(writer.batches[0]?.time).toBeGreaterThanOrEqual(before);
-    expect(writer.batches[0]?.time).toBeLessThanOrEqual(Date.now());
+    log.add(record('/api/trees'), performance.now());
+    vi.advanceTimersByTime(BATCH_DELAY_MS / 2);
+    log.add(record('/api/cutters'), performance.now());
+    vi.advanceTimersByTime(BATCH_DELAY_MS / 2 - 1);
+    expect(writer.batches).toEqual([]);
+    vi.advanceTimersByTime(1);
+    log.add(record('/api/gifts'), performance.now());
+    vi.advanceTimersByTime(BATCH_DELAY_MS);
+    expect(pathsIn(writer.batches)).toEqual([['/api/trees', '/api/cutters'], ['/api/gifts']]);
+  });
+
+  test(`a batch of ${BATCH_RECORDS} records is handed on at once`, () => {
+    const writer = memoryWriter();
+    const log = accessLog(writer);
+    for (let index = 0; index < BATCH_RECORDS - 1; index++) log.add(record(`/api/trees/${index}`), performance.now());
+    expect(writer.batches).toEqual([]);
+    log.add(record('/api/gifts'), performance.now());
+    expect(writer.batches).toHaveLength(1);
+    expect(pathsIn(writer.batches)[0]).toHaveLength(BATCH_RECORDS);
   });
 
   test('flushSync hands on the records added so far at once, then waits for the writer', () => {
     const writer = memoryWriter();
     const log = accessLog(writer);
-    for (let index = 0; index < 50; index++) log.add(record(`/api/trees/${index}`));
+    for (let index = 0; index < 50; index++) log.add(record(`/api/trees/${index}`), performance.now());
     log.flushSync();
-    expect(writer.batches.flatMap((batch) => [...recordsIn(batch)])).toHaveLength(50);
+    expect(pathsIn(writer.batches).flat()).toHaveLength(50);
     expect(writer.flushes).toBe(1);
+  });
+
+  test("a line's time is when its request was answered, not when its batch was handed on", () => {
+    const builder = new BatchBuilder();
+    builder.add(record('/api/trees'), 1000.25);
+    builder.add(record('/api/gifts'), 1015.5);
+    const handedOn = Date.UTC(2026, 10, 26, 0, 0, 0, 0);
+    const times = [...recordsIn(builder.take(handedOn, 1020.5))].map(({ time }) => time);
+    expect(times).toEqual([handedOn - 20, handedOn - 5]);
   });
 
   test('a batch carries every field of every record, in order, with a missing token and client', () => {
@@ -76,11 +96,11 @@ describe('access log', () => {
       ),
     ];
     const builder = new BatchBuilder();
-    for (const each of records) builder.add(each);
-    expect([...recordsIn(builder.take(0))]).toEqual(records);
+    for (const each of records) builder.add(each, 0);
+    expect([...recordsIn(builder.take(0, 0))].map(({ record }) => record)).toEqual(records);
     expect(builder.size).toBe(0);
-    builder.add(records[0] as AccessRecord);
-    expect([...recordsIn(builder.take(0))]).toEqual([records[0]]);
+    builder.add(records[0] as AccessRecord, 0);
+    expect([...recordsIn(builder.take(0, 0))].map(({ record }) => record)).toEqual([records[0]]);
   });
 });
 
@@ -108,24 +128,26 @@ describe("the log's thread", () => {
     const { thread, text } = threadOnFile();
     const log = accessLog(thread);
     const paths = Array.from({ length: 300 }, (_, index) => `/api/trees/${index}`);
-    for (const path of paths) log.add(record(path));
+    for (const path of paths) log.add(record(path), performance.now());
     log.flushSync();
     const lines = text().split('\n').filter(Boolean);
     expect(lines.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
   });
 
-  test("batches handed on turn after turn reach the log's file in order", async () => {
+  test("batch after batch reaches the log's file in order, those of the timer and of size alike", async () => {
     const { thread, text } = threadOnFile();
     const log = accessLog(thread);
-    for (let turn = 0; turn < 20; turn++) {
-      log.add(record(`/api/trees/${turn}`));
-      await nextTurn();
+    const paths = Array.from({ length: 3 * BATCH_RECORDS }, (_, index) => `/api/trees/${index}`);
+    for (const [index, path] of paths.entries()) {
+      log.add(record(path), performance.now());
+      // Now and then a pause, in which the batch so far goes by its timer.
+      if (index % 100 === 99) await sleep(2 * BATCH_DELAY_MS);
     }
     log.flushSync();
-    const paths = text()
+    const written = text()
       .split('\n')
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as AccessRecord).path);
-    expect(paths).toEqual(Array.from({ length: 20 }, (_, turn) => `/api/trees/${turn}`));
+    expect(written).toEqual(paths);
   });
 });
