@@ -11,7 +11,7 @@
 // on loopback, 32 connections. Each round starts every server afresh, in random order.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
-// to the same rounds: a before/after on a shared machine.
+// to the same rounds, without and with the limit and log: a before/after on a shared machine.
 // BENCH_ONLY=<role>,<role> loads only these servers (roles as in `Role`), e.g. ours,ours-limited.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,6 +68,7 @@ type Role =
   | 'ours-log-only'
   | 'ours-limited'
   | 'compare'
+  | 'compare-limited'
   | 'floor'
   | 'nginx'
   | 'nginx-copy'
@@ -177,6 +178,16 @@ const allSpecs: TargetSpec[] = [
               DIST_DIR: join(COMPARE_DIR, 'dist'),
             }),
         },
+        {
+          role: 'compare-limited' as const,
+          start: () =>
+            nodeTarget(
+              `npm run serve of ${COMPARE_DIR}, rate limit + access log`,
+              'compare-limited',
+              join(COMPARE_DIR, 'src/server/serve.ts'),
+              { DIST_DIR: join(COMPARE_DIR, 'dist'), ...limit, ACCESS_LOG: 'on' },
+            ),
+        },
       ]
     : []),
   { role: 'floor' as const, start: floorTarget },
@@ -259,7 +270,12 @@ for (const scenario of scenarios) {
     const result = summaries.get(role);
     if (!result) continue;
     const isOurs = role === 'ours';
-    const vsOurs = role.startsWith('ours-') ? paired(role, 'ours') : undefined;
+    // Each server with a limit and log against the same checkout's server without them.
+    const vsOurs = role.startsWith('ours-')
+      ? paired(role, 'ours')
+      : role === 'compare-limited'
+        ? paired(role, 'compare')
+        : undefined;
     lines.push(
       `| ${scenario.name} | ${names.get(role)} | ${Math.round(result.requestsPerSecond)} | ` +
         `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
