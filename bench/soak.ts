@@ -34,6 +34,8 @@ interface Expected {
   encoding: Encoding;
   /** The ETag a 200 (or 304) carries. */
   etag?: string;
+  /** X-Data-Version: a release's answer carries that release's data version. */
+  version: string;
 }
 
 interface Template {
@@ -60,6 +62,11 @@ function trafficMix(build: Build): Template[] {
     method: 'GET' | 'HEAD' = 'GET',
   ): Template => {
     const { target, status } = requestFor(path);
+    const release = path.split('@')[1];
+    const version =
+      release === undefined
+        ? build.manifest.version
+        : (build.manifest.releases.find(({ id }) => id === release)?.version ?? `the release ${release}'s`);
     const sha256 = build.stored.get(path) ?? '';
     const etag = status === 200 ? etagFor(sha256, encoding) : undefined;
     const label = `${method} ${path}${encoding === 'identity' ? '' : ` (${encoding})`}`;
@@ -68,7 +75,7 @@ function trafficMix(build: Build): Template[] {
       method,
       target,
       headers: { ...auth, 'Accept-Encoding': encoding, ...extra },
-      expected: { status, body: build.body(path), encoding, etag },
+      expected: { status, body: build.body(path), encoding, etag, version },
     };
   };
   const paths = envelopePaths(build);
@@ -85,7 +92,7 @@ function trafficMix(build: Build): Template[] {
     method: 'GET',
     target,
     headers: { 'Accept-Encoding': 'identity', ...headers },
-    expected: { status, body: Buffer.from(body), encoding: 'identity' },
+    expected: { status, body: Buffer.from(body), encoding: 'identity', version: build.manifest.version },
   });
   const trees = listRoute('trees');
   const treesEtag = etagFor(build.stored.get(trees) ?? '', 'identity');
@@ -102,7 +109,7 @@ function trafficMix(build: Build): Template[] {
     {
       ...file(trees, 'identity', { 'If-None-Match': treesEtag }),
       label: 'GET trees, If-None-Match current',
-      expected: { status: 304, encoding: 'identity', etag: treesEtag },
+      expected: { status: 304, encoding: 'identity', etag: treesEtag, version: build.manifest.version },
     },
     { ...file(trees, 'identity', { 'If-None-Match': '"stale"' }), label: 'GET trees, If-None-Match stale' },
     text('no token', '/api/trees', {}, 401, TOKEN_REQUIRED_BODY),
@@ -112,11 +119,12 @@ function trafficMix(build: Build): Template[] {
 }
 
 /** Why `outcome` is not the right answer to `template`, or undefined. */
-function wrongness(template: Template, outcome: Outcome, version: string): string | undefined {
+function wrongness(template: Template, outcome: Outcome): string | undefined {
   const { expected } = template;
   const header = (name: string) => outcome.headers[name];
   if (outcome.status !== expected.status) return `status ${outcome.status}, expected ${expected.status}`;
-  if (header('x-data-version') !== version) return `X-Data-Version ${header('x-data-version')}`;
+  if (header('x-data-version') !== expected.version)
+    return `X-Data-Version ${header('x-data-version')}, expected ${expected.version}`;
   if (expected.etag !== undefined && header('etag') !== expected.etag)
     return `ETag ${header('etag')}, expected ${expected.etag}`;
   if (expected.status === 304 || template.method === 'HEAD') {
@@ -206,7 +214,7 @@ async function main(): Promise<void> {
       // Every status is checked; every 50th response in full.
       const full = requests % CHECK_ONE_IN === 0;
       const problem = full
-        ? wrongness(template, outcome, build.manifest.version)
+        ? wrongness(template, outcome)
         : outcome.status === template.expected.status
           ? undefined
           : `status ${outcome.status}`;
