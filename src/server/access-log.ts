@@ -5,11 +5,11 @@
 // Off the request path: a request only adds its record to a batch, which goes to the log's
 // own thread (access-log-thread.ts) when it holds BATCH_RECORDS records or BATCH_DELAY_MS
 // after its first; there pino makes the lines and sonic-boom writes them. Made on the serving
-// thread, even in one go after each turn of the event loop, the lines cost it about a third of
-// what it spent serving (29,500 instructions a request on 87,000, `npm run bench:instructions`).
-// A message to the thread costs the serving thread about 5 us whatever it holds, so a batch
-// a turn (a few requests under load) would cost more than the records; a batch of hundreds,
-// about 0.2 us a record.
+// thread, even in one go after each turn of the event loop, the lines cost it about a quarter
+// of what it spent serving (22,000 instructions a request on 91,000, `npm run
+// bench:instructions`); now the record and its hand-over cost it about 5,000. Batches of
+// hundreds rather than one a turn: each message wakes the thread and costs the serving thread
+// a few microseconds, whatever it holds.
 import { Worker } from 'node:worker_threads';
 import { type AccessRecord, BatchBuilder, type RecordBatch } from './access-log-batch.ts';
 import type { LogThreadData } from './access-log-thread.ts';
