@@ -9,6 +9,7 @@ import {
   type LineSink,
   MAX_PATH_LENGTH,
 } from '../../src/server/access-log-lines.ts';
+import { accessRecord as record } from '../support/access-record.ts';
 
 /** A sink that keeps each write as text. */
 function memorySink(): LineSink & { writes: string[]; byteLengths: number[] } {
@@ -22,17 +23,6 @@ function memorySink(): LineSink & { writes: string[]; byteLengths: number[] } {
   };
   return sink;
 }
-
-const record = (path: string, overrides: Partial<AccessRecord> = {}): AccessRecord => ({
-  method: 'GET',
-  path,
-  status: 200,
-  bytes: 612,
-  durationMs: 0.25,
-  token: 'reader',
-  client: '127.0.0.1',
-  ...overrides,
-});
 
 const linesOf = (writes: string[]) => writes.join('').split('\n').filter(Boolean);
 

@@ -8,17 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { type AccessRecord, BatchBuilder, type RecordBatch, recordsIn } from '../../src/server/access-log-batch.ts';
 import { accessLog, BATCH_DELAY_MS, BATCH_RECORDS, type BatchWriter, LogThread } from '../../src/server/access-log.ts';
-
-const record = (path: string, overrides: Partial<AccessRecord> = {}): AccessRecord => ({
-  method: 'GET',
-  path,
-  status: 200,
-  bytes: 612,
-  durationMs: 0.25,
-  token: 'reader',
-  client: '127.0.0.1',
-  ...overrides,
-});
+import { accessRecord as record } from '../support/access-record.ts';
 
 /** A writer that keeps each batch, and counts its flushes. */
 function memoryWriter(): BatchWriter & { batches: RecordBatch[]; flushes: number } {
