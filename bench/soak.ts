@@ -14,6 +14,7 @@ import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '
 import { listRoute, MANIFEST_FILE, notFoundRoute } from '../src/contract/paths.ts';
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
+import { versionOf } from '../test/reliability/api-client.ts';
 import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
 import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
@@ -62,11 +63,6 @@ function trafficMix(build: Build): Template[] {
     method: 'GET' | 'HEAD' = 'GET',
   ): Template => {
     const { target, status } = requestFor(path);
-    const release = path.split('@')[1];
-    const version =
-      release === undefined
-        ? build.manifest.version
-        : (build.manifest.releases.find(({ id }) => id === release)?.version ?? `the release ${release}'s`);
     const sha256 = build.stored.get(path) ?? '';
     const etag = status === 200 ? etagFor(sha256, encoding) : undefined;
     const label = `${method} ${path}${encoding === 'identity' ? '' : ` (${encoding})`}`;
@@ -75,7 +71,7 @@ function trafficMix(build: Build): Template[] {
       method,
       target,
       headers: { ...auth, 'Accept-Encoding': encoding, ...extra },
-      expected: { status, body: build.body(path), encoding, etag, version },
+      expected: { status, body: build.body(path), encoding, etag, version: versionOf(path, build) },
     };
   };
   const paths = envelopePaths(build);
