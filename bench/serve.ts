@@ -9,6 +9,7 @@
 // which costs what, and (e) the same server once more, a control: its paired ratios show how
 // far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
 // on loopback, 32 connections. Each round starts every server afresh, in random order.
+// The RSS column is the memory of each server's processes together as its measured run ends.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same rounds, without and with the limit and log: a before/after on a shared machine.
@@ -245,8 +246,8 @@ try {
 
 console.log(`${loaderLine()} Each round starts every server afresh, in random order.\n`);
 const lines = [
-  '| scenario | server | req/s | p99 ms | errors | CPU µs/req | vs floor | vs nginx | vs Fastify |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  '| scenario | server | req/s | p99 ms | errors | CPU µs/req | RSS MiB | vs floor | vs nginx | vs Fastify |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const verdicts: string[] = [];
 for (const scenario of scenarios) {
@@ -279,6 +280,7 @@ for (const scenario of scenarios) {
     lines.push(
       `| ${scenario.name} | ${names.get(role)} | ${Math.round(result.requestsPerSecond)} | ` +
         `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
+        `${Math.round(result.rssMiB)} | ` +
         `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
         `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
         (vsOurs

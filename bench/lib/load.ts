@@ -34,6 +34,8 @@ export interface Target<Role extends string = string> {
 export interface Result {
   /** Server CPU time per request in microseconds: robust against a busy machine. */
   cpuMicros: number;
+  /** Resident memory of the server's processes together, in MiB, as the measured run ends. */
+  rssMiB: number;
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
@@ -120,17 +122,29 @@ function cpuSeconds(pids: number[]): number {
   return ticks / 100;
 }
 
-/** One measured run against `url`, with the server's CPU time per request. */
+/** Resident memory of these processes together, in MiB (VmRSS). */
+function residentMiB(pids: number[]): number {
+  const kib = pids.reduce((sum, pid) => {
+    try {
+      return sum + Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return sum;
+    }
+  }, 0);
+  return kib / 1024;
+}
+
+/** One measured run against `url`, with the server's CPU time per request and its memory after. */
 export function measure(target: Target, url: string): Result {
   const pids = target.pids();
   const before = cpuSeconds(pids);
   const result = load(url, SECONDS);
   const requests = result.requestsPerSecond * SECONDS;
-  return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests };
+  return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests, rssMiB: residentMiB(pids) };
 }
 
 /** `seconds` of load on `url`, 32 connections, one load thread (the server has the other core). */
-export function load(url: string, seconds: number): Omit<Result, 'cpuMicros'> {
+export function load(url: string, seconds: number): Omit<Result, 'cpuMicros' | 'rssMiB'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
   if (has('wrk')) {
     const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
@@ -173,6 +187,7 @@ export function summary(results: Result[]): Result | undefined {
   if (results.length === 0) return undefined;
   return {
     cpuMicros: median(results.map((result) => result.cpuMicros)),
+    rssMiB: median(results.map((result) => result.rssMiB)),
     requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
     p99Ms: median(results.map((result) => result.p99Ms)),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
