@@ -1,6 +1,13 @@
 // The rate limit's settings and texts, as the contract states them (docs/api-contract.md, "Rate limits").
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseRateLimit, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../../src/contract/rate-limit.ts';
+import {
+  parseRateLimit,
+  rateLimitPolicy,
+  rateLimitState,
+  tooManyRequestsBody,
+  wholeNumberText,
+} from '../../src/contract/rate-limit.ts';
 
 describe('API_RATE_LIMIT', () => {
   test('<requests>/<seconds>s states the requests per window', () => {
@@ -32,6 +39,15 @@ describe('the fields and the body', () => {
 
   test('RateLimit names what is left and the seconds until the reset', () => {
     expect(rateLimitState(0, 17)).toBe('"token";r=0;t=17');
+    expect(rateLimitState(999_999_998, 60)).toBe('"token";r=999999998;t=60');
+  });
+
+  test('what is left is written in decimal digits, as any whole number up to the largest limit', () => {
+    for (const whole of [0, 7, 999, 1000, 1001, 10_010, 1_000_000, 20_000_300, 999_999_999])
+      expect(wholeNumberText(whole)).toBe(String(whole));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999 }), (whole) => wholeNumberText(whole) === String(whole)),
+    );
   });
 
   test('the 429 body states the limit and the wait', () => {
