@@ -140,4 +140,26 @@ describe("the log's thread", () => {
       .map((line) => (JSON.parse(line) as AccessRecord).path);
     expect(written).toEqual(paths);
   });
+
+  test('a failed thread ends the log with a line on stderr; later records are dropped, not waited for', async () => {
+    const { thread, text } = threadOnFile();
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    cleanups.push(() => stderr.mockRestore());
+    const stopped = () => stderr.mock.calls.filter(([line]) => String(line).startsWith('Access log stopped'));
+    const batch = new BatchBuilder();
+    batch.add(record('/api/trees'), performance.now());
+    // A batch the thread cannot read: reading it throws there, uncaught, and the thread ends.
+    thread.write({ ...batch.take(Date.now(), performance.now()), paths: null as unknown as string[] });
+    await vi.waitFor(() => expect(stopped()).toHaveLength(1), { timeout: 60_000, interval: 20 });
+    expect(String(stopped()[0]?.[0])).toMatch(/^Access log stopped: its thread failed \(.+\)\.\n$/);
+
+    const log = accessLog(thread);
+    log.add(record('/api/cutters'), performance.now());
+    const flushStarted = performance.now();
+    log.flushSync();
+    // A live thread that never answers is waited for 10 s; a failed one not at all.
+    expect(performance.now() - flushStarted).toBeLessThan(5_000);
+    expect(text()).toBe('');
+    expect(stopped()).toHaveLength(1);
+  });
 });
