@@ -43,13 +43,17 @@ export interface RecordBatch {
 
 const NUMBERS_PER_RECORD = 4;
 
-/** Collects records as columns, for one batch at a time. */
+/** Collects records as columns, for one batch at a time; room for `records` before it grows. */
 export class BatchBuilder {
-  private numbers = new Float64Array(NUMBERS_PER_RECORD * 256);
+  private numbers: Float64Array<ArrayBuffer>;
   private methods: string[] = [];
   private paths: string[] = [];
   private tokens: (string | null)[] = [];
   private clients: (string | null)[] = [];
+
+  constructor(records: number) {
+    this.numbers = new Float64Array(NUMBERS_PER_RECORD * records);
+  }
 
   get size(): number {
     return this.paths.length;
@@ -59,7 +63,7 @@ export class BatchBuilder {
   add(record: AccessRecord, answeredAt: number): void {
     const at = this.paths.length * NUMBERS_PER_RECORD;
     if (at === this.numbers.length) {
-      const grown = new Float64Array(this.numbers.length * 2);
+      const grown = new Float64Array(Math.max(this.numbers.length * 2, NUMBERS_PER_RECORD));
       grown.set(this.numbers);
       this.numbers = grown;
     }

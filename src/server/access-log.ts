@@ -47,7 +47,7 @@ export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLo
 }
 
 class BatchedLog implements AccessLog {
-  private readonly batch = new BatchBuilder();
+  private readonly batch = new BatchBuilder(BATCH_RECORDS);
   private timer: NodeJS.Timeout | undefined = undefined;
   private readonly writer: BatchWriter;
 

@@ -69,7 +69,7 @@ describe('access log', () => {
   });
 
   test("a line's time is when its request was answered, not when its batch was handed on", () => {
-    const builder = new BatchBuilder();
+    const builder = new BatchBuilder(BATCH_RECORDS);
     builder.add(record('/api/trees'), 1000.25);
     builder.add(record('/api/gifts'), 1015.5);
     const handedOn = Date.UTC(2026, 10, 26, 0, 0, 0, 0);
@@ -85,7 +85,7 @@ describe('access log', () => {
         record(`/api/trees/${index}`, { bytes: index, durationMs: index / 7 }),
       ),
     ];
-    const builder = new BatchBuilder();
+    const builder = new BatchBuilder(BATCH_RECORDS);
     for (const each of records) builder.add(each, 0);
     expect([...recordsIn(builder.take(0, 0))].map(({ record }) => record)).toEqual(records);
     expect(builder.size).toBe(0);
@@ -154,7 +154,7 @@ describe("the log's thread", () => {
         return true;
       });
     });
-    const batch = new BatchBuilder();
+    const batch = new BatchBuilder(BATCH_RECORDS);
     batch.add(record('/api/trees'), performance.now());
     // A batch the thread cannot read: reading it throws there, uncaught, and the thread ends.
     thread.write({ ...batch.take(Date.now(), performance.now()), paths: null as unknown as string[] });
