@@ -43,6 +43,9 @@ export interface RecordBatch {
 
 const NUMBERS_PER_RECORD = 4;
 
+/** How many records a batch holds (read from its numbers, which every record has four of). */
+export const recordsOf = (batch: RecordBatch): number => batch.numbers.length / NUMBERS_PER_RECORD;
+
 /** Collects records as columns, for one batch at a time; room for `records` before it grows. */
 export class BatchBuilder {
   private numbers: Float64Array<ArrayBuffer>;

@@ -1,15 +1,15 @@
 // The access log's thread: makes the lines of each batch the serving thread hands over, writes
-// them to the log's file descriptor, and counts the batch as written in the shared counter the
-// serving thread waits on at exit (access-log.ts).
+// them to the log's file descriptor, and counts the batch's records as written in the shared
+// counter the serving thread reads (access-log.ts: how many wait, and at exit, whether all are written).
 import { writeSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type RecordBatch, recordsIn } from './access-log-batch.ts';
+import { type RecordBatch, recordsIn, recordsOf } from './access-log-batch.ts';
 import { fdSink, LineMaker } from './access-log-lines.ts';
 
 export interface LogThreadData {
   /** Where the lines go: 1 (stdout) when serving. */
   fd: number;
-  /** [0]: how many batches are written, counted up after each. */
+  /** [0]: how many records are written, counted up after each batch (wrapping at 2^31). */
   written: Int32Array;
 }
 
@@ -26,7 +26,7 @@ parentPort?.on('message', (batch: RecordBatch) => {
     lines.write(recordsIn(batch));
   } finally {
     // Counted even if it failed (the thread then ends): the serving thread waits for none in vain.
-    Atomics.add(written, 0, 1);
+    Atomics.add(written, 0, recordsOf(batch));
     Atomics.notify(written, 0);
   }
 });

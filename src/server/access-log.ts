@@ -10,8 +10,13 @@
 // bench:instructions`); now the record and its hand-over cost it about 5,000. Batches of
 // hundreds rather than one a turn: each message wakes the thread and costs the serving thread
 // a few microseconds, whatever it holds.
+//
+// When stdout takes lines more slowly than requests come (a pipe whose reader stalls), at most
+// MAX_WAITING_RECORDS wait for the thread; later records are dropped and counted, and once
+// lines move again one line on stderr says how many. Neither the server's memory nor its
+// answers wait on the log's reader.
 import { Worker } from 'node:worker_threads';
-import { type AccessRecord, BatchBuilder, type RecordBatch } from './access-log-batch.ts';
+import { type AccessRecord, BatchBuilder, type RecordBatch, recordsOf } from './access-log-batch.ts';
 import type { LogThreadData } from './access-log-thread.ts';
 
 export interface AccessLog {
@@ -35,6 +40,15 @@ export const BATCH_RECORDS = 256;
 export const BATCH_DELAY_MS = 20;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
+/** Records handed to the log's thread and not yet written, at most (a few MiB); past it, records are dropped. */
+export const MAX_WAITING_RECORDS = 65_536;
+
+/**
+ * Records handed on and not yet written, from the two running counts (`posted` on this thread,
+ * `written` in shared memory). Both are 32-bit and wrap after 2^31 records, a few days of
+ * heavy load: the difference taken in 32 bits stays right across the wrap.
+ */
+export const recordsWaiting = (posted: number, written: number): number => (posted - written) | 0;
 
 /**
  * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
@@ -76,14 +90,16 @@ class BatchedLog implements AccessLog {
 
 /**
  * The log's thread, which makes and writes the lines of the batches posted to it, and counts
- * each written batch in memory shared with this thread. It never keeps the process alive; a
- * thread that fails ends the log with one line on stderr, never the server.
+ * the records it has written in memory shared with this thread. It never keeps the process
+ * alive; a thread that fails ends the log with one line on stderr, never the server.
  */
 export class LogThread implements BatchWriter {
   private readonly worker: Worker;
-  /** [0]: batches the thread has written. */
+  /** [0]: records the thread has written (wrapping at 2^31, see recordsWaiting). */
   private readonly written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   private posted = 0;
+  /** Records dropped since the last batch posted, while MAX_WAITING_RECORDS were waiting. */
+  private dropped = 0;
   private stopped = false;
 
   constructor(fd: number) {
@@ -98,9 +114,22 @@ export class LogThread implements BatchWriter {
 
   write(batch: RecordBatch): void {
     if (this.stopped) return;
+    const records = recordsOf(batch);
+    if (recordsWaiting(this.posted, Atomics.load(this.written, 0)) + records > MAX_WAITING_RECORDS) {
+      this.dropped += records;
+      return;
+    }
+    // Not said while dropping: stderr may be the same stalled pipe, and writing to it would block serving.
+    if (this.dropped > 0) {
+      process.stderr.write(
+        `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
+          `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
+      );
+      this.dropped = 0;
+    }
     // The numbers' memory moves to the thread instead of being copied.
     this.worker.postMessage(batch, [batch.numbers.buffer]);
-    this.posted++;
+    this.posted = (this.posted + records) | 0;
   }
 
   flushSync(): void {
@@ -108,7 +137,7 @@ export class LogThread implements BatchWriter {
     for (;;) {
       const written = Atomics.load(this.written, 0);
       const left = deadline - performance.now();
-      if (this.stopped || written >= this.posted || left <= 0) return;
+      if (this.stopped || recordsWaiting(this.posted, written) <= 0 || left <= 0) return;
       Atomics.wait(this.written, 0, written, left);
     }
   }

@@ -1,13 +1,23 @@
 // The access log on the serving thread (src/server/access-log.ts): records go in batches to the
 // log's own thread, which writes their lines. The lines
 // themselves: access-log-lines.test.ts; over HTTP, from each process: test/reliability.
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { type AccessRecord, BatchBuilder, type RecordBatch, recordsIn } from '../../src/server/access-log-batch.ts';
-import { accessLog, BATCH_DELAY_MS, BATCH_RECORDS, type BatchWriter, LogThread } from '../../src/server/access-log.ts';
+import {
+  accessLog,
+  BATCH_DELAY_MS,
+  BATCH_RECORDS,
+  type BatchWriter,
+  LogThread,
+  MAX_WAITING_RECORDS,
+  recordsWaiting,
+} from '../../src/server/access-log.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 
 /** A writer that keeps each batch, and counts its flushes. */
@@ -94,6 +104,21 @@ describe('access log', () => {
   });
 });
 
+/** The next `count` lines read from `fd` (a pipe), without reading past them. */
+async function readLines(fd: number, count: number): Promise<string[]> {
+  const readChunk = promisify(read);
+  const lines: string[] = [];
+  let partial = '';
+  const chunk = Buffer.alloc(1 << 16);
+  while (lines.length < count) {
+    const { bytesRead } = await readChunk(fd, chunk, 0, chunk.length, null);
+    const [first, ...rest] = `${partial}${chunk.toString('utf8', 0, bytesRead)}`.split('\n').reverse();
+    partial = first ?? '';
+    lines.push(...rest.reverse());
+  }
+  return lines;
+}
+
 describe("the log's thread", () => {
   const cleanups: (() => unknown)[] = [];
   afterEach(async () => {
@@ -139,6 +164,57 @@ describe("the log's thread", () => {
       .filter(Boolean)
       .map((line) => (JSON.parse(line) as AccessRecord).path);
     expect(written).toEqual(paths);
+  });
+
+  test(`a stalled stdout: ${MAX_WAITING_RECORDS} records wait, the rest are dropped, counted on stderr`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
+    const fifo = join(dir, 'stdout');
+    execFileSync('mkfifo', [fifo]);
+    // Read and write: opening waits for no reader, and the thread's writes block once the pipe is full.
+    const fd = openSync(fifo, 'r+');
+    const thread = new LogThread(fd);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    cleanups.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => closeSync(fd),
+      () => thread.terminate(),
+      () => stderr.mockRestore(),
+    );
+    // Each batch's lines are far more than a pipe holds, so the thread finishes none until read.
+    const perBatch = 1024;
+    const dropped = 3 * perBatch;
+    const paths = Array.from({ length: MAX_WAITING_RECORDS + dropped }, (_, index) => `/api/trees/${index}`);
+    for (let start = 0; start < paths.length; start += perBatch) {
+      const batch = new BatchBuilder(perBatch);
+      for (const path of paths.slice(start, start + perBatch)) batch.add(record(path), performance.now());
+      thread.write(batch.take(Date.now(), performance.now()));
+    }
+    expect(stderr).not.toHaveBeenCalled();
+
+    const written = await readLines(fd, MAX_WAITING_RECORDS);
+    expect(written.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths.slice(0, MAX_WAITING_RECORDS));
+    thread.flushSync();
+    const next = new BatchBuilder(1);
+    next.add(record('/api/gifts'), performance.now());
+    thread.write(next.take(Date.now(), performance.now()));
+    expect(stderr.mock.calls).toEqual([
+      [
+        `Access log: ${dropped} lines dropped: stdout took lines more slowly than requests came ` +
+          `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
+      ],
+    ]);
+    const [line] = await readLines(fd, 1);
+    expect((JSON.parse(line ?? '') as AccessRecord).path).toBe('/api/gifts');
+  }, 120_000);
+
+  test('the records waiting are counted right when the running counts pass 2^31 and wrap', () => {
+    const written = new Int32Array(1);
+    written[0] = 2 ** 31 - 10;
+    const posted = (2 ** 31 - 10 + 30) | 0;
+    expect(posted).toBeLessThan(0);
+    expect(recordsWaiting(posted, Atomics.load(written, 0))).toBe(30);
+    Atomics.add(written, 0, 25);
+    expect(recordsWaiting(posted, Atomics.load(written, 0))).toBe(5);
   });
 
   test('a failed thread ends the log with a line on stderr; later records are dropped, not waited for', async () => {
