@@ -40,7 +40,7 @@ export const BATCH_RECORDS = 256;
 export const BATCH_DELAY_MS = 20;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
-/** Records handed to the log's thread and not yet written, at most (a few MiB); past it, records are dropped. */
+/** Records handed to the log's thread and not yet written, at most (about 9 MiB); past it, records are dropped. */
 export const MAX_WAITING_RECORDS = 65_536;
 
 /**
