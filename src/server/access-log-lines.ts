@@ -115,9 +115,10 @@ export function isoTimestamp(now: () => number): () => string {
 
 /**
  * A file descriptor (stdout) through sonic-boom (pino's destination), each chunk written as it
- * comes, at once: the way Node writes its own stdout on Linux to files and pipes, so every line
- * handed over is written when write() returns. The first failed write (the reader went away:
- * EPIPE) ends the log and calls `onFailure` with its error code; the server goes on.
+ * comes, at once, so every line handed over is written when write() returns; a full pipe makes
+ * this thread wait (where Node's own stdout would queue the chunk in memory). The first failed
+ * write (the reader went away: EPIPE) ends the log and calls `onFailure` with its error code;
+ * the server goes on.
  */
 export function fdSink(fd: number, onFailure: (reason: string) => void): LineSink {
   const out = new SonicBoom({ fd, sync: true, contentMode: 'buffer' });

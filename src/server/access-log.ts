@@ -119,7 +119,8 @@ export class LogThread implements BatchWriter {
       this.dropped += records;
       return;
     }
-    // Not said while dropping: stderr may be the same stalled pipe, and writing to it would block serving.
+    // Not said while dropping: stderr may be the same stalled pipe (where Node would queue the line in
+    // memory, without bound) or a stopped terminal (where the write would block serving).
     if (this.dropped > 0) {
       process.stderr.write(
         `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
