@@ -10,6 +10,9 @@
 // far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
 // on loopback, 32 connections. Each round starts every server afresh, in random order.
 // The RSS column is the memory of each server's processes together as its measured run ends.
+// The main thread column is the CPU a request of the processes' main threads alone (the thread
+// that serves, without a log's thread or the GC's helpers); for the limit and log it gives the
+// paired ratio req/s would show if that thread alone set it, beside the req/s verdict.
 // BENCH_CPU_PROF=<dir> writes a CPU profile of this server's process there.
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same rounds, without and with the limit and log: a before/after on a shared machine.
@@ -246,8 +249,9 @@ try {
 
 console.log(`${loaderLine()} Each round starts every server afresh, in random order.\n`);
 const lines = [
-  '| scenario | server | req/s | p99 ms | errors | CPU µs/req | RSS MiB | vs floor | vs nginx | vs Fastify |',
-  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| scenario | server | req/s | p99 ms | errors | CPU µs/req | main thread µs/req | RSS MiB | ' +
+    'vs floor | vs nginx | vs Fastify |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 ];
 const verdicts: string[] = [];
 for (const scenario of scenarios) {
@@ -256,11 +260,17 @@ for (const scenario of scenarios) {
     const other = summaries.get(role);
     return other ? result.requestsPerSecond / other.requestsPerSecond : undefined;
   };
-  /** The median of the rounds' ratios of `role` to `base`, and the lowest and highest of them. */
-  const paired = (role: Role, base: Role) => {
+  /**
+   * The median of the rounds' ratios of `role` to `base`, and the lowest and highest of them:
+   * of req/s, or of `base`'s main-thread CPU a request to `role`'s (what req/s would be if that
+   * thread alone set it).
+   */
+  const paired = (role: Role, base: Role, of: 'req/s' | 'main thread' = 'req/s') => {
     const bases = resultsOf(base, scenario.name);
-    const ratios = resultsOf(role, scenario.name).map(
-      (result, round) => result.requestsPerSecond / (bases[round]?.requestsPerSecond ?? Number.NaN),
+    const ratios = resultsOf(role, scenario.name).map((result, round) =>
+      of === 'req/s'
+        ? result.requestsPerSecond / (bases[round]?.requestsPerSecond ?? Number.NaN)
+        : (bases[round]?.mainThreadMicros ?? Number.NaN) / result.mainThreadMicros,
     );
     return ratios.length === 0
       ? undefined
@@ -280,6 +290,7 @@ for (const scenario of scenarios) {
     lines.push(
       `| ${scenario.name} | ${names.get(role)} | ${Math.round(result.requestsPerSecond)} | ` +
         `${result.p99Ms.toFixed(2)} | ${result.errors} | ${result.cpuMicros.toFixed(1)} | ` +
+        `${result.mainThreadMicros.toFixed(1)} | ` +
         `${Math.round(result.rssMiB)} | ` +
         `${isOurs ? shown(ratio(result, 'floor')) : ''} | ${isOurs ? shown(ratio(result, 'nginx')) : ''} | ` +
         `${isOurs ? shown(ratio(result, 'fastify')) : ''} |` +
@@ -296,6 +307,13 @@ for (const scenario of scenarios) {
       `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
         `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ` +
         `${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
+    );
+  const serving = paired('ours-limited', 'ours', 'main thread');
+  if (serving)
+    verdicts.push(
+      `       ${scenario.name}: the serving thread's CPU a request, without / with rate limit + access log: ` +
+        `${serving.median.toFixed(2)}x (rounds ${serving.low.toFixed(2)}x to ${serving.high.toFixed(2)}x), ` +
+        'the req/s ratio if that thread alone set it',
     );
   const control = paired('ours-again', 'ours');
   if (control)

@@ -34,6 +34,12 @@ export interface Target<Role extends string = string> {
 export interface Result {
   /** Server CPU time per request in microseconds: robust against a busy machine. */
   cpuMicros: number;
+  /**
+   * The same, of the processes' main threads alone: the thread that serves, without its
+   * helpers (a log's thread, the GC's). Under load it is busy all the time, so req/s is one
+   * over its time a request wherever the helpers' time goes.
+   */
+  mainThreadMicros: number;
   /** Resident memory of the server's processes together, in MiB, as the measured run ends. */
   rssMiB: number;
   requestsPerSecond: number;
@@ -109,11 +115,12 @@ function parseWrkMs(value: string): number {
   return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
 }
 
-/** CPU seconds (user + system) used so far by these processes. */
-function cpuSeconds(pids: number[]): number {
+/** CPU seconds (user + system) used so far by these processes, or by their main threads alone. */
+function cpuSeconds(pids: number[], mainThreads = false): number {
   const ticks = pids.reduce((sum, pid) => {
     try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      const stat = mainThreads ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+      const fields = readFileSync(stat, 'utf8').split(') ')[1]?.split(' ') ?? [];
       return sum + Number(fields[11]) + Number(fields[12]);
     } catch {
       return sum;
@@ -138,13 +145,19 @@ function residentMiB(pids: number[]): number {
 export function measure(target: Target, url: string): Result {
   const pids = target.pids();
   const before = cpuSeconds(pids);
+  const mainBefore = cpuSeconds(pids, true);
   const result = load(url, SECONDS);
   const requests = result.requestsPerSecond * SECONDS;
-  return { ...result, cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests, rssMiB: residentMiB(pids) };
+  return {
+    ...result,
+    cpuMicros: ((cpuSeconds(pids) - before) * 1e6) / requests,
+    mainThreadMicros: ((cpuSeconds(pids, true) - mainBefore) * 1e6) / requests,
+    rssMiB: residentMiB(pids),
+  };
 }
 
 /** `seconds` of load on `url`, 32 connections, one load thread (the server has the other core). */
-export function load(url: string, seconds: number): Omit<Result, 'cpuMicros' | 'rssMiB'> {
+export function load(url: string, seconds: number): Omit<Result, 'cpuMicros' | 'mainThreadMicros' | 'rssMiB'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
   if (has('wrk')) {
     const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
@@ -187,6 +200,7 @@ export function summary(results: Result[]): Result | undefined {
   if (results.length === 0) return undefined;
   return {
     cpuMicros: median(results.map((result) => result.cpuMicros)),
+    mainThreadMicros: median(results.map((result) => result.mainThreadMicros)),
     rssMiB: median(results.map((result) => result.rssMiB)),
     requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
     p99Ms: median(results.map((result) => result.p99Ms)),
