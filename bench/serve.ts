@@ -305,7 +305,7 @@ for (const scenario of scenarios) {
   if (limited)
     verdicts.push(
       `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
-        `${limited.median.toFixed(2)}x (median of ${ROUNDS} paired rounds, ` +
+        `${limited.median.toFixed(3)}x (median of ${ROUNDS} paired rounds, ` +
         `${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
     );
   const serving = paired('ours-limited', 'ours', 'main thread');
