@@ -14,7 +14,8 @@
 // When stdout takes lines more slowly than requests come (a pipe whose reader stalls), at most
 // MAX_WAITING_RECORDS wait for the thread; later records are dropped and counted, and once
 // lines move again one line on stderr says how many. Neither the server's memory nor its
-// answers wait on the log's reader.
+// answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the lines, and
+// says on stderr how many it leaves unwritten or dropped.
 import { Worker } from 'node:worker_threads';
 import { type AccessRecord, BatchBuilder, type RecordBatch, recordsOf } from './access-log-batch.ts';
 import type { LogThreadData } from './access-log-thread.ts';
@@ -95,14 +96,17 @@ class BatchedLog implements AccessLog {
  */
 export class LogThread implements BatchWriter {
   private readonly worker: Worker;
+  private readonly exitWaitMs: number;
   /** [0]: records the thread has written (wrapping at 2^31, see recordsWaiting). */
   private readonly written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   private posted = 0;
-  /** Records dropped since the last batch posted, while MAX_WAITING_RECORDS were waiting. */
+  /** Records dropped (while MAX_WAITING_RECORDS were waiting) and not yet said on stderr. */
   private dropped = 0;
   private stopped = false;
 
-  constructor(fd: number) {
+  /** `exitWaitMs`: how long flushSync waits for the lines at exit (tests shorten it). */
+  constructor(fd: number, exitWaitMs = EXIT_WAIT_MS) {
+    this.exitWaitMs = exitWaitMs;
     const workerData: LogThreadData = { fd, written: this.written };
     this.worker = new Worker(new URL('./access-log-thread.ts', import.meta.url), { workerData });
     this.worker.unref();
@@ -121,26 +125,47 @@ export class LogThread implements BatchWriter {
     }
     // Not said while dropping: stderr may be the same stalled pipe (where Node would queue the line in
     // memory, without bound) or a stopped terminal (where the write would block serving).
-    if (this.dropped > 0) {
-      process.stderr.write(
-        `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
-          `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
-      );
-      this.dropped = 0;
-    }
+    this.sayDropped();
     // The numbers' memory moves to the thread instead of being copied.
     this.worker.postMessage(batch, [batch.numbers.buffer]);
     this.posted = (this.posted + records) | 0;
   }
 
+  /**
+   * Waits up to `exitWaitMs` for every line handed on, then says on stderr what was dropped and
+   * not said yet, and how many lines are left unwritten (this is the server's exit).
+   */
   flushSync(): void {
-    const deadline = performance.now() + EXIT_WAIT_MS;
+    const waiting = this.waitForLines();
+    if (this.stopped) return;
+    this.sayDropped();
+    if (waiting > 0)
+      process.stderr.write(
+        `Access log: up to ${waiting} lines not written: stdout did not take them ` +
+          `in the ${this.exitWaitMs / 1000} s the server waited before exiting.\n`,
+      );
+  }
+
+  /** Waits up to `exitWaitMs` for every line handed on to be written; how many records still wait. */
+  waitForLines(): number {
+    const deadline = performance.now() + this.exitWaitMs;
     for (;;) {
       const written = Atomics.load(this.written, 0);
+      const waiting = recordsWaiting(this.posted, written);
       const left = deadline - performance.now();
-      if (this.stopped || recordsWaiting(this.posted, written) <= 0 || left <= 0) return;
+      if (this.stopped || waiting <= 0 || left <= 0) return Math.max(waiting, 0);
       Atomics.wait(this.written, 0, written, left);
     }
+  }
+
+  /** One line on stderr for the records dropped since it was last said, if any. */
+  private sayDropped(): void {
+    if (this.dropped === 0) return;
+    process.stderr.write(
+      `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
+        `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
+    );
+    this.dropped = 0;
   }
 
   /** Stops the thread (the log is not used again). */

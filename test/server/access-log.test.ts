@@ -166,13 +166,17 @@ describe("the log's thread", () => {
     expect(written).toEqual(paths);
   });
 
-  test(`a stalled stdout: ${MAX_WAITING_RECORDS} records wait, the rest are dropped, counted on stderr`, async () => {
+  /**
+   * A LogThread writing to a FIFO that nothing reads until the test does (`fd` reads it), with
+   * stderr caught; `exitWaitMs` as LogThread takes it.
+   */
+  function threadOnStalledPipe(exitWaitMs?: number) {
     const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
     const fifo = join(dir, 'stdout');
     execFileSync('mkfifo', [fifo]);
     // Read and write: opening waits for no reader, and the thread's writes block once the pipe is full.
     const fd = openSync(fifo, 'r+');
-    const thread = new LogThread(fd);
+    const thread = new LogThread(fd, exitWaitMs);
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     cleanups.push(
       () => rmSync(dir, { recursive: true, force: true }),
@@ -180,31 +184,66 @@ describe("the log's thread", () => {
       () => thread.terminate(),
       () => stderr.mockRestore(),
     );
-    // Each batch's lines are far more than a pipe holds, so the thread finishes none until read.
+    return { thread, fd, stderr };
+  }
+
+  /**
+   * Hands the thread `paths` in batches of 1024 records, whose lines are far more than a pipe
+   * holds, so with nothing reading the thread finishes none of them.
+   */
+  function writeInBatches(thread: LogThread, paths: readonly string[]): void {
     const perBatch = 1024;
-    const dropped = 3 * perBatch;
-    const paths = Array.from({ length: MAX_WAITING_RECORDS + dropped }, (_, index) => `/api/trees/${index}`);
     for (let start = 0; start < paths.length; start += perBatch) {
       const batch = new BatchBuilder(perBatch);
       for (const path of paths.slice(start, start + perBatch)) batch.add(record(path), performance.now());
       thread.write(batch.take(Date.now(), performance.now()));
     }
+  }
+
+  const pathsNumbered = (count: number) => Array.from({ length: count }, (_, index) => `/api/trees/${index}`);
+  const droppedLine = (dropped: number) =>
+    `Access log: ${dropped} lines dropped: stdout took lines more slowly than requests came ` +
+    `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`;
+
+  test(`a stalled stdout: ${MAX_WAITING_RECORDS} records wait, the rest are dropped, counted on stderr`, async () => {
+    const { thread, fd, stderr } = threadOnStalledPipe();
+    const dropped = 3 * 1024;
+    const paths = pathsNumbered(MAX_WAITING_RECORDS + dropped);
+    writeInBatches(thread, paths);
     expect(stderr).not.toHaveBeenCalled();
 
     const written = await readLines(fd, MAX_WAITING_RECORDS);
     expect(written.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths.slice(0, MAX_WAITING_RECORDS));
-    thread.flushSync();
+    expect(thread.waitForLines()).toBe(0);
     const next = new BatchBuilder(1);
     next.add(record('/api/gifts'), performance.now());
     thread.write(next.take(Date.now(), performance.now()));
-    expect(stderr.mock.calls).toEqual([
-      [
-        `Access log: ${dropped} lines dropped: stdout took lines more slowly than requests came ` +
-          `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
-      ],
-    ]);
+    expect(stderr.mock.calls).toEqual([[droppedLine(dropped)]]);
     const [line] = await readLines(fd, 1);
     expect((JSON.parse(line ?? '') as AccessRecord).path).toBe('/api/gifts');
+  }, 120_000);
+
+  test('at exit, records dropped and not said since are counted on stderr', async () => {
+    const { thread, fd, stderr } = threadOnStalledPipe();
+    writeInBatches(thread, pathsNumbered(MAX_WAITING_RECORDS + 2048));
+    await readLines(fd, MAX_WAITING_RECORDS);
+    thread.flushSync();
+    expect(stderr.mock.calls).toEqual([[droppedLine(2048)]]);
+  }, 120_000);
+
+  test('at exit, lines stdout did not take in the wait are counted on stderr', () => {
+    const { thread, fd, stderr } = threadOnStalledPipe(100);
+    writeInBatches(thread, pathsNumbered(1024));
+    // Read once the test is done, pass or fail (cleanups run last first), so the thread can be stopped.
+    cleanups.push(() => readLines(fd, 1024));
+    // Nothing reads: the wait runs out, however fast the thread.
+    thread.flushSync();
+    expect(stderr.mock.calls).toEqual([
+      [
+        'Access log: up to 1024 lines not written: stdout did not take them ' +
+          'in the 0.1 s the server waited before exiting.\n',
+      ],
+    ]);
   }, 120_000);
 
   test('the records waiting are counted right when the running counts pass 2^31 and wrap', () => {
