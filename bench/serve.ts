@@ -8,7 +8,8 @@
 // them (goal: >= 0.9x, the median of the rounds' paired ratios), and with each alone to show
 // which costs what, and (e) the same server once more, a control: its paired ratios show how
 // far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
-// on loopback, 32 connections. Each round starts every server afresh, in random order.
+// on loopback (or on another machine: bench/lib/load.ts), 32 connections. Each round starts
+// every server afresh, in random order.
 // The RSS column is the memory of each server's processes together as its measured run ends.
 // The main thread column is the CPU a request of the processes' main threads alone (the thread
 // that serves, without a log's thread or the GC's helpers); for the limit and log it gives the
@@ -36,6 +37,7 @@ import {
   nodeTarget,
   type Result,
   ROUNDS,
+  serverAddress,
   startChild,
   summary,
   type Target,
@@ -115,14 +117,14 @@ events { worker_connections 4096; }
 http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepalive_requests 1000000;
   client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; ` +
       `uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  server { listen 127.0.0.1:${port}; location = / { return 204; } ${locations.join(' ')} } }\n`,
+  server { listen ${serverAddress(port)}; location = / { return 204; } ${locations.join(' ')} } }\n`,
   );
   const child = await startChild('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], {}, port);
   return {
     name: sendfile ? 'nginx, 1 worker (static)' : 'nginx, 1 worker, sendfile off',
     role: sendfile ? 'nginx' : 'nginx-copy',
     pids: () => withChildren(child),
-    url: (scenario) => `http://127.0.0.1:${port}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
+    url: (scenario) => `http://${serverAddress(port)}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();

@@ -1,6 +1,6 @@
 // The baseline: a dynamic API server shaped like the service this project replaces. Data in
 // memory, and per request: the token checked, the search matched, the envelope serialized.
-// Run as a child process by bench/serve.ts: PORT, API_TOKENS and CONTENT_DIR from the env.
+// Run as a child process by bench/serve.ts: HOST, PORT, API_TOKENS and CONTENT_DIR from the env.
 import Fastify from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { loadContent } from '../../src/build/content.ts';
@@ -36,5 +36,5 @@ for (const kind of kinds) {
   });
 }
 
-await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
 console.log('ready');

@@ -1,6 +1,6 @@
 // The floor: a bare node:http server doing the least a server of this API can do. Per
 // request it parses the URL, compares the token (constant time) and writes a preloaded
-// buffer with the same headers as this project's server. Run by bench/serve.ts: PORT,
+// buffer with the same headers as this project's server. Run by bench/serve.ts: HOST, PORT,
 // API_TOKENS (one token) and BODIES (JSON: search value or "" for none -> file path).
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -40,4 +40,4 @@ createServer((request, response) => {
     return;
   }
   response.writeHead(200, answer.headers).end(answer.body);
-}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
+}).listen(Number(process.env.PORT), process.env.HOST ?? '127.0.0.1', () => console.log('ready'));

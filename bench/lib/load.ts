@@ -1,6 +1,10 @@
 // Load generation shared by the serving benchmarks (bench:serve, bench:suggest): servers
 // started as child processes, wrk -t1 (or autocannon) against them on loopback, and the
 // servers' CPU time per request, which holds steady on a busy machine where req/s does not.
+// On loopback the load generator shares the machine's cores with the server. BENCH_LOAD_HOST
+// (an ssh destination, e.g. bench@loadgen) runs wrk on that machine instead, over ssh, against
+// servers listening on BENCH_HOST (an address of this machine that one reaches): the servers
+// then have this machine's cores to themselves.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +18,22 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The warm-up before each measured run: the JIT and the connection pool. */
 export const WARM_UP_SECONDS = 2;
 export const TOKEN = 'bench-token';
+
+/** The ssh destination wrk runs on, or undefined: wrk (or autocannon) here, on loopback. */
+const LOAD_HOST = process.env.BENCH_LOAD_HOST || undefined;
+/** The address the servers listen on and the load generator calls. */
+const SERVER_HOST = process.env.BENCH_HOST || '127.0.0.1';
+const LOOPBACK = /^(127\.|::1$|localhost$)/;
+if (LOAD_HOST !== undefined && LOOPBACK.test(SERVER_HOST)) {
+  throw new Error(
+    `BENCH_LOAD_HOST=${LOAD_HOST} runs the load on another machine, so BENCH_HOST must be an address of ` +
+      `this machine that ${LOAD_HOST} reaches; it is ${SERVER_HOST}.`,
+  );
+}
+/** `<host>:<port>` of a server of the run (an IPv6 address in brackets), as a URL and nginx's listen write it. */
+export const serverAddress = (port: number) =>
+  `${SERVER_HOST.includes(':') ? `[${SERVER_HOST}]` : SERVER_HOST}:${port}`;
+const serverOrigin = (port: number) => `http://${serverAddress(port)}`;
 
 /** What a benchmark asks of a server: a path with its query. */
 export interface Scenario {
@@ -65,7 +85,7 @@ export async function startChild(
   });
   for (let attempt = 0; attempt < 2400; attempt++) {
     try {
-      await fetch(`http://127.0.0.1:${port}/`, { method: 'HEAD' });
+      await fetch(`${serverOrigin(port)}/`, { method: 'HEAD' });
       return child;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -93,14 +113,20 @@ export async function nodeTarget<Role extends string>(
   nodeOptions: string[] = [],
 ): Promise<Target<Role>> {
   const port = await freePort();
-  const env = { PORT: String(port), API_TOKENS: TOKEN, CONTENT_DIR: join(projectDir, 'content'), ...extraEnv };
+  const env = {
+    HOST: SERVER_HOST,
+    PORT: String(port),
+    API_TOKENS: TOKEN,
+    CONTENT_DIR: join(projectDir, 'content'),
+    ...extraEnv,
+  };
   const child = await startChild(process.execPath, [...nodeOptions, script], env, port);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     name,
     role,
     pids: () => withChildren(child),
-    url: (scenario) => `http://127.0.0.1:${port}${scenario.query}`,
+    url: (scenario) => `${serverOrigin(port)}${scenario.query}`,
     // SIGTERM: the server drains and exits, so a CPU profile is written.
     stop: () => {
       child.kill('SIGTERM');
@@ -156,14 +182,40 @@ export function measure(target: Target, url: string): Result {
   };
 }
 
-/** `seconds` of load on `url`, 32 connections, one load thread (the server has the other core). */
+/** ssh's options: fail at once where it would ask for a password or a host key. */
+const SSH = ['-o', 'BatchMode=yes'];
+/** An argument as the remote shell ssh hands its command line to reads it back. */
+const shellQuoted = (argument: string) => `'${argument.replaceAll("'", `'\\''`)}'`;
+
+if (LOAD_HOST !== undefined) {
+  const check = spawnSync('ssh', [...SSH, LOAD_HOST, 'command -v wrk'], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    throw new Error(
+      `BENCH_LOAD_HOST=${LOAD_HOST}: ssh did not find wrk there (exit ${check.status}` +
+        `${check.stderr.trim() ? `: ${check.stderr.trim()}` : ''}). The load machine needs wrk and ssh access by key.`,
+    );
+  }
+}
+/** wrk on BENCH_LOAD_HOST, else wrk here when installed, else autocannon (which costs the server more CPU). */
+const WITH_WRK = LOAD_HOST !== undefined || has('wrk');
+
+/** wrk with these arguments, here or on BENCH_LOAD_HOST; throws when it could not load. */
+function wrk(args: string[]): string {
+  const run =
+    LOAD_HOST === undefined
+      ? spawnSync('wrk', args, { encoding: 'utf8' })
+      : spawnSync('ssh', [...SSH, LOAD_HOST, ['wrk', ...args].map(shellQuoted).join(' ')], { encoding: 'utf8' });
+  if (run.status !== 0) {
+    throw new Error(`wrk ${args.join(' ')} failed (exit ${run.status}): ${run.stderr.trim() || run.stdout.trim()}`);
+  }
+  return run.stdout;
+}
+
+/** `seconds` of load on `url`, 32 connections, one load thread (on loopback, the server has the other core). */
 export function load(url: string, seconds: number): Omit<Result, 'cpuMicros' | 'mainThreadMicros' | 'rssMiB'> {
   const auth = `Authorization: Bearer ${TOKEN}`;
-  if (has('wrk')) {
-    const run = spawnSync('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url], {
-      encoding: 'utf8',
-    });
-    const out = run.stdout;
+  if (WITH_WRK) {
+    const out = wrk(['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '-H', auth, url]);
     const errors =
       Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) +
       (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((sum, n) => sum + Number(n), 0);
@@ -210,5 +262,6 @@ export function summary(results: Result[]): Result | undefined {
 
 /** The line of the run: the load command, the rounds and the time. */
 export const loaderLine = () =>
-  `Load: ${has('wrk') ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}, ` +
+  `Load: ${WITH_WRK ? `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s` : `autocannon -c ${CONNECTIONS} -d ${SECONDS}`}` +
+  `${LOAD_HOST === undefined ? '' : ` on ${LOAD_HOST} (over ssh) against servers on ${SERVER_HOST}`}, ` +
   `${ROUNDS} rounds interleaved, median shown. ${new Date().toISOString()}`;
