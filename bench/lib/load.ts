@@ -23,13 +23,6 @@ export const TOKEN = 'bench-token';
 const LOAD_HOST = process.env.BENCH_LOAD_HOST || undefined;
 /** The address the servers listen on and the load generator calls. */
 const SERVER_HOST = process.env.BENCH_HOST || '127.0.0.1';
-const LOOPBACK = /^(127\.|::1$|localhost$)/;
-if (LOAD_HOST !== undefined && LOOPBACK.test(SERVER_HOST)) {
-  throw new Error(
-    `BENCH_LOAD_HOST=${LOAD_HOST} runs the load on another machine, so BENCH_HOST must be an address of ` +
-      `this machine that ${LOAD_HOST} reaches; it is ${SERVER_HOST}.`,
-  );
-}
 /** `<host>:<port>` of a server of the run (an IPv6 address in brackets), as a URL and nginx's listen write it. */
 export const serverAddress = (port: number) =>
   `${SERVER_HOST.includes(':') ? `[${SERVER_HOST}]` : SERVER_HOST}:${port}`;
@@ -187,15 +180,22 @@ const SSH = ['-o', 'BatchMode=yes'];
 /** An argument as the remote shell ssh hands its command line to reads it back. */
 const shellQuoted = (argument: string) => `'${argument.replaceAll("'", `'\\''`)}'`;
 
-if (LOAD_HOST !== undefined) {
-  const check = spawnSync('ssh', [...SSH, LOAD_HOST, 'command -v wrk'], { encoding: 'utf8' });
-  if (check.status !== 0) {
+/** Stops the run before any server starts if the load machine's settings cannot work. */
+function checkLoadHost(loadHost: string): void {
+  if (/^(127\.|::1$|localhost$)/.test(SERVER_HOST)) {
     throw new Error(
-      `BENCH_LOAD_HOST=${LOAD_HOST}: ssh did not find wrk there (exit ${check.status}` +
-        `${check.stderr.trim() ? `: ${check.stderr.trim()}` : ''}). The load machine needs wrk and ssh access by key.`,
+      `BENCH_LOAD_HOST=${loadHost} runs the load on another machine, so BENCH_HOST must be an address of ` +
+        `this machine that ${loadHost} reaches; it is ${SERVER_HOST}.`,
     );
   }
+  const check = spawnSync('ssh', [...SSH, loadHost, 'command -v wrk'], { encoding: 'utf8' });
+  // ssh's own failures exit 255; the remote command's exit otherwise.
+  if (check.status === 255) {
+    throw new Error(`BENCH_LOAD_HOST=${loadHost}: ssh could not log in by key: ${check.stderr.trim()}`);
+  }
+  if (check.status !== 0) throw new Error(`BENCH_LOAD_HOST=${loadHost}: wrk is not installed there.`);
 }
+if (LOAD_HOST !== undefined) checkLoadHost(LOAD_HOST);
 /** wrk on BENCH_LOAD_HOST, else wrk here when installed, else autocannon (which costs the server more CPU). */
 const WITH_WRK = LOAD_HOST !== undefined || has('wrk');
 
