@@ -175,8 +175,8 @@ export function measure(target: Target, url: string): Result {
   };
 }
 
-/** ssh's options: fail at once where it would ask for a password or a host key. */
-const SSH = ['-o', 'BatchMode=yes'];
+/** ssh's options: fail at once where it would ask for a password or a host key, or wait long to connect. */
+const SSH = ['-o', 'BatchMode=yes', '-o', 'ConnectTimeout=10'];
 /** An argument as the remote shell ssh hands its command line to reads it back. */
 const shellQuoted = (argument: string) => `'${argument.replaceAll("'", `'\\''`)}'`;
 
@@ -191,7 +191,7 @@ function checkLoadHost(loadHost: string): void {
   const check = spawnSync('ssh', [...SSH, loadHost, 'command -v wrk'], { encoding: 'utf8' });
   // ssh's own failures exit 255; the remote command's exit otherwise.
   if (check.status === 255) {
-    throw new Error(`BENCH_LOAD_HOST=${loadHost}: ssh could not log in by key: ${check.stderr.trim()}`);
+    throw new Error(`BENCH_LOAD_HOST=${loadHost}: ssh could not connect and log in by key: ${check.stderr.trim()}`);
   }
   if (check.status !== 0) throw new Error(`BENCH_LOAD_HOST=${loadHost}: wrk is not installed there.`);
 }
