@@ -38,6 +38,7 @@ import {
   type Result,
   ROUNDS,
   serverAddress,
+  serverOrigin,
   startChild,
   summary,
   type Target,
@@ -124,7 +125,7 @@ http { access_log off; sendfile ${sendfile ? 'on' : 'off'}; tcp_nopush on; keepa
     name: sendfile ? 'nginx, 1 worker (static)' : 'nginx, 1 worker, sendfile off',
     role: sendfile ? 'nginx' : 'nginx-copy',
     pids: () => withChildren(child),
-    url: (scenario) => `http://${serverAddress(port)}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
+    url: (scenario) => `${serverOrigin(port)}/s${scenarios.findIndex(({ name }) => name === scenario.name)}`,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill();

@@ -1,7 +1,7 @@
 // The floor: a bare node:http server doing the least a server of this API can do. Per
 // request it parses the URL, compares the token (constant time) and writes a preloaded
-// buffer with the same headers as this project's server. Run by bench/serve.ts: HOST, PORT,
-// API_TOKENS (one token) and BODIES (JSON: search value or "" for none -> file path).
+// buffer with the same headers as this project's server. Run by bench/serve.ts: HOST,
+// PORT, API_TOKENS (one token) and BODIES (JSON: search value or "" for none -> file path).
 import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -26,7 +26,8 @@ const SERVER_HOST = process.env.BENCH_HOST || '127.0.0.1';
 /** `<host>:<port>` of a server of the run (an IPv6 address in brackets), as a URL and nginx's listen write it. */
 export const serverAddress = (port: number) =>
   `${SERVER_HOST.includes(':') ? `[${SERVER_HOST}]` : SERVER_HOST}:${port}`;
-const serverOrigin = (port: number) => `http://${serverAddress(port)}`;
+/** `http://<host>:<port>` of a server of the run. */
+export const serverOrigin = (port: number) => `http://${serverAddress(port)}`;
 
 /** What a benchmark asks of a server: a path with its query. */
 export interface Scenario {
