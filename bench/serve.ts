@@ -27,7 +27,6 @@ import { searchKey } from '../src/contract/search-key.ts';
 import { etagFor } from '../src/edge/negotiation.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
 import { routeBody, routeBytes } from '../test/support/dist-routes.ts';
-import { freePort } from '../test/support/runtimes.ts';
 import {
   has,
   load,
@@ -39,6 +38,7 @@ import {
   ROUNDS,
   serverAddress,
   serverOrigin,
+  serverPort,
   startChild,
   summary,
   type Target,
@@ -105,7 +105,7 @@ function floorTarget(): Promise<Target<Role>> {
  * server must, which shows what the copy costs.
  */
 async function nginxTarget(sendfile: boolean): Promise<Target<Role>> {
-  const port = await freePort();
+  const port = await serverPort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   const locations = scenarios.map(
     (scenario, index) => `location = /s${index} { default_type application/json; alias ${scenario.file}; }`,

@@ -28,6 +28,8 @@ export const serverAddress = (port: number) =>
   `${SERVER_HOST.includes(':') ? `[${SERVER_HOST}]` : SERVER_HOST}:${port}`;
 /** `http://<host>:<port>` of a server of the run. */
 export const serverOrigin = (port: number) => `http://${serverAddress(port)}`;
+/** A port free on the address the servers listen on, for a server of the run. */
+export const serverPort = () => freePort(SERVER_HOST);
 
 /** What a benchmark asks of a server: a path with its query. */
 export interface Scenario {
@@ -106,7 +108,7 @@ export async function nodeTarget<Role extends string>(
   extraEnv: Record<string, string> = {},
   nodeOptions: string[] = [],
 ): Promise<Target<Role>> {
-  const port = await freePort();
+  const port = await serverPort();
   const env = {
     HOST: SERVER_HOST,
     PORT: String(port),

@@ -24,12 +24,12 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** A port no one listens on right now. */
-export function freePort(): Promise<number> {
+/** A port no one listens on right now at `host`. */
+export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
+    probe.listen(0, host, () => {
       const address = probe.address();
       probe.close(() =>
         typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
