@@ -10,6 +10,10 @@ export function siteConfig(options: TreefarmDataOptions = {}): AstroUserConfig {
   return {
     site: 'https://treefarm.example',
     output: 'static',
+    // Astro 7's default ('jsx') drops a line break between a word and the element or {value} after
+    // it, so the wiki's wrapped prose read "Ask theplanner"; `true` collapses white space without
+    // losing any that separates words (test/wiki/words-apart.test.ts).
+    compressHTML: true,
     trailingSlash: 'ignore',
     build: { format: 'directory' },
     integrations: [treefarmData(options)],

@@ -1,27 +1,15 @@
 // The built wiki in dist/, read as files: its pages, its links, its markup rules.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { kinds } from '../../src/schema/kinds.ts';
+import { builtPages } from '../support/built-pages.ts';
 import { distDir } from '../support/runtimes.ts';
 
-function htmlFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return htmlFiles(path);
-    return entry.name.endsWith('.html') ? [path] : [];
-  });
-}
-
 /** Each built page by its URL path ("/trees/oak-tree/"), with its HTML. */
-const pages = new Map(
-  htmlFiles(distDir).map((file) => {
-    const path = `/${relative(distDir, file).split(sep).join('/')}`.replace(/index\.html$/, '');
-    return [path, readFileSync(file, 'utf8')];
-  }),
-);
+const pages = builtPages();
 const content = loadContent(join(projectDir, 'content'));
 const recordPaths = new Set(
   kinds.flatMap((kind) => content.entries[kind.id].map((entry) => `/${kind.id}/${entry.slug}/`)),
