@@ -5,8 +5,8 @@
 // body as Node does), and (c) a dynamic Fastify server shaped like the service this project
 // replaces, and (d) this server again with a rate limit configured (high enough never to trip)
 // and the access log on (written to stdout, here /dev/null), against the same server without
-// them (goal: >= 0.9x, the median of the rounds' paired ratios), and with each alone to show
-// which costs what, and (e) the same server once more, a control: its paired ratios show how
+// them (a report: their goal is judged in instructions, `npm run bench:instructions`, since
+// req/s on this shared machine cannot resolve it), and with each alone to show which costs what, and (e) the same server once more, a control: its paired ratios show how
 // far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
 // on loopback (or on another machine: bench/lib/load.ts), 32 connections. Each round starts
 // every server afresh, in random order.
@@ -307,7 +307,7 @@ for (const scenario of scenarios) {
   const limited = paired('ours-limited', 'ours');
   if (limited)
     verdicts.push(
-      `${limited.median >= 0.9 ? 'MET   ' : 'MISSED'} ${scenario.name}: rate limit + access log >= 0.9x without: ` +
+      `       ${scenario.name}: rate limit + access log / without (a report; judged by bench:instructions): ` +
         `${limited.median.toFixed(3)}x (median of ${ROUNDS} paired rounds, ` +
         `${limited.low.toFixed(2)}x to ${limited.high.toFixed(2)}x)`,
     );
