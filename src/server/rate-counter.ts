@@ -1,8 +1,10 @@
 // Counts requests per key in fixed windows of the configured length, aligned to the clock
 // (a window of 60 s starts at each whole minute), so every process and a restarted one agree
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
-// token digest, and by client address for requests without a valid token.
+// token digest, and by client address (its /64 for IPv6, client-address.ts) for requests
+// without a valid token.
 import type { RateLimit } from '../contract/rate-limit.ts';
+import { addressKey } from '../edge/client-address.ts';
 import type { RateCount, RateScope } from '../edge/core.ts';
 
 /**
@@ -50,12 +52,12 @@ export class WindowCounter {
   }
 }
 
-/** Client addresses one window holds at most (about 100 bytes each). */
+/** Client addresses (IPv4 addresses and IPv6 /64s) one window holds at most (about 110 bytes each). */
 export const MAX_ADDRESSES_PER_WINDOW = 100_000;
 
 /** The counts of one process: a count per token, and a bounded one per client address. */
 export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
-  return (scope, key) => (scope === 'token' ? tokens : addresses).hit(key);
+  return (scope, key) => (scope === 'token' ? tokens.hit(key) : addresses.hit(addressKey(key)));
 }
