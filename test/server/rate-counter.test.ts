@@ -36,12 +36,15 @@ describe('a fixed window', () => {
     expect(counter.hit('a', 1_800_000_000_001).resetSeconds).toBe(10);
   });
 
-  test('past maxKeys in one window a new key is refused, a known one still counted', () => {
+  test('past maxKeys in one window a new key is let through uncounted, a known one still counted', () => {
     const counter = new WindowCounter(LIMIT, 2);
     counter.hit('a', T);
     counter.hit('b', T);
-    expect(counter.hit('c', T)).toMatchObject({ allowed: false });
+    for (let index = 0; index < 4; index++)
+      expect(counter.hit('c', T)).toEqual({ allowed: true, remaining: 3, resetSeconds: 6 });
     expect(counter.hit('a', T)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(counter.hit('a', T)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(counter.hit('a', T)).toMatchObject({ allowed: false });
   });
 });
 
@@ -53,11 +56,13 @@ describe('the local counts', () => {
     expect(count('token', 'k')).toMatchObject({ allowed: false });
   });
 
-  test('past 100,000 addresses in a window a new address is refused; a token is still counted', () => {
+  test('past 100,000 addresses in a window a new address is not refused; a token is still counted', () => {
     const count = localRateCounter({ requests: 1, seconds: 60 });
     for (let index = 0; index < MAX_ADDRESSES_PER_WINDOW; index++) count('address', `10.0.${index}`);
-    expect(count('address', 'one more')).toMatchObject({ allowed: false });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: true });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: true });
     expect(count('token', 'a token')).toMatchObject({ allowed: true });
+    expect(count('token', 'a token')).toMatchObject({ allowed: false });
   });
 
   test('the addresses of one IPv6 /64 are one count, in any spelling; another /64 has its own', () => {
