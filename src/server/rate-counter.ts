@@ -1,8 +1,10 @@
 // Counts requests per key in fixed windows of the configured length, aligned to the clock
 // (a window of 60 s starts at each whole minute), so every process and a restarted one agree
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
-// token digest, and by client address for requests without a valid token.
+// token digest, and by client address (its /64 for IPv6, client-address.ts) for requests
+// without a valid token.
 import type { RateLimit } from '../contract/rate-limit.ts';
+import { addressKey } from '../edge/client-address.ts';
 import type { RateCount, RateScope } from '../edge/core.ts';
 
 /**
@@ -19,8 +21,9 @@ export type RateCounter = (scope: RateScope, key: string) => KnownCount | Promis
 
 /**
  * One fixed-window count. Keys are forgotten when their window ends, and at most `maxKeys`
- * are held in one window: a new key past that is refused, so a flood from ever new keys
- * costs bounded memory (the address count; the token count holds one key per token).
+ * are held in one window, so a flood from ever new keys costs bounded memory. A new key past
+ * that is let through uncounted: what the address count wants (see localRateCounter); the
+ * token count holds one key per configured token and has no bound.
  */
 export class WindowCounter {
   private readonly limit: RateLimit;
@@ -43,19 +46,26 @@ export class WindowCounter {
     }
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * this.windowMs - now) / 1000));
     const used = this.counts.get(key);
-    const full = used === undefined && this.counts.size >= this.maxKeys;
-    if (full || (used ?? 0) >= this.limit.requests) return { allowed: false, remaining: 0, resetSeconds };
+    // Not held, so nothing is counted against it: the whole limit is left.
+    if (used === undefined && this.counts.size >= this.maxKeys)
+      return { allowed: true, remaining: this.limit.requests, resetSeconds };
+    if ((used ?? 0) >= this.limit.requests) return { allowed: false, remaining: 0, resetSeconds };
     this.counts.set(key, (used ?? 0) + 1);
     return { allowed: true, remaining: this.limit.requests - (used ?? 0) - 1, resetSeconds };
   }
 }
 
-/** Client addresses one window holds at most (about 100 bytes each). */
+/** Client addresses (IPv4 addresses and IPv6 /64s) one window holds at most (about 110 bytes each). */
 export const MAX_ADDRESSES_PER_WINDOW = 100_000;
 
-/** The counts of one process: a count per token, and a bounded one per client address. */
+/**
+ * The counts of one process: a count per token, and a bounded one per client address. Past a
+ * full address table a request from a new address goes on to its token uncounted, so a flood
+ * of new addresses never locks out a valid token (which is then counted against its digest,
+ * as always); a missing or wrong token from such an address gets its 401.
+ */
 export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
-  return (scope, key) => (scope === 'token' ? tokens : addresses).hit(key);
+  return (scope, key) => (scope === 'token' ? tokens.hit(key) : addresses.hit(addressKey(key)));
 }

@@ -2,8 +2,12 @@
 // front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
 // API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does. With
 // API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
+// Clients reach it through a small front on PORT that sets CF-Connecting-IP from the socket,
+// as Cloudflare's edge does; wrangler itself listens on a free port of loopback behind it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -128,27 +132,97 @@ function workerVars(options: WorkerOptions): Record<string, string> {
   return vars;
 }
 
-export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+/**
+ * Headers about one connection, not the request (RFC 9110, 7.6.1): never passed on.
+ * Transfer-Encoding is, as node:http frames a message by it (a chunked body stays chunked).
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'upgrade', 'trailer']);
+
+/** A raw header list (name, value, name, value, ...) without hop-by-hop headers and those named in `drop`. */
+function passedOn(rawHeaders: readonly string[], drop?: string): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] ?? '';
+    const lower = name.toLowerCase();
+    if (!HOP_BY_HOP.has(lower) && lower !== drop) kept.push(name, rawHeaders[index + 1] ?? '');
+  }
+  return kept;
+}
+
+/** What Cloudflare puts in CF-Connecting-IP for a socket's address: an IPv4 client as IPv4, not IPv4-mapped. */
+const connectingIp = (socketAddress: string | undefined): string =>
+  (socketAddress ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
+
+/**
+ * The front of the local Worker, as Cloudflare's edge is of a deployed one: every request goes
+ * on to wrangler on `upstreamPort` with CF-Connecting-IP set to its socket's address, whatever
+ * the client sent. wrangler alone sets it only when missing, so a client could name any
+ * address, and be counted as a new one by the rate limit with each request.
+ */
+function connectingIpFront(upstreamPort: number): Server {
+  const agent = new Agent({ keepAlive: true });
+  const front = createServer((request, response) => {
+    const headers = passedOn(request.rawHeaders, 'cf-connecting-ip');
+    headers.push('CF-Connecting-IP', connectingIp(request.socket.remoteAddress));
+    const target = { host: '127.0.0.1', port: upstreamPort, method: request.method, path: request.url, headers, agent };
+    const upstream = forwardRequest(target, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, passedOn(answer.rawHeaders));
+      answer.pipe(response);
+    });
+    upstream.on('error', () => {
+      if (response.headersSent) response.destroy();
+      else
+        response.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('wrangler dev did not answer\n');
+    });
+    response.once('close', () => {
+      if (!response.writableFinished) upstream.destroy();
+    });
+    request.pipe(upstream);
+  });
+  front.once('close', () => agent.destroy());
+  return front;
+}
+
+/** A port free on loopback now, for wrangler behind the front. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the front on `host`:`port`; rejects if it cannot listen there (the port is taken). */
+function listenFront(front: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(port, host, () => {
+      front.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
+  const upstreamPort = await freeLoopbackPort();
   const args = [
     wranglerBin,
     'dev',
     '--port',
-    String(options.port),
+    String(upstreamPort),
     '--ip',
-    host,
+    '127.0.0.1',
     '--log-level',
     'warn',
     '--show-interactive-dev-session=false',
   ];
   // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
   if (options.assetsDir) args.push('--assets', options.assetsDir);
-  let envFile: ReturnType<typeof writeEnvFile>;
-  try {
-    envFile = writeEnvFile(workerVars(options));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  const envFile = writeEnvFile(workerVars(options));
   // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
   args.push('--env-file', envFile.path);
   const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
@@ -163,20 +237,30 @@ export function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   });
   const url = `http://${host}:${options.port}`;
   const closeGroup = groupCloser(child);
+  const front = connectingIpFront(upstreamPort);
   // wrangler reads the file once at start; removed when it stops, or when this process exits.
   process.once('exit', envFile.remove);
-  const close = () =>
-    closeGroup().finally(() => {
+  const close = () => {
+    front.close();
+    front.closeAllConnections();
+    return closeGroup().finally(() => {
       process.off('exit', envFile.remove);
       envFile.remove();
       limited?.remove();
     });
-  return whenReady(child, url, close, options.echo);
+  };
+  await whenReady(child, `http://127.0.0.1:${upstreamPort}`, close, options.echo);
+  // Clients are let in once wrangler answers, through the front alone.
+  await listenFront(front, options.port, host).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { url, process: child, close };
 }
 
 /** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
 function whenReady(child: ChildProcess, url: string, close: () => Promise<void>, echo = false) {
-  return new Promise<RunningWorker>((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       if (echo) process.stdout.write(chunk);
@@ -194,7 +278,7 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
     const poll = async () => {
       try {
         await fetch(`${url}/api/trees`, { method: 'OPTIONS' });
-        resolve({ url, process: child, close });
+        resolve();
       } catch {
         if (Date.now() - started > 60_000) {
           await close();
@@ -224,5 +308,8 @@ if (import.meta.main) {
   process.once('SIGTERM', stop);
   worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
+  console.log(
+    "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
+  );
   if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
 }

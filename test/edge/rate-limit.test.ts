@@ -24,11 +24,12 @@ const LIMIT: RateLimit = { requests: 3, seconds: 10 };
 
 /**
  * A core under LIMIT whose count runs on a clock the test sets; every count is recorded. `count`
- * is that count, for a remembered-decisions wrapper to count with too.
+ * is that count, for a remembered-decisions wrapper to count with too. Its address table holds
+ * `maxAddresses` per window.
  */
-function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount) {
+function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, maxAddresses?: number) {
   let now = 1_000_000_000_000; // the start of a 10 s window
-  const counters = { token: new WindowCounter(LIMIT), address: new WindowCounter(LIMIT) };
+  const counters = { token: new WindowCounter(LIMIT), address: new WindowCounter(LIMIT, maxAddresses) };
   const counted: [RateScope, string][] = [];
   const count = (scope: RateScope, key: string) => {
     counted.push([scope, key]);
@@ -159,6 +160,31 @@ describe('rate limits', () => {
     for (let request = 0; request <= LIMIT.requests; request++) await ask(core, { token: 'wrong' });
     // A valid token this core has not verified yet is not even hashed: the address is over.
     expect(sent(await ask(core, { token: 'second' })).status).toBe(429);
+  });
+
+  test('past a full address table a valid token from a new address is served, counted against its digest', async () => {
+    const { core, counted } = limitedCore(undefined, 2);
+    await ask(core, { token: 'wrong', client: '192.0.2.1' });
+    await ask(core, { token: 'wrong', client: '192.0.2.2' });
+    expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(200);
+    for (let request = 1; request < LIMIT.requests; request++)
+      expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(200);
+    // Its token's count still holds it to the limit.
+    expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(429);
+    expect(counted.filter(([scope]) => scope === 'token')).toHaveLength(LIMIT.requests + 1);
+  });
+
+  test('past a full address table a missing or wrong token from a new address gets its 401, uncounted', async () => {
+    const { core } = limitedCore(undefined, 2);
+    await ask(core, { token: 'wrong', client: '192.0.2.1' });
+    await ask(core, { token: 'wrong', client: '192.0.2.2' });
+    for (let request = 0; request <= LIMIT.requests; request++) {
+      expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.3' })).status).toBe(401);
+      expect(sent(await ask(core, { token: null, client: '192.0.2.3' })).status).toBe(401);
+    }
+    // An address the table holds is still counted: past its limit, the 429.
+    for (let request = 1; request < LIMIT.requests; request++) await ask(core, { token: 'wrong', client: '192.0.2.1' });
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.1' })).status).toBe(429);
   });
 
   test('a runtime that knows only allowed or not (the Worker): no RateLimit until the 429, then r=0', async () => {

@@ -24,11 +24,18 @@ const get = (url: string, token: string | null, headers: Record<string, string> 
     headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers },
   });
 
-/** Requests with `token` one after another until the first 429 (at most two windows' worth): the answers. */
-async function untilRefused(url: string, token: string | null, headers: Record<string, string> = {}) {
+/**
+ * Requests with `token` one after another until the first 429 (at most two windows' worth): the
+ * answers. `headers` may be each request's own.
+ */
+async function untilRefused(
+  url: string,
+  token: string | null,
+  headers: Record<string, string> | ((sent: number) => Record<string, string>) = {},
+) {
   const answers: Response[] = [];
   for (let sent = 0; sent <= 2 * LIMIT.requests + 1; sent++) {
-    const answer = await get(url, token, headers);
+    const answer = await get(url, token, typeof headers === 'function' ? headers(sent) : headers);
     await answer.arrayBuffer();
     answers.push(answer);
     if (answer.status === 429) break;
@@ -108,10 +115,18 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   }, 120_000);
 
   test('wrong-token floods are limited per client address', async () => {
-    // On Cloudflare the address is CF-Connecting-IP; the Node server uses the socket's.
-    const answers = await untilRefused(runtime.url, 'not-a-token', { 'CF-Connecting-IP': '198.51.100.7' });
+    const answers = await untilRefused(runtime.url, 'not-a-token');
     expect(answers.at(-1)?.status).toBe(429);
     expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
+  });
+
+  test("a client's own CF-Connecting-IP is not its address: naming a new one each time, still limited", async () => {
+    // The Worker's address is CF-Connecting-IP, which Cloudflare (and `npm run worker`) sets
+    // from the socket; the Node server reads the socket's.
+    const answers = await untilRefused(runtime.url, 'not-a-token', (sent) => ({
+      'CF-Connecting-IP': `198.51.100.${sent + 10}`,
+    }));
+    expect(answers.at(-1)?.status).toBe(429);
   });
 
   test('GET /healthz, no token: 200, no-store, the status and the data version, no RateLimit-Policy', async () => {

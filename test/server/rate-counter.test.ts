@@ -36,12 +36,15 @@ describe('a fixed window', () => {
     expect(counter.hit('a', 1_800_000_000_001).resetSeconds).toBe(10);
   });
 
-  test('past maxKeys in one window a new key is refused, a known one still counted', () => {
+  test('past maxKeys in one window a new key is let through uncounted, a known one still counted', () => {
     const counter = new WindowCounter(LIMIT, 2);
     counter.hit('a', T);
     counter.hit('b', T);
-    expect(counter.hit('c', T)).toMatchObject({ allowed: false });
+    for (let index = 0; index < 4; index++)
+      expect(counter.hit('c', T)).toEqual({ allowed: true, remaining: 3, resetSeconds: 6 });
     expect(counter.hit('a', T)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(counter.hit('a', T)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(counter.hit('a', T)).toMatchObject({ allowed: false });
   });
 });
 
@@ -53,10 +56,36 @@ describe('the local counts', () => {
     expect(count('token', 'k')).toMatchObject({ allowed: false });
   });
 
-  test('past 100,000 addresses in a window a new address is refused; a token is still counted', () => {
+  test('past 100,000 addresses in a window a new address is not refused; a token is still counted', () => {
     const count = localRateCounter({ requests: 1, seconds: 60 });
     for (let index = 0; index < MAX_ADDRESSES_PER_WINDOW; index++) count('address', `10.0.${index}`);
-    expect(count('address', 'one more')).toMatchObject({ allowed: false });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: true });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: true });
     expect(count('token', 'a token')).toMatchObject({ allowed: true });
+    expect(count('token', 'a token')).toMatchObject({ allowed: false });
+  });
+
+  test('the addresses of one IPv6 /64 are one count, in any spelling; another /64 has its own', () => {
+    const count = localRateCounter({ requests: 2, seconds: 60 });
+    expect(count('address', '2001:db8:1:2::1')).toMatchObject({ allowed: true });
+    expect(count('address', '2001:DB8:1:2:ffff::9%eth0')).toMatchObject({ allowed: true });
+    expect(count('address', '2001:db8:1:2:abcd:0:0:7')).toMatchObject({ allowed: false });
+    expect(count('address', '2001:db8:1:3::1')).toMatchObject({ allowed: true });
+  });
+
+  test('an IPv4 address is one count however the socket gives it (IPv4-mapped on a dual-stack one)', () => {
+    const count = localRateCounter({ requests: 1, seconds: 60 });
+    expect(count('address', '::ffff:192.0.2.1')).toMatchObject({ allowed: true });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: false });
+    expect(count('address', '192.0.2.2')).toMatchObject({ allowed: true });
+  });
+
+  test('one host rotating through its /64 cannot fill the address table', () => {
+    const count = localRateCounter({ requests: 1, seconds: 60 });
+    for (let index = 0; index < MAX_ADDRESSES_PER_WINDOW; index++)
+      count('address', `2001:db8:1:2:0:0:${(index >> 16).toString(16)}:${(index & 0xffff).toString(16)}`);
+    // The table holds one key: a new address is still counted, and refused past its limit.
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: true, remaining: 0 });
+    expect(count('address', '192.0.2.1')).toMatchObject({ allowed: false });
   });
 });

@@ -178,3 +178,28 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     expect(served.headers.get('ratelimit-policy')).toBe('"token";q=100;w=60');
   });
 });
+
+describe('the rate limit counts a client address by its key (client-address.ts), as the Node server does', () => {
+  test('the IPv6 addresses of one /64 are one key of the binding; an IPv4 address its own', async () => {
+    const keys: string[] = [];
+    const binding = {
+      limit: async ({ key }: { key: string }) => {
+        keys.push(key);
+        return { success: true };
+      },
+    };
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_RATE_LIMIT: '100/60s', API_RATE_LIMITER: binding };
+    for (const client of ['2001:db8:1:2::a', '2001:DB8:1:2:ffff:0:0:b', '2001:db8:1:3::a', '192.0.2.1']) {
+      const request = new Request(`${ORIGIN}/api/trees`, {
+        headers: { Authorization: 'Bearer wrong', 'CF-Connecting-IP': client },
+      });
+      expect((await worker.fetch(request, env as StandInEnv)).status).toBe(401);
+    }
+    expect(keys).toEqual([
+      'address:2001:db8:1:2::/64',
+      'address:2001:db8:1:2::/64',
+      'address:2001:db8:1:3::/64',
+      'address:192.0.2.1',
+    ]);
+  });
+});

@@ -1,0 +1,49 @@
+// The key a rate limit counts a client address under (src/edge/client-address.ts), the same in
+// the Node server's count and the Worker's: IPv4 whole, IPv6 by its /64.
+import { describe, expect, test } from 'vitest';
+import { addressKey } from '../../src/edge/client-address.ts';
+
+describe('the address key', () => {
+  test('an IPv4 address is its own key', () => {
+    expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('192.0.2.2')).toBe('192.0.2.2');
+  });
+
+  test('IPv6 addresses of one /64 share a key; another /64 has its own', () => {
+    const key = addressKey('2001:db8:1:2::1');
+    expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe(key);
+    expect(addressKey('2001:db8:1:2:a:b:c:d')).toBe(key);
+    expect(key).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:3::1')).not.toBe(key);
+  });
+
+  test('every spelling of an IPv6 address is one key: ::, leading zeros, upper case, zone id, brackets', () => {
+    const key = addressKey('2001:db8:0:0:1:2:3:4');
+    for (const spelling of [
+      '2001:db8::1:2:3:4',
+      '2001:0DB8:0000:0000:0001:0002:0003:0004',
+      '2001:db8::1:2:3:4%eth0',
+      '[2001:db8::1:2:3:4]',
+      ' 2001:db8::1:2:3:4 ',
+    ])
+      expect(addressKey(spelling)).toBe(key);
+    expect(addressKey('::')).toBe('0:0:0:0::/64');
+    expect(addressKey('::1')).toBe(addressKey('0:0:0:0:0:0:0:2'));
+    expect(addressKey('2001:db8:1:2::')).toBe('2001:db8:1:2::/64');
+  });
+
+  test('an IPv4-mapped IPv6 address is its IPv4 address, as a dual-stack socket gives it', () => {
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('::FFFF:c000:0201')).toBe('192.0.2.1');
+    expect(addressKey('::ffff:192.0.2.2')).not.toBe(addressKey('::ffff:192.0.2.1'));
+  });
+
+  test('an IPv6 address with an IPv4 tail that is not mapped is keyed by its /64 like any other', () => {
+    expect(addressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+  });
+
+  test('what is not an address is its own key, as written', () => {
+    for (const text of ['', 'unknown', '2001:db8::1::2', '1:2:3:4:5:6:7:8:9', '300.1.1.1', '12345::'])
+      expect(addressKey(text)).toBe(text);
+  });
+});
