@@ -183,7 +183,7 @@ function connectingIpFront(upstreamPort: number): Server {
   return front;
 }
 
-/** A port free on loopback now, for wrangler behind the front. */
+/** A port free on loopback now, for wrangler behind the front (and its devtools). */
 function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -209,6 +209,9 @@ function listenFront(front: Server, port: number, host: string): Promise<void> {
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
   const upstreamPort = await freeLoopbackPort();
+  // wrangler's devtools port is 9229 unless given: two Workers at once (a test suite's files in
+  // parallel, a second `npm run worker`) would refuse to start on it.
+  const inspectorPort = await freeLoopbackPort();
   const args = [
     wranglerBin,
     'dev',
@@ -216,6 +219,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     String(upstreamPort),
     '--ip',
     '127.0.0.1',
+    '--inspector-port',
+    String(inspectorPort),
     '--log-level',
     'warn',
     '--show-interactive-dev-session=false',
