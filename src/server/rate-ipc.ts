@@ -22,7 +22,8 @@ export const COUNT_DEADLINE_MS = 1_000;
  */
 export const MAX_COUNTS_IN_FLIGHT = 10_000;
 
-interface CountRequest {
+/** What a serving process asks the supervisor: count this request. */
+export interface CountRequest {
   type: 'treefarm:rate-hit';
   id: number;
   scope: RateScope;
@@ -69,12 +70,23 @@ interface Asked {
   deadline: NodeJS.Timeout;
 }
 
+/** A serving process's end of the IPC channel to the supervisor: `process` (a stand-in in tests). */
+export interface SupervisorChannel {
+  readonly connected: boolean;
+  send?: (message: CountRequest) => unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+}
+
 /**
  * In a serving process under the supervisor: a counter that asks it, and counts alone (this
  * process's own count, under the same limit) while the supervisor does not answer in time,
  * or when the channel is gone (the supervisor is stopping, and this process with it).
  */
-export function supervisorRateCounter(limit: RateLimit): RateCounter {
+export function supervisorRateCounter(
+  limit: RateLimit,
+  { channel = process, say = sayOnStderr }: { channel?: SupervisorChannel; say?: (line: string) => void } = {},
+): RateCounter {
   const ownCount = localRateCounter(limit);
   // By id; a late one stays (as null) until its answer comes, so the cap bounds the backlog too.
   const unanswered = new Map<number, Asked | null>();
@@ -90,29 +102,29 @@ export function supervisorRateCounter(limit: RateLimit): RateCounter {
     countAlone(id, asked);
     if (alone) return;
     alone = true;
-    sayOnStderr(
+    say(
       `${name}: the supervisor did not answer a rate count within ${COUNT_DEADLINE_MS / 1000} s: ` +
         "counting this process's requests alone (the same limit in each process) until it answers.",
     );
   };
-  process.on('message', (message: unknown) => {
+  channel.on('message', (message: unknown) => {
     if (!isCountAnswer(message)) return;
     const asked = unanswered.get(message.id);
     unanswered.delete(message.id);
     if (alone) {
       alone = false;
-      sayOnStderr(`${name}: the supervisor answers rate counts again: one count for all processes again.`);
+      say(`${name}: the supervisor answers rate counts again: one count for all processes again.`);
     }
     if (!asked) return;
     clearTimeout(asked.deadline);
     asked.resolve(message.count);
   });
-  process.on('disconnect', () => {
+  channel.on('disconnect', () => {
     for (const [id, asked] of unanswered) if (asked) countAlone(id, asked);
     unanswered.clear();
   });
   return (scope, key) => {
-    if (!process.send || !process.connected || alone || unanswered.size >= MAX_COUNTS_IN_FLIGHT)
+    if (!channel.send || !channel.connected || alone || unanswered.size >= MAX_COUNTS_IN_FLIGHT)
       return ownCount(scope, key);
     const id = nextId++;
     return new Promise<KnownCount>((resolve) => {
@@ -123,7 +135,7 @@ export function supervisorRateCounter(limit: RateLimit): RateCounter {
         deadline: setTimeout(() => onDeadline(id, asked), COUNT_DEADLINE_MS),
       };
       unanswered.set(id, asked);
-      process.send?.({ type: 'treefarm:rate-hit', id, scope, key } satisfies CountRequest);
+      channel.send?.({ type: 'treefarm:rate-hit', id, scope, key });
     });
   };
 }
