@@ -1,5 +1,5 @@
 // The supervisor: `npm start` and `npm run serve` fork WORKERS (1 by default) serving processes
-// sharing one port (node:cluster hands them the connections), restart one that dies
+// sharing one listening socket (each accepts its own connections), restart one that dies
 // (restart-policy.ts) and say so, and pass SIGHUP, SIGTERM and SIGINT on. Each process holds
 // the whole verified build, as one would alone; the supervisor holds none of it, so it costs
 // a process's start and little memory.
@@ -99,8 +99,13 @@ function superviseRunning(workers: Set<Worker>, fork: () => void): void {
 }
 
 export async function supervise(settings: ServeSettings): Promise<void> {
-  // One process takes every connection itself; several share them round-robin through here.
-  cluster.schedulingPolicy = settings.workers === 1 ? cluster.SCHED_NONE : cluster.SCHED_RR;
+  // Each serving process accepts its connections itself from the one listening socket, none
+  // through here (Node's round-robin, its default off Windows, hands each one over from the
+  // supervisor): a supervisor stopped or blocked on a paused terminal holds up no client. It
+  // only hands the socket over as a process starts. The kernel wakes a process waiting to
+  // accept, so a busy one takes fewer; Node's docs warn the share can be uneven. (Listening
+  // with reusePort, which Linux spreads evenly, works on Linux and a few BSDs only.)
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
   // Every process serves the same tokens, including a token made up for this run.
   const env = {

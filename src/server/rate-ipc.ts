@@ -2,11 +2,28 @@
 // (rate-counter.ts) and each serving process asks it over the cluster's IPC channel, so a
 // token gets its limit per window across the whole server, not N times it. One message each
 // way per counted request; with one serving process the count stays in that process.
+//
+// The supervisor must never stall serving: a serving process without an answer within
+// COUNT_DEADLINE_MS (the supervisor stopped, or blocked writing to a paused terminal) counts
+// its requests alone, under the same limit, and says so once, until the supervisor answers
+// again. Counting alone rather than refusing (503) keeps the API up while each process still
+// holds every token to the limit (docs/limits.md, "Rate limits", says why).
 import cluster from 'node:cluster';
+import { write } from 'node:fs';
 import type { RateLimit } from '../contract/rate-limit.ts';
 import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
 
-interface CountRequest {
+/** How long a counted request waits for the supervisor's count: far above its normal round trip. */
+export const COUNT_DEADLINE_MS = 1_000;
+/**
+ * Counts a serving process may have asked and not had answered (late ones included); past it
+ * a request is counted alone at once. Bounds the requests waiting and the IPC backlog while
+ * the supervisor does not read; far above what a supervisor that answers leaves unanswered.
+ */
+export const MAX_COUNTS_IN_FLIGHT = 10_000;
+
+/** What a serving process asks the supervisor: count this request. */
+export interface CountRequest {
   type: 'treefarm:rate-hit';
   id: number;
   scope: RateScope;
@@ -38,29 +55,87 @@ export function countForServingProcesses(limit: RateLimit): void {
 }
 
 /**
- * In a serving process under the supervisor: a counter that asks it. Should the channel be
- * gone (the supervisor is stopping, and this process with it), requests are let through
- * rather than left waiting.
+ * One line on stderr without waiting for it (off the serving thread): the terminal that
+ * stalled the supervisor may be the one this process writes to.
  */
-export function supervisorRateCounter(): RateCounter {
-  const waiting = new Map<number, (count: KnownCount) => void>();
+function sayOnStderr(line: string): void {
+  write(2, `${line}\n`, () => undefined);
+}
+
+/** A count asked of the supervisor, its request still waiting for the answer. */
+interface Asked {
+  scope: RateScope;
+  key: string;
+  resolve: (count: KnownCount) => void;
+  deadline: NodeJS.Timeout;
+}
+
+/** A serving process's end of the IPC channel to the supervisor: `process` (a stand-in in tests). */
+export interface SupervisorChannel {
+  readonly connected: boolean;
+  send?: (message: CountRequest) => unknown;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'disconnect', listener: () => void): unknown;
+}
+
+/**
+ * In a serving process under the supervisor: a counter that asks it, and counts alone (this
+ * process's own count, under the same limit) while the supervisor does not answer in time,
+ * or when the channel is gone (the supervisor is stopping, and this process with it).
+ */
+export function supervisorRateCounter(
+  limit: RateLimit,
+  { channel = process, say = sayOnStderr }: { channel?: SupervisorChannel; say?: (line: string) => void } = {},
+): RateCounter {
+  const ownCount = localRateCounter(limit);
+  // By id; a late one stays (as null) until its answer comes, so the cap bounds the backlog too.
+  const unanswered = new Map<number, Asked | null>();
   let nextId = 0;
-  const letThrough = (): KnownCount => ({ allowed: true, remaining: 0, resetSeconds: 1 });
-  process.on('message', (message: unknown) => {
+  let alone = false;
+  const name = `process ${process.pid}`;
+  const countAlone = (id: number, asked: Asked) => {
+    clearTimeout(asked.deadline);
+    unanswered.set(id, null);
+    asked.resolve(ownCount(asked.scope, asked.key));
+  };
+  const onDeadline = (id: number, asked: Asked) => {
+    countAlone(id, asked);
+    if (alone) return;
+    alone = true;
+    say(
+      `${name}: the supervisor did not answer a rate count within ${COUNT_DEADLINE_MS / 1000} s: ` +
+        "counting this process's requests alone (the same limit in each process) until it answers.",
+    );
+  };
+  channel.on('message', (message: unknown) => {
     if (!isCountAnswer(message)) return;
-    waiting.get(message.id)?.(message.count);
-    waiting.delete(message.id);
+    const asked = unanswered.get(message.id);
+    unanswered.delete(message.id);
+    if (alone) {
+      alone = false;
+      say(`${name}: the supervisor answers rate counts again: one count for all processes again.`);
+    }
+    if (!asked) return;
+    clearTimeout(asked.deadline);
+    asked.resolve(message.count);
   });
-  process.on('disconnect', () => {
-    for (const resolve of waiting.values()) resolve(letThrough());
-    waiting.clear();
+  channel.on('disconnect', () => {
+    for (const [id, asked] of unanswered) if (asked) countAlone(id, asked);
+    unanswered.clear();
   });
-  return (scope, key) =>
-    new Promise<KnownCount>((resolve) => {
-      if (!process.send || !process.connected) return resolve(letThrough());
-      const id = nextId++;
-      waiting.set(id, resolve);
-      const request: CountRequest = { type: 'treefarm:rate-hit', id, scope, key };
-      process.send(request);
+  return (scope, key) => {
+    if (!channel.send || !channel.connected || alone || unanswered.size >= MAX_COUNTS_IN_FLIGHT)
+      return ownCount(scope, key);
+    const id = nextId++;
+    return new Promise<KnownCount>((resolve) => {
+      const asked: Asked = {
+        scope,
+        key,
+        resolve,
+        deadline: setTimeout(() => onDeadline(id, asked), COUNT_DEADLINE_MS),
+      };
+      unanswered.set(id, asked);
+      channel.send?.({ type: 'treefarm:rate-hit', id, scope, key });
     });
+  };
 }

@@ -18,8 +18,8 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
   const running = await startServer({
     ...settings,
     // One process counts alone (the server's default); several ask the supervisor, which holds
-    // one count for all (rate-ipc.ts).
-    ...(rateLimit && settings.workers > 1 ? { rateCounter: supervisorRateCounter() } : {}),
+    // one count for all, and count alone while it does not answer in time (rate-ipc.ts).
+    ...(rateLimit && settings.workers > 1 ? { rateCounter: supervisorRateCounter(rateLimit) } : {}),
     accessLog: log,
   });
   const { version, counts } = running.manifest();

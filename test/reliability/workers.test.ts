@@ -1,5 +1,6 @@
 // The supervisor: WORKERS serving processes (one by default) behind one port, restarted when they die.
 import { rmSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { describeBuild } from '../../src/server/settings.ts';
@@ -113,4 +114,91 @@ test('a damaged build is refused: the serving process names the file and the sup
   await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(
     /manifest\.json is missing/,
   );
+});
+
+/** Long enough for a loaded machine; the supervisor's deadline on a count is 1 s. */
+const ANSWER_WITHIN_MS = 20_000;
+
+interface Answer {
+  status: number;
+  /** The RateLimit header: `"token";r=<left>;t=<seconds>`. */
+  rateLimit: string | undefined;
+}
+
+/** A GET on a new connection of its own (none kept alive): one the server must accept now. */
+function getOnNewConnection(url: string, path: string, token?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    const request = httpGet(`${url}${path}`, { agent: false, headers, timeout: ANSWER_WITHIN_MS }, (response) => {
+      response.resume();
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, rateLimit: response.headers.ratelimit as string | undefined }),
+      );
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer to ${path} in ${ANSWER_WITHIN_MS / 1000} s`)));
+    request.on('error', reject);
+  });
+}
+
+/** Waits, if needed, until a clock-aligned window of `seconds` has at least `leftMs` to go. */
+async function windowWithRoom(seconds: number, leftMs: number): Promise<void> {
+  const into = Date.now() % (seconds * 1000);
+  if (into > seconds * 1000 - leftMs) await new Promise((resolve) => setTimeout(resolve, seconds * 1000 - into + 50));
+}
+
+const STOPPED_SUPERVISOR =
+  'WORKERS=2 with a stopped supervisor (SIGSTOP): new connections are served, counts fall back to ' +
+  "each process's own under the same limit, said once; SIGCONT brings back the one count";
+test(STOPPED_SUPERVISOR, { timeout: 240_000 }, async () => {
+  const [stalled, shared] = ['stalled-count-token', 'shared-count-token'];
+  // 10 a minute: each token's burst below stays in one window, and the first sight of each of
+  // the three tokens in each process (an address count each) stays under the address's limit.
+  running = await startServe({ tokens: [TOKEN, stalled, shared], workers: 2, rateLimit: '10/60s', accessLog: 'off' });
+  const supervisor = running.child.pid ?? 0;
+  await until(() => servingProcesses(supervisor).length === 2);
+  const api = '/api/trees?search=Oak%20Tree';
+  const aloneLines = () =>
+    running?.output().match(/^process \d+: the supervisor did not answer a rate count .*$/gm) ?? [];
+  const againLines = () => running?.output().match(/^process \d+: the supervisor answers rate counts again.*$/gm) ?? [];
+
+  process.kill(supervisor, 'SIGSTOP');
+  try {
+    expect((await getOnNewConnection(running.url, '/healthz')).status).toBe(200);
+    expect((await getOnNewConnection(running.url, api, TOKEN)).status).toBe(200);
+    await until(() => aloneLines().length > 0, 30_000);
+    expect(aloneLines()[0]).toMatch(
+      /^process \d+: the supervisor did not answer a rate count within 1 s: counting this process's requests alone/,
+    );
+    // Each process counts alone, under the same limit: 10 each at most, never 30 of 30.
+    await windowWithRoom(60, 30_000);
+    const burst: Answer[] = [];
+    for (let request = 0; request < 30; request++) burst.push(await getOnNewConnection(running.url, api, stalled));
+    const allowed = burst.filter((answer) => answer.status === 200).length;
+    expect(allowed).toBeGreaterThanOrEqual(10);
+    expect(allowed).toBeLessThanOrEqual(20);
+    expect(burst.filter((answer) => answer.status === 429)).toHaveLength(30 - allowed);
+    // Said once by each process that counted alone, however many requests it counted so.
+    const speakers = aloneLines().map((line) => line.split(':')[0]);
+    expect(speakers).toEqual([...new Set(speakers)]);
+  } finally {
+    process.kill(supervisor, 'SIGCONT');
+  }
+
+  await until(() => againLines().length === aloneLines().length, 30_000);
+  expect(
+    againLines()
+      .map((line) => line.split(':')[0])
+      .sort(),
+  ).toEqual(
+    aloneLines()
+      .map((line) => line.split(':')[0])
+      .sort(),
+  );
+  // One count again, whichever process answers: what is left goes down by one a request.
+  await windowWithRoom(60, 30_000);
+  const left: string[] = [];
+  for (let request = 0; request < 6; request++)
+    left.push(/r=(\d+)/.exec((await getOnNewConnection(running.url, api, shared)).rateLimit ?? '')?.[1] ?? '');
+  expect(left).toEqual(['9', '8', '7', '6', '5', '4']);
+  expect((await getOnNewConnection(running.url, '/healthz')).status).toBe(200);
 });
