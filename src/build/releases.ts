@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { byReleaseOrder, releaseIdParts } from '../contract/releases.ts';
+import { byReleaseOrder, releaseIdParts } from '../schema/release-ids.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kinds, type KindId } from '../schema/kinds.ts';
 import { releaseFileSchema, type ReleaseFile, type ReleaseSummary } from '../schema/releases.ts';

@@ -1,8 +1,8 @@
 // Data releases: the file each release is kept in (releases/<id>.json in the repository) and
 // the entries of GET /api/releases. The API schemas also give OpenAPI and the client's types.
 import { z } from 'zod';
-import { RELEASE_ID } from '../contract/releases.ts';
 import { kindIds, type KindId } from './kinds.ts';
+import { RELEASE_ID } from './release-ids.ts';
 
 const kindId = z.enum(kindIds);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');

@@ -2,7 +2,7 @@
 // (a window of 60 s starts at each whole minute), so every process and a restarted one agree
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
 // token digest, and by client address for requests without a valid token.
-import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import type { RateCount, RateScope } from '../edge/core.ts';
 
 /**

@@ -3,7 +3,7 @@
 // token gets its limit per window across the whole server, not N times it. One message each
 // way per counted request; with one serving process the count stays in that process.
 import cluster from 'node:cluster';
-import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
 
 interface CountRequest {

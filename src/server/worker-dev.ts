@@ -4,7 +4,7 @@
 // API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';

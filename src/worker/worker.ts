@@ -17,9 +17,8 @@ import {
 } from '../edge/core.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
-import { RATE_LIMIT_VARIABLE } from '../contract/rate-limit.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
-import { EnvironmentError, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
+import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
 
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
