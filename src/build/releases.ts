@@ -2,7 +2,6 @@
 // file per release, never rewritten. Each file carries the sha256 of its data and of the
 // release before it, so an edit after the fact fails the build naming the file. From them
 // the build derives what changed between releases and each release's own API.
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { byReleaseOrder, releaseIdParts } from '../schema/release-ids.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kinds, type KindId } from '../schema/kinds.ts';
 import { releaseFileSchema, type ReleaseFile, type ReleaseSummary } from '../schema/releases.ts';
+import { sha256HexSync } from './hash.ts';
 import { changesBetween, hasChanges, publicChanges, type Changes } from './changes.ts';
 import {
   type Content,
@@ -54,7 +54,7 @@ export type ReleaseData = Omit<ReleaseFile, 'sha256'>;
 export function releaseDigest(data: ReleaseData): string {
   const { id, date, notes, version, previous, records } = data;
   const canonical = JSON.stringify({ id, date, notes, version, previous, records });
-  return createHash('sha256').update(canonical).digest('hex');
+  return sha256HexSync(canonical);
 }
 
 /** The records of a content as a release keeps them: by kind, in list order, slug and data. */

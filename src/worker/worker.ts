@@ -4,7 +4,8 @@
 // index a shard at a time and each body by its SHA-256, so a cold isolate reads one root, one
 // shard and one body before its first answer, whatever the size of the build. Web-standard
 // only: no nodejs_compat. Env and the runtime's types come from `npm run worker:types`.
-import { bodyLayout, type BodyPart, sha256Hex } from '../contract/body-container.ts';
+import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
+import { sha256Hex } from '../contract/sha256.ts';
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
