@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { byReleaseOrder, releaseIdParts } from '../schema/release-ids.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kinds, type KindId } from '../schema/kinds.ts';
-import { releaseFileSchema, type ReleaseFile, type ReleaseSummary } from '../schema/releases.ts';
+import {
+  type ReleaseFields,
+  releaseFieldsOf,
+  releaseFileSchema,
+  type ReleaseFile,
+  type ReleaseSummary,
+} from '../schema/releases.ts';
 import { sha256HexSync } from './hash.ts';
 import { changesBetween, hasChanges, publicChanges, type Changes } from './changes.ts';
 import {
@@ -32,12 +38,8 @@ export const dataDirOf = (projectDir: string): string => process.env.TREEFARM_DA
 export const contentDirOf = (root: string | URL): string =>
   join(dataDirOf(root instanceof URL ? fileURLToPath(root) : root), 'content');
 
-export interface Release {
-  id: string;
-  date: string;
-  notes: string;
-  /** The data version the content had when released: X-Data-Version of answers pinned to it. */
-  version: string;
+/** A release as the build holds it: its fields (the data version the content had when released), and its content. */
+export interface Release extends ReleaseFields {
   /** The sha256 of this release's data, and of the release before it (null for the first). */
   sha256: string;
   previous: string | null;
@@ -210,10 +212,7 @@ export function releaseHistory(releases: readonly Release[], current: Content): 
 export function releaseSummaries(releases: readonly Release[]): ReleaseSummary[] {
   return releases
     .map((release, index) => ({
-      id: release.id,
-      date: release.date,
-      version: release.version,
-      notes: release.notes,
+      ...releaseFieldsOf(release),
       counts: countsOf(release.content),
       changes: publicChanges(changesBetween(releases[index - 1]?.content, release.content)),
     }))
