@@ -3,7 +3,6 @@
 // fixed timestamps and modes, sorted entries, fixed gzip header. They are made once per build
 // (the build's integration): the downloads page shows their names, sizes and digests, and the
 // integration writes the same bytes.
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
@@ -31,6 +30,7 @@ import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { openApiFile } from './openapi.ts';
 import { dosDateTime, writeZip } from './zip.ts';
+import { sha256HexSync } from './hash.ts';
 
 export const DOWNLOADS_DIR = 'downloads';
 export const LATEST_FILE = 'latest.json';
@@ -64,7 +64,6 @@ const GZIP_OS_UNIX = 3;
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-export const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Files published both at the site root and inside the bundles: openapi.json and schemas/. */
 export function schemaFiles(content: Content): NamedBytes[] {
@@ -168,7 +167,7 @@ export function bundleEntries(content: Content, releases: readonly Release[] = [
     version: content.version,
     counts: countsOf(content),
     files: Object.fromEntries(
-      files.map((file) => [file.name, { sha256: sha256Hex(file.bytes), size: file.bytes.length }]),
+      files.map((file) => [file.name, { sha256: sha256HexSync(file.bytes), size: file.bytes.length }]),
     ),
     releases: manifestReleases(releases),
   };
@@ -243,7 +242,7 @@ export async function createDownloads(content: Content, releases: readonly Relea
       name,
       format,
       size: bytes.length,
-      sha256: sha256Hex(bytes),
+      sha256: sha256HexSync(bytes),
     })),
   };
   return [...archives.map(({ name, bytes }) => ({ name, bytes })), { name: LATEST_FILE, bytes: utf8(json(latest)) }];

@@ -17,6 +17,7 @@ import type { BuildManifest, ManifestFile } from '../schema/manifest.ts';
 import { type ApiRoute, type ApiScope, manifestReleases, publishedScopes } from './api.ts';
 import { type Content, countsOf } from './content.ts';
 import type { Release } from './releases.ts';
+import { sha256HexSync } from './hash.ts';
 import { indexFiles } from './route-index.ts';
 
 const brotliAsync = promisify(brotliCompress);
@@ -45,7 +46,6 @@ function brotli(bytes: Buffer): Promise<Buffer> {
   });
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -126,7 +126,7 @@ async function storeScopes(scopes: readonly ApiScope[], outDir: string, pack: Pa
   let packed = Promise.resolve();
   const store = ({ body, indexOnly }: ApiRoute): Promise<string> => {
     const identity = Buffer.from(body, 'utf8');
-    const key = `${sha256(identity)}${indexOnly ? 'i' : ''}`;
+    const key = `${sha256HexSync(identity)}${indexOnly ? 'i' : ''}`;
     let name = stored.get(key);
     if (!name) {
       const container = indexOnly
@@ -137,7 +137,7 @@ async function storeScopes(scopes: readonly ApiScope[], outDir: string, pack: Pa
       const joined = packed.then(async () => pack.append(await container));
       packed = joined;
       name = Promise.all([container, joined]).then(([bytes]) => {
-        const digest = sha256(bytes);
+        const digest = sha256HexSync(bytes);
         write(storedBodyPath(digest), bytes);
         return digest;
       });

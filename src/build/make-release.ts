@@ -3,7 +3,7 @@
 // nothing, when the content is invalid, a release was tampered with, or nothing changed.
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { nextReleaseId, releaseIdParts } from '../contract/releases.ts';
+import { nextReleaseId, releaseIdParts } from '../schema/release-ids.ts';
 import { changesBetween } from './changes.ts';
 import { loadContent } from './content.ts';
 import { loadReleases, releaseDigest, RELEASES_FOLDER, sameRecords, snapshotOf, type ReleaseData } from './releases.ts';

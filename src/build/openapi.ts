@@ -24,7 +24,8 @@ import {
 } from '../contract/headers.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
 import { LOCAL_ORIGIN } from '../contract/paths.ts';
-import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS, rateLimitPolicy, rateLimitState } from '../contract/rate-limit.ts';
+import { rateLimitPolicy, rateLimitState } from '../contract/rate-limit.ts';
+import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS } from '../schema/environment.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
 import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';

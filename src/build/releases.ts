@@ -2,14 +2,20 @@
 // file per release, never rewritten. Each file carries the sha256 of its data and of the
 // release before it, so an edit after the fact fails the build naming the file. From them
 // the build derives what changed between releases and each release's own API.
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { byReleaseOrder, releaseIdParts } from '../contract/releases.ts';
+import { byReleaseOrder, releaseIdParts } from '../schema/release-ids.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kinds, type KindId } from '../schema/kinds.ts';
-import { releaseFileSchema, type ReleaseFile, type ReleaseSummary } from '../schema/releases.ts';
+import {
+  type ReleaseFields,
+  releaseFieldsOf,
+  releaseFileSchema,
+  type ReleaseFile,
+  type ReleaseSummary,
+} from '../schema/releases.ts';
+import { sha256HexSync } from './hash.ts';
 import { changesBetween, hasChanges, publicChanges, type Changes } from './changes.ts';
 import {
   type Content,
@@ -32,12 +38,8 @@ export const dataDirOf = (projectDir: string): string => process.env.TREEFARM_DA
 export const contentDirOf = (root: string | URL): string =>
   join(dataDirOf(root instanceof URL ? fileURLToPath(root) : root), 'content');
 
-export interface Release {
-  id: string;
-  date: string;
-  notes: string;
-  /** The data version the content had when released: X-Data-Version of answers pinned to it. */
-  version: string;
+/** A release as the build holds it: its fields (the data version the content had when released), and its content. */
+export interface Release extends ReleaseFields {
   /** The sha256 of this release's data, and of the release before it (null for the first). */
   sha256: string;
   previous: string | null;
@@ -54,7 +56,7 @@ export type ReleaseData = Omit<ReleaseFile, 'sha256'>;
 export function releaseDigest(data: ReleaseData): string {
   const { id, date, notes, version, previous, records } = data;
   const canonical = JSON.stringify({ id, date, notes, version, previous, records });
-  return createHash('sha256').update(canonical).digest('hex');
+  return sha256HexSync(canonical);
 }
 
 /** The records of a content as a release keeps them: by kind, in list order, slug and data. */
@@ -210,10 +212,7 @@ export function releaseHistory(releases: readonly Release[], current: Content): 
 export function releaseSummaries(releases: readonly Release[]): ReleaseSummary[] {
   return releases
     .map((release, index) => ({
-      id: release.id,
-      date: release.date,
-      version: release.version,
-      notes: release.notes,
+      ...releaseFieldsOf(release),
       counts: countsOf(release.content),
       changes: publicChanges(changesBetween(releases[index - 1]?.content, release.content)),
     }))

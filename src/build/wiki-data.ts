@@ -4,6 +4,7 @@
 // Both are JSON of the one load of the build (build-data.ts); nothing is read twice.
 import type { ViteUserConfig } from 'astro';
 import type { KindId } from '../schema/kinds.ts';
+import { type ReleaseFields, releaseFieldsOf } from '../schema/releases.ts';
 import type { Latest } from './bundles.ts';
 import type { BuildData } from './build-data.ts';
 import type { Changes } from './changes.ts';
@@ -19,11 +20,7 @@ export const SITE_MODULE = 'virtual:treefarm/build';
 export type CollectionRecords = Record<KindId, { slug: string; file: string; data: ContentData }[]>;
 
 /** One data release as the wiki shows it, with its changes against the release before it. */
-export interface ReleaseEntry {
-  id: string;
-  date: string;
-  notes: string;
-  version: string;
+export interface ReleaseEntry extends ReleaseFields {
   changes: Changes;
 }
 
@@ -49,13 +46,7 @@ export function siteData({ content, releases }: BuildData, latest: Latest): Site
   return {
     records: Object.entries(content.entries).flatMap(([kind, list]) => list.map((entry) => `${kind}/${entry.slug}`)),
     history: {
-      releases: history.releases.map(({ id, date, notes, version, changes }) => ({
-        id,
-        date,
-        notes,
-        version,
-        changes,
-      })),
+      releases: history.releases.map((release) => ({ ...releaseFieldsOf(release), changes: release.changes })),
       ...(history.unreleased ? { unreleased: history.unreleased } : {}),
     },
     latest,

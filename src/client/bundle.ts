@@ -4,6 +4,7 @@
 import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
 import { type IndexRoot, type IndexShard, NEAR_GROUP_LENGTH } from '../contract/route-index.ts';
+import { sha256Hex } from '../contract/sha256.ts';
 import type { Suggestion } from '../contract/suggest.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
@@ -223,9 +224,4 @@ function parseJson(text: string, path: string): unknown {
 
 function readJson(files: ArchiveFiles, path: string): unknown {
   return parseJson(readText(files, path), path);
-}
-
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

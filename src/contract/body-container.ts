@@ -31,30 +31,43 @@ export function packBody(parts: Record<BodyPart, Uint8Array>): Uint8Array<ArrayB
 /** Where each part lies in a container: [start, end) by part. */
 export type BodyLayout = Record<BodyPart, readonly [number, number]>;
 
+/** A container's header: where its parts start, and their sizes in order. */
+interface BodyHeader {
+  start: number;
+  identity: number;
+  br: number;
+  gzip: number;
+}
+
+/** The header at the start of `bytes`, which may run on past the container; undefined if there is none. */
+function readHeader(bytes: Uint8Array): BodyHeader | undefined {
+  const end = bytes.subarray(0, MAX_HEADER).indexOf(LINE_FEED);
+  if (end < 0) return undefined;
+  const sizes = /^(\d+) (\d+) (\d+)$/.exec(new TextDecoder().decode(bytes.subarray(0, end)));
+  if (!sizes) return undefined;
+  return { start: end + 1, identity: Number(sizes[1]), br: Number(sizes[2]), gzip: Number(sizes[3]) };
+}
+
+/**
+ * The length of the container that starts `bytes` (which may hold more after it, as the pack
+ * holds one after another), as its header states; undefined when they do not start with a header.
+ */
+export function containerLength(bytes: Uint8Array): number | undefined {
+  const header = readHeader(bytes);
+  return header && lengthOf(header);
+}
+
+const lengthOf = ({ start, identity, br, gzip }: BodyHeader) => start + identity + br + gzip;
+
 /** The layout of a container, or an error naming what is wrong (`name` says which body). */
 export function bodyLayout(bytes: Uint8Array, name: string): BodyLayout {
-  const end = bytes.subarray(0, MAX_HEADER).indexOf(LINE_FEED);
-  const header = end < 0 ? '' : new TextDecoder().decode(bytes.subarray(0, end));
-  const sizes = /^(\d+) (\d+) (\d+)$/.exec(header)?.slice(1).map(Number);
-  const [identity = 0, br = 0, gzip = 0] = sizes ?? [];
-  if (!sizes || end + 1 + identity + br + gzip !== bytes.length)
+  const header = readHeader(bytes);
+  if (!header || lengthOf(header) !== bytes.length)
     throw new BodyContainerError(`${name} is not a stored body: its header or its length is wrong.`);
-  const start = end + 1;
+  const { start, identity, br } = header;
   return {
     identity: [start, start + identity],
     br: [start + identity, start + identity + br],
     gzip: [start + identity + br, bytes.length],
   };
-}
-
-/** Lowercase hex of bytes. */
-export function hex(bytes: ArrayBuffer | Uint8Array): string {
-  return Array.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), (byte) =>
-    byte.toString(16).padStart(2, '0'),
-  ).join('');
-}
-
-/** The SHA-256 of bytes, as lowercase hex, with Web Crypto. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  return hex(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
 }

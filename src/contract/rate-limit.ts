@@ -1,41 +1,7 @@
-// The API's rate limit, as the contract states it: how an operator sets it
-// (API_RATE_LIMIT=<requests>/<seconds>s), the fields every limited answer carries, and the
-// 429's body. Written once for both runtimes, OpenAPI and the docs.
-
-/** The windows Cloudflare's rate limiting binding supports, so both runtimes take the same settings. */
-export const RATE_LIMIT_WINDOWS = [10, 60] as const;
-export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
-
-export interface RateLimit {
-  /** Requests a token (or, without a valid one, a client address) may make per window. */
-  requests: number;
-  /** The window's length in seconds. */
-  seconds: RateLimitWindow;
-}
-
-/** The variable that configures the limit, in both runtimes. */
-export const RATE_LIMIT_VARIABLE = 'API_RATE_LIMIT';
-
-const RATE_LIMIT_FORM = /^([1-9]\d{0,8})\/(\d+)s$/;
-
-/** What is wrong with a value that is not a limit (after the variable's name). */
-export const RATE_LIMIT_FORM_PROBLEM =
-  'must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
-  `and seconds ${RATE_LIMIT_WINDOWS.join(' or ')} (such as 100/60s)`;
-
-/**
- * The limit an API_RATE_LIMIT value states: "100/60s" is 100 requests per 60 seconds; unset
- * or empty is no limit. Anything else is a RangeError naming the variable and the value.
- */
-export function parseRateLimit(value: string | undefined): RateLimit | undefined {
-  const text = value?.trim() ?? '';
-  if (text === '') return undefined;
-  const match = RATE_LIMIT_FORM.exec(text);
-  const seconds = RATE_LIMIT_WINDOWS.find((window) => String(window) === match?.[2]);
-  if (!match || seconds === undefined)
-    throw new RangeError(`${RATE_LIMIT_VARIABLE} ${RATE_LIMIT_FORM_PROBLEM}, got "${value}"`);
-  return { requests: Number(match[1]), seconds };
-}
+// The API's rate limit, as the contract states it: the fields every limited answer carries, and
+// the 429's body. Written once for both runtimes, OpenAPI and the docs. How an operator sets it
+// (API_RATE_LIMIT=<requests>/<seconds>s) is a setting: src/schema/environment.ts.
+import type { RateLimit } from '../schema/environment.ts';
 
 /** RateLimit-Policy, on every /api/ answer under a limit: the quota and its window. */
 export const rateLimitPolicy = ({ requests, seconds }: RateLimit): string => `"token";q=${requests};w=${seconds}`;

@@ -16,7 +16,8 @@ import {
   suggestLevelRoute,
   suggestShardRoute,
 } from './paths.ts';
-import { parseRelease, releaseIdParts } from './releases.ts';
+import { releaseIdParts } from '../schema/release-ids.ts';
+import { parseRelease } from './releases.ts';
 import { type IndexRoot, type IndexShard, routeIn, shardOf } from './route-index.ts';
 import { classifySearch, parseSearch } from './search-query.ts';
 import {

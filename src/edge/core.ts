@@ -16,16 +16,17 @@ import {
   PREFLIGHT_HEADERS,
   STATIC_METHODS,
 } from '../contract/headers.ts';
-import { sha256Hex } from '../contract/body-container.ts';
+import { hexOf, sha256Hex } from '../contract/sha256.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH, healthBody } from '../contract/health.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
 import { API_DIR, fixedRoute } from '../contract/paths.ts';
-import { type RateLimit, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
+import { rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import { currentRoot, currentRoute, resolve, type Resolved, type RouteIndex } from '../contract/resolve.ts';
 import { kindById } from '../schema/kinds.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from './negotiation.ts';
-import { configuredIndex, type Digest, digestPrefix, hexOf, presentedToken } from './tokens.ts';
+import { configuredIndex, type Digest, digestPrefix, presentedToken } from './tokens.ts';
 
 export interface EdgeRequest {
   method: string;

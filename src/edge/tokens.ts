@@ -1,6 +1,7 @@
 // API tokens: configured as plaintext (API_TOKENS) or as SHA-256 digests (API_TOKEN_SHA256),
 // held only as digests, and compared digest to digest in constant time. Web Crypto only, so
 // the same module runs in Node and in workerd.
+import { hexOf } from '../contract/sha256.ts';
 import { readEnvironment, type TokenSettings, tokenEntry, tokenVariables } from '../schema/environment.ts';
 
 export type Digest = Uint8Array;
@@ -10,10 +11,6 @@ export interface ConfiguredToken {
   digest: Digest;
   name: string;
 }
-
-/** Lowercase hex of bytes. */
-export const hexOf = (bytes: Uint8Array): string =>
-  Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** How the access log names a token without a name: the first 8 hex digits of its digest. */
 export const digestPrefix = (digest: Digest): string => hexOf(digest.slice(0, 4));

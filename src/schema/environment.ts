@@ -4,7 +4,6 @@
 // The server's entry points read theirs in src/server/settings.ts; the Worker reads the token
 // variables through src/edge/tokens.ts. An empty variable counts as unset.
 import { z } from 'zod';
-import { parseRateLimit, RATE_LIMIT_FORM_PROBLEM, type RateLimit } from '../contract/rate-limit.ts';
 
 /** A variable: its name, its rule (from the text of the variable), and its value when unset. */
 export interface Variable<T> {
@@ -142,7 +141,42 @@ export const digestList = listOf((entry) => {
   return nameProblem(name, 'digest');
 });
 
-/** API_RATE_LIMIT: `<requests>/<seconds>s` (src/contract/rate-limit.ts). */
+/** The windows Cloudflare's rate limiting binding supports, so both runtimes take the same settings. */
+export const RATE_LIMIT_WINDOWS = [10, 60] as const;
+export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+
+export interface RateLimit {
+  /** Requests a token (or, without a valid one, a client address) may make per window. */
+  requests: number;
+  /** The window's length in seconds. */
+  seconds: RateLimitWindow;
+}
+
+/** The variable that configures the limit, in both runtimes. */
+export const RATE_LIMIT_VARIABLE = 'API_RATE_LIMIT';
+
+const RATE_LIMIT_FORM = /^([1-9]\d{0,8})\/(\d+)s$/;
+
+/** What is wrong with a value that is not a limit (after the variable's name). */
+export const RATE_LIMIT_FORM_PROBLEM =
+  'must be <requests>/<seconds>s, requests a whole number from 1 to 999999999 ' +
+  `and seconds ${RATE_LIMIT_WINDOWS.join(' or ')} (such as 100/60s)`;
+
+/**
+ * The limit an API_RATE_LIMIT value states: "100/60s" is 100 requests per 60 seconds; unset
+ * or empty is no limit. Anything else is a RangeError naming the variable and the value.
+ */
+export function parseRateLimit(value: string | undefined): RateLimit | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  const match = RATE_LIMIT_FORM.exec(text);
+  const seconds = RATE_LIMIT_WINDOWS.find((window) => String(window) === match?.[2]);
+  if (!match || seconds === undefined)
+    throw new RangeError(`${RATE_LIMIT_VARIABLE} ${RATE_LIMIT_FORM_PROBLEM}, got "${value}"`);
+  return { requests: Number(match[1]), seconds };
+}
+
+/** API_RATE_LIMIT: `<requests>/<seconds>s`. */
 export const rateLimitRule: z.ZodType<RateLimit, string> = z.string().transform((value, context) => {
   try {
     const limit = parseRateLimit(value);
@@ -166,7 +200,7 @@ export const onOff: z.ZodType<boolean, string> = z
   .transform((value) => ON.has(value));
 
 /** The API's rate limit, read alike by the Node server and the Worker. */
-export const rateLimitVariables = { rateLimit: variable('API_RATE_LIMIT', rateLimitRule) };
+export const rateLimitVariables = { rateLimit: variable(RATE_LIMIT_VARIABLE, rateLimitRule) };
 
 /** The tokens the API accepts: every runtime reads them so (the Worker from its secrets). */
 export const tokenVariables = {

@@ -1,8 +1,8 @@
 // Data releases: the file each release is kept in (releases/<id>.json in the repository) and
 // the entries of GET /api/releases. The API schemas also give OpenAPI and the client's types.
 import { z } from 'zod';
-import { RELEASE_ID } from '../contract/releases.ts';
 import { kindIds, type KindId } from './kinds.ts';
+import { RELEASE_ID } from './release-ids.ts';
 
 const kindId = z.enum(kindIds);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
@@ -37,11 +37,25 @@ export const releaseChangesSchema = z.strictObject({
     .describe('Records (matched by kind and slug, so a rename is a changed name) whose fields differ.'),
 });
 
-export const releaseSummarySchema = z.strictObject({
+/** What names and describes a release: in its file, in GET /api/releases and on the wiki alike. */
+export const releaseFieldsSchema = z.strictObject({
   id: releaseIdSchema,
   date: utcDate.describe('The UTC date the release was made.'),
   version: dataVersion.describe("The release's data version: X-Data-Version of answers pinned to it."),
   notes: z.string(),
+});
+
+export type ReleaseFields = z.infer<typeof releaseFieldsSchema>;
+
+/** A release's own fields, out of anything that carries them (a release with its content, its changes). */
+export const releaseFieldsOf = ({ id, date, version, notes }: ReleaseFields): ReleaseFields => ({
+  id,
+  date,
+  version,
+  notes,
+});
+
+export const releaseSummarySchema = releaseFieldsSchema.extend({
   counts: z
     .strictObject(
       // Object.fromEntries cannot know its keys are exactly the kinds.
@@ -57,11 +71,8 @@ export type ReleaseChanges = z.infer<typeof releaseChangesSchema>;
 export type ReleaseSummary = z.infer<typeof releaseSummarySchema>;
 
 /** A release's file in the repository: written once by `npm run release`, never rewritten. */
-export const releaseFileSchema = z.strictObject({
-  id: releaseIdSchema,
-  date: utcDate,
+export const releaseFileSchema = releaseFieldsSchema.extend({
   notes: z.string().regex(/\S/, 'expected release notes'),
-  version: dataVersion,
   /** The sha256 of the release before, so the releases form a chain; null for the first. */
   previous: sha256.nullable(),
   /** Every record's content, by kind, in list order. */

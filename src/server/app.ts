@@ -2,7 +2,7 @@
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';

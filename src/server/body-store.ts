@@ -8,7 +8,7 @@ import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } fro
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type BodyLayout, bodyLayout } from '../contract/body-container.ts';
+import { type BodyLayout, bodyLayout, containerLength } from '../contract/body-container.ts';
 import { PACK_FILE } from '../contract/build-files.ts';
 import { INDEX_DIR, MANIFEST_FILE, rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
@@ -101,11 +101,8 @@ async function placeBodies(distDir: string, pack: Buffer, manifest: BuildManifes
   let sinceYield = 0;
   while (offset < pack.length) {
     // A container's header says how long it is; read it from the rest of the pack.
-    const header = pack.subarray(offset, offset + 64);
-    const line = header.indexOf(0x0a);
-    const sizes = /^(\d+) (\d+) (\d+)$/.exec(header.subarray(0, Math.max(0, line)).toString('latin1'));
-    const length = sizes ? line + 1 + Number(sizes[1]) + Number(sizes[2]) + Number(sizes[3]) : -1;
-    if (!sizes || offset + length > pack.length)
+    const length = containerLength(pack.subarray(offset));
+    if (length === undefined || offset + length > pack.length)
       throw new DistError(`${packPath} is damaged at byte ${offset}: rebuild with npm run build.`);
     const container = pack.subarray(offset, offset + length);
     const layout = bodyLayout(container, packPath);

@@ -3,7 +3,7 @@
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
 // token digest, and by client address (its /64 for IPv6, client-address.ts) for requests
 // without a valid token.
-import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import { addressKey } from '../edge/client-address.ts';
 import type { RateCount, RateScope } from '../edge/core.ts';
 

@@ -10,7 +10,7 @@
 // holds every token to the limit (docs/limits.md, "Rate limits", says why).
 import cluster from 'node:cluster';
 import { write } from 'node:fs';
-import type { RateLimit } from '../contract/rate-limit.ts';
+import type { RateLimit } from '../schema/environment.ts';
 import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
 
 /** How long a counted request waits for the supervisor's count: far above its normal round trip. */

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RATE_LIMIT_VARIABLE, type RateLimit } from '../contract/rate-limit.ts';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';

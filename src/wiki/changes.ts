@@ -4,6 +4,7 @@
 import type { Changes, RecordRef } from '../build/changes.ts';
 import type { ReleaseEntry } from '../build/wiki-data.ts';
 import { kindById, kindTitle, type KindId } from '../schema/kinds.ts';
+import { type ReleaseFields, releaseFieldsOf } from '../schema/releases.ts';
 import { exact, formatRange, type Unit } from './format.ts';
 import { CHANGES_PATH, recordPath, releasePath } from './site.ts';
 import { viewOf, type FieldFormat } from './views.ts';
@@ -30,11 +31,7 @@ export interface ChangeTables {
   summary: string;
 }
 
-export interface ReleaseView extends ChangeTables {
-  id: string;
-  date: string;
-  notes: string;
-  version: string;
+export interface ReleaseView extends ChangeTables, ReleaseFields {
   /** The release's own page. */
   href: string;
 }
@@ -111,10 +108,7 @@ export function releaseViews(
 ): ReleaseView[] {
   return history.releases
     .map((release) => ({
-      id: release.id,
-      date: release.date,
-      notes: release.notes,
-      version: release.version,
+      ...releaseFieldsOf(release),
       href: releasePath(release.id),
       ...changeTables(release.changes, current),
     }))

@@ -4,7 +4,8 @@
 // index a shard at a time and each body by its SHA-256, so a cold isolate reads one root, one
 // shard and one body before its first answer, whatever the size of the build. Web-standard
 // only: no nodejs_compat. Env and the runtime's types come from `npm run worker:types`.
-import { bodyLayout, type BodyPart, sha256Hex } from '../contract/body-container.ts';
+import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
+import { sha256Hex } from '../contract/sha256.ts';
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
@@ -18,9 +19,8 @@ import {
 import { addressKey } from '../edge/client-address.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
-import { RATE_LIMIT_VARIABLE } from '../contract/rate-limit.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
-import { EnvironmentError, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
+import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
 
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';

@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'vitest';
 import { archiveFormat, bundleFileName, dataPath } from '../../src/contract/bundle-layout.ts';
 import { byListOrder, type ListOrdered } from '../../src/contract/list-order.ts';
-import { BodyContainerError, bodyLayout, hex, packBody, sha256Hex } from '../../src/contract/body-container.ts';
+import { BodyContainerError, bodyLayout, containerLength, packBody } from '../../src/contract/body-container.ts';
+import { hexOf, sha256Hex } from '../../src/contract/sha256.ts';
 import { suggestShardRoute } from '../../src/contract/paths.ts';
 import { checkRoot, NEAR_GROUP_LENGTH, shardOf } from '../../src/contract/route-index.ts';
 
@@ -80,6 +81,14 @@ describe('a stored body', () => {
       expect(() => bodyLayout(bytes, 'api/bodies/x')).toThrow('api/bodies/x is not a stored body');
   });
 
+  test('its header states its length, read from the start of what follows (a pack holds one after another)', () => {
+    const stored = packBody(parts);
+    expect(containerLength(Uint8Array.of(...stored, ...stored))).toBe(stored.length);
+    expect(containerLength(stored.subarray(0, 6))).toBe(stored.length);
+    for (const bytes of [stored.subarray(0, 5), Uint8Array.of(1, 2, 3), new TextEncoder().encode('3 1 x\n')])
+      expect(containerLength(bytes)).toBeUndefined();
+  });
+
   const container = (header: string, size: number) =>
     Uint8Array.of(...new TextEncoder().encode(header), ...new Uint8Array(size));
 
@@ -104,7 +113,7 @@ describe('a stored body', () => {
   });
 
   test('its name is the SHA-256 of the whole file in lowercase hex, each byte two digits', async () => {
-    expect(hex(Uint8Array.of(0, 10, 255))).toBe('000aff');
+    expect(hexOf(Uint8Array.of(0, 10, 255))).toBe('000aff');
     expect(await sha256Hex(new TextEncoder().encode('abc'))).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     );

@@ -2,12 +2,12 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  parseRateLimit,
   rateLimitPolicy,
   rateLimitState,
   tooManyRequestsBody,
   wholeNumberText,
 } from '../../src/contract/rate-limit.ts';
+import { parseRateLimit } from '../../src/schema/environment.ts';
 
 describe('API_RATE_LIMIT', () => {
   test('<requests>/<seconds>s states the requests per window', () => {

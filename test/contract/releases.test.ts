@@ -3,13 +3,8 @@
 // where a release keeps its answers. Expected values are written out by hand.
 import { describe, expect, test } from 'vitest';
 import { rootPath, shardPath } from '../../src/contract/paths.ts';
-import {
-  byReleaseOrder,
-  nextReleaseId,
-  parseRelease,
-  releaseIdParts,
-  type ReleaseIdParts,
-} from '../../src/contract/releases.ts';
+import { parseRelease } from '../../src/contract/releases.ts';
+import { byReleaseOrder, nextReleaseId, releaseIdParts, type ReleaseIdParts } from '../../src/schema/release-ids.ts';
 import { resolve, type RouteIndex } from '../../src/contract/resolve.ts';
 
 describe('release ids', () => {

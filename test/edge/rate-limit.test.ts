@@ -4,7 +4,7 @@
 // rules over HTTP.
 import { describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
-import type { RateLimit } from '../../src/contract/rate-limit.ts';
+import type { RateLimit } from '../../src/schema/environment.ts';
 import {
   type CountedResponse,
   createEdge,

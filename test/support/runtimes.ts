@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/server/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
-import type { RateLimit } from '../../src/contract/rate-limit.ts';
+import type { RateLimit } from '../../src/schema/environment.ts';
 
 export const distDir = join(projectDir, 'dist');
 
