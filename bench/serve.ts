@@ -6,8 +6,9 @@
 // replaces, and (d) this server again with a rate limit configured (high enough never to trip)
 // and the access log on (written to stdout, here /dev/null), against the same server without
 // them (a report: their goal is judged in instructions, `npm run bench:instructions`, since
-// req/s on this shared machine cannot resolve it), and with each alone to show which costs what, and (e) the same server once more, a control: its paired ratios show how
-// far the machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
+// req/s on this shared machine cannot resolve it), and with each alone to show which costs
+// what, and (e) the same server once more, a control: its paired ratios show how far the
+// machine alone moves a pairing in this run. Load comes from wrk -t1 (or autocannon)
 // on loopback (or on another machine: bench/lib/load.ts), 32 connections. Each round starts
 // every server afresh, in random order.
 // The RSS column is the memory of each server's processes together as its measured run ends.

@@ -93,7 +93,7 @@ test('every file it names alone (`rate-ipc.ts`) is a file of the tree', () => {
   expect(files.filter((file) => !trackedNames.has(file))).toEqual([]);
 });
 
-test('every code name it cites is exported by a module of src/, or is a name the code quotes (a setting, header, binding)', () => {
+test('every code name it cites is exported by src/ or quoted there (a setting, header, binding)', () => {
   const exported = exportedNames();
   const quoted = quotedNames();
   const names = spans.filter((span) => CODE_NAME.test(span)).map((span) => CODE_NAME.exec(span)?.[1] ?? span);
