@@ -43,10 +43,12 @@ export function deflatedZeros(mebibytes: number): Uint8Array {
   return Buffer.concat([...Array.from({ length: mebibytes }, () => mebibyte), Buffer.from([0x03, 0x00])]);
 }
 
-/** A .tar.gz-looking bomb: a gzip member of `mebibytes` MiB of zeros (its trailer left at 0). */
+/** A .tar.gz-looking bomb: a gzip member of `mebibytes` MiB of zeros, its true size in its trailer (CRC left at 0). */
 export function gzipBomb(mebibytes: number): Uint8Array {
   const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
-  return Buffer.concat([header, deflatedZeros(mebibytes), Buffer.alloc(8)]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE((mebibytes * 1024 * 1024) % 2 ** 32, 4);
+  return Buffer.concat([header, deflatedZeros(mebibytes), trailer]);
 }
 
 /** A zip entry as the bombs below write it: the deflate data and the sizes it declares. */
