@@ -180,7 +180,8 @@ function readZip(bytes: Uint8Array, limit: number): [string, Uint8Array][] {
     const next = byOffset[index + 1];
     if (next && entry.end > next.header)
       throw new BundleError(
-        `${entry.name} overlaps ${next.name} in the archive: entries that share bytes are refused (a zip bomb's trick).`,
+        `${entry.name} overlaps ${next.name} in the archive: ` +
+          "entries that share bytes are refused (a zip bomb's trick).",
         entry.name,
       );
   });

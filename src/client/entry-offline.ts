@@ -1,5 +1,6 @@
 // The package's offline entry (treefarm-data-client/offline): a downloaded bundle, verified
-// against its manifest (and the SHA-256 the site published, when given), answering with the same interface and errors as the online client.
+// against its manifest (and the SHA-256 the site published, when given), answering with the
+// same interface and errors as the online client.
 export {
   openBundle,
   verifyBundle,

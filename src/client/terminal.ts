@@ -8,9 +8,14 @@
  * final byte), a command string (ESC ] P X ^ _ or OSC DCS SOS PM APC, up to BEL, ESC \ or ST,
  * or to the end when unterminated), or ESC with intermediates and a final byte; a lone ESC.
  */
-const ESCAPE_SEQUENCE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is its purpose.
-  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    String.raw`(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?`,
+    String.raw`(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?`,
+    String.raw`\x1b[ -/]*[0-~]?`,
+  ].join('|'),
+  'g',
+);
 
 /** C0 controls but tab and line feed, DEL, and the C1 controls (U+0080-U+009F; U+009B is CSI). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is its purpose.

@@ -548,7 +548,8 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
     async (given) => {
       await expect(openBundle(archives.zip, { sha256: given })).rejects.toThrow(
         new TypeError(
-          `The sha256 option must be a SHA-256 digest, 64 hexadecimal digits; got ${JSON.stringify(given)} (${given.length} characters).`,
+          'The sha256 option must be a SHA-256 digest, 64 hexadecimal digits; ' +
+            `got ${JSON.stringify(given)} (${given.length} characters).`,
         ),
       );
     },
@@ -576,7 +577,9 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
     test('a name it does not list: a TreefarmError naming those it lists', async () => {
       const { fetch } = site(() => new Response(latestJson()));
       await expect(publishedSha256('https://trees.example', 'renamed.zip', { fetch })).rejects.toThrow(
-        `https://trees.example/downloads/latest.json lists no bundle named renamed.zip (it lists ${bundleFileName(content.version, 'tar.gz')}, ${bundleFileName(content.version, 'zip')}): give its SHA-256 from where you downloaded it.`,
+        'https://trees.example/downloads/latest.json lists no bundle named renamed.zip (it lists ' +
+          `${bundleFileName(content.version, 'tar.gz')}, ${bundleFileName(content.version, 'zip')}): ` +
+          'give its SHA-256 from where you downloaded it.',
       );
     });
 

@@ -134,12 +134,13 @@ describe('the published digest: --sha256 <digest>, or --url <site> to read it fr
       const result = verify(built(), '--sha256', given);
       expect(result.status).toBe(1);
       expect(result.stderr).toContain(
-        `--sha256 must be a SHA-256 digest, 64 hexadecimal digits; got ${JSON.stringify(given)} (${given.length} characters).`,
+        '--sha256 must be a SHA-256 digest, 64 hexadecimal digits; ' +
+          `got ${JSON.stringify(given)} (${given.length} characters).`,
       );
     },
   );
 
-  test('with --url, the digest the site publishes for the file name: the built bundle passes, a forged one does not', async () => {
+  test('with --url, the digest the site publishes: the bundle built passes, a forged one does not', async () => {
     const latest = readFileSync(join(distDir, DOWNLOADS_DIR, 'latest.json'));
     const server = createServer((request, response) => {
       if (request.url === '/downloads/latest.json') response.end(latest);
