@@ -1,5 +1,6 @@
-// The offline client: a bundle (.tar.gz or .zip) checked file by file against its manifest,
-// then answered through the edge's own resolver (src/contract/resolve.ts) over the bundle's
+// The offline client: a bundle (.tar.gz or .zip), read as untrusted input (src/client/archive.ts),
+// checked against the SHA-256 the site published for it when given one, and file by file against
+// its manifest, then answered through the edge's own resolver (src/contract/resolve.ts) over the bundle's
 // routes and bodies, so it answers every search and suggestion exactly as the API does.
 import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
@@ -10,6 +11,7 @@ import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_BODIES, BUNDLE_MANIFEST, bundleIndexPath, dataPath } from '../contract/bundle-layout.ts';
+import { checkArchiveDigest, sha256Digest, sha256Hex } from './digest.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import type { Counts } from './records.ts';
 import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
@@ -24,6 +26,18 @@ export interface VerifiedBundle {
 }
 
 export type BundleClient = TreefarmData & { version: string; counts: Counts };
+
+/** What the bundle must be, beyond matching its own manifest. */
+export interface DigestOption {
+  /**
+   * The archive's SHA-256 as the site publishes it (downloads/latest.json, the Downloads page;
+   * publishedSha256 reads it), 64 hexadecimal digits: any other archive is refused. The
+   * manifest inside a bundle shows it is undamaged; only this shows it is the file published.
+   */
+  sha256?: string;
+}
+
+export type BundleOptions = ReleaseOption & DigestOption;
 
 /** One scope of the bundle as the resolver reads it: all its routes in one shard. */
 interface BundleScope {
@@ -121,9 +135,9 @@ export const bodyLinePath = (body: string) => `${BUNDLE_BODIES} line ${body}`;
  */
 export async function openBundle(
   source: string | Uint8Array | ArrayBuffer,
-  { release }: ReleaseOption = {},
+  { release, sha256 }: BundleOptions = {},
 ): Promise<BundleClient> {
-  const { version, counts, files } = await verifyBundle(await bytesOf(source));
+  const { version, counts, files } = await verifyBundle(await bytesOf(source), { sha256 });
   const envelopeOf = (answer: { text: string; path?: string }) =>
     parseJson(answer.text, answer.path ?? 'A suggestion made from the bundle') as Envelope;
   const ask = async (kind: KindId, suggest: boolean, search: string | null) => {
@@ -154,19 +168,22 @@ async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8
 }
 
 /**
- * Reads an archive and checks it: manifest present and valid, every listed file present
- * with its size and sha256, no file that the manifest does not list, and the counts of
- * the manifest matching the data. Throws a BundleError naming the first file at fault.
+ * Checks an archive and reads it: its SHA-256 when `sha256` is given (before anything is
+ * inflated), then manifest present and valid, every listed file present with its size and
+ * sha256, no file that the manifest does not list, and the counts of the manifest matching the
+ * data. Throws a BundleError naming the first file at fault.
  */
-export async function verifyBundle(archive: Uint8Array): Promise<VerifiedBundle> {
+export async function verifyBundle(archive: Uint8Array, { sha256 }: DigestOption = {}): Promise<VerifiedBundle> {
+  if (sha256 !== undefined) await checkArchiveDigest(archive, sha256Digest(sha256, 'The sha256 option'));
   const files = await readArchive(archive);
   const manifest = readManifest(files);
   files.delete(BUNDLE_MANIFEST);
+  // A Map, so a path such as "constructor" or "__proto__" is listed only if the manifest lists it.
+  const listed = new Map(Object.entries(manifest.files));
   for (const path of files.keys()) {
-    if (!(path in manifest.files))
-      throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
+    if (!listed.has(path)) throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
   }
-  await Promise.all(Object.entries(manifest.files).map(([path, expected]) => checkFile(files, path, expected)));
+  await Promise.all([...listed].map(([path, expected]) => checkFile(files, path, expected)));
   for (const kind of kindIds) checkCount(files, kind, manifest.counts[kind]);
   return { version: manifest.version, counts: manifest.counts, releases: manifest.releases, files };
 }

@@ -4,4 +4,4 @@
 // Published as the package in packages/client: the online entry and the offline one.
 export * from './entry-online.ts';
 export * from './entry-economics.ts';
-export { openBundle, verifyBundle, type BundleClient, type VerifiedBundle } from './bundle.ts';
+export * from './entry-offline.ts';

@@ -27,8 +27,17 @@ import {
 import { readArchive } from '../../src/client/archive.ts';
 import { answerText } from '../../src/client/bundle.ts';
 import { levelRoute, listRoute, notFoundRoute, RELEASES_ROUTE, suggestEmptyRoute } from '../../src/contract/paths.ts';
-import { BundleError, NotFoundError, openBundle, TreefarmError, type BundleClient } from '../../src/client/index.ts';
+import {
+  BundleError,
+  NetworkError,
+  NotFoundError,
+  openBundle,
+  publishedSha256,
+  TreefarmError,
+  type BundleClient,
+} from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
+import { forgedEntries, sha256 } from './hostile-bundles.ts';
 import { outcomesOf, querySet } from './query-set.ts';
 
 let content: Content;
@@ -228,6 +237,14 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     const extra = { name: 'api/trees/name/intruder.json', bytes: new TextEncoder().encode('{}') };
     await expectRefused((entries) => [...entries, extra], extra.name, /does not list/);
   });
+
+  test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'a file named %s, which the manifest does not list, is refused like any other',
+    async (name) => {
+      const extra = { name, bytes: new TextEncoder().encode('{}') };
+      await expectRefused((entries) => [...entries, extra], name, /does not list/);
+    },
+  );
 
   test('no manifest', async () => {
     await expectRefused(
@@ -496,5 +513,90 @@ describe('a bundle with a data release', () => {
     expect(await (await openBundle(withRelease)).releases()).toEqual([{ id: RELEASE }]);
     const noData = consistentlyChanged(apiWith({ [RELEASES_ROUTE]: '{"error":false,"message":"found"}' }));
     expect(await (await openBundle(noData)).releases()).toEqual([]);
+  });
+});
+
+describe("the archive's published SHA-256: what shows a bundle is the file the site published", () => {
+  // A tree renamed in the API's bodies, the manifest inside recomputed: the self-check passes.
+  const forged = () =>
+    packZip(forgedEntries(content, { [BUNDLE_BODIES]: (text) => text.replaceAll('"Oak Tree"', '"Forged Tree"') }));
+  const published = () => sha256(archives.zip);
+
+  test('a forged bundle whose manifest was recomputed passes the self-check: only the digest tells', async () => {
+    const bundle = await openBundle(forged());
+    expect((await bundle.trees(69))[0]?.name).toBe('Forged Tree');
+  });
+
+  test('a forged bundle is refused with the published digest, naming the expected and the actual one', async () => {
+    const archive = forged();
+    const refusal = await openBundle(archive, { sha256: published() }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BundleError);
+    expect((refusal as BundleError).message).toBe(
+      `The archive is not the one published: its SHA-256 is ${sha256(archive)}, expected ${published()}. ` +
+        'It was changed, damaged, or is another version.',
+    );
+  });
+
+  test.each(['tar.gz', 'zip'] as const)('the %s bundle opens with its own digest, in either case', async (format) => {
+    const digest = sha256(archives[format]);
+    for (const given of [digest, digest.toUpperCase()])
+      expect((await openBundle(archives[format], { sha256: given })).version).toBe(content.version);
+  });
+
+  test.each(['', 'abc', `${'0'.repeat(63)}g`, '0'.repeat(65)])(
+    'a sha256 that is not 64 hexadecimal digits (%j) is a TypeError saying so',
+    async (given) => {
+      await expect(openBundle(archives.zip, { sha256: given })).rejects.toThrow(
+        new TypeError(
+          'The sha256 option must be a SHA-256 digest, 64 hexadecimal digits; ' +
+            `got ${JSON.stringify(given)} (${given.length} characters).`,
+        ),
+      );
+    },
+  );
+
+  describe("publishedSha256 reads the site's downloads/latest.json", () => {
+    const latestJson = () => readFileSync(join(projectDir, 'dist', DOWNLOADS_DIR, 'latest.json'));
+    const site = (answer: () => Response) => {
+      const asked: string[] = [];
+      const fetch = async (request: RequestInfo | URL) => {
+        asked.push(request instanceof Request ? request.url : String(request));
+        return answer();
+      };
+      return { asked, fetch: fetch as typeof globalThis.fetch };
+    };
+
+    test('the digest it lists for the bundle of that name, from <site>/downloads/latest.json', async () => {
+      const { asked, fetch } = site(() => new Response(latestJson()));
+      const name = bundleFileName(content.version, 'zip');
+      const built = readFileSync(join(projectDir, 'dist', DOWNLOADS_DIR, name));
+      expect(await publishedSha256('https://trees.example/wiki', name, { fetch })).toBe(sha256(built));
+      expect(asked).toEqual(['https://trees.example/wiki/downloads/latest.json']);
+    });
+
+    test('a name it does not list: a TreefarmError naming those it lists', async () => {
+      const { fetch } = site(() => new Response(latestJson()));
+      await expect(publishedSha256('https://trees.example', 'renamed.zip', { fetch })).rejects.toThrow(
+        'https://trees.example/downloads/latest.json lists no bundle named renamed.zip (it lists ' +
+          `${bundleFileName(content.version, 'tar.gz')}, ${bundleFileName(content.version, 'zip')}): ` +
+          'give its SHA-256 from where you downloaded it.',
+      );
+    });
+
+    test('an answer that is not a list of bundles, or no answer: an error naming the address', async () => {
+      const { fetch: missing } = site(() => new Response('Not found', { status: 404 }));
+      await expect(publishedSha256('https://trees.example', 'x.zip', { fetch: missing })).rejects.toThrow(
+        'https://trees.example/downloads/latest.json answered 404 with no list of bundles.',
+      );
+      const down = (async () => {
+        throw new TypeError('fetch failed');
+      }) as typeof globalThis.fetch;
+      await expect(publishedSha256('https://trees.example', 'x.zip', { fetch: down })).rejects.toThrow(
+        new NetworkError(
+          'No answer from https://trees.example/downloads/latest.json: fetch failed',
+          new Request('https://x'),
+        ),
+      );
+    });
   });
 });

@@ -1,21 +1,37 @@
 // `npm run bundle:verify -- <archive>`: prints the version and counts of a good bundle,
-// exits 1 naming the file at fault in a bad one.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// exits 1 naming the file at fault in a bad one; with the published digest, refuses any other
+// archive; refuses a zip bomb before it costs memory.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleEntries, DOWNLOADS_DIR, packZip } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { BUNDLE_BODIES, bundleFileName, csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
 import { distDir } from '../support/runtimes.ts';
+import { deflatedZeros, forgedEntries, gzipBomb, sha256, zipOf } from './hostile-bundles.ts';
 
 const verify = (...args: string[]) =>
   spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {
     encoding: 'utf8',
     cwd: projectDir,
   });
+
+/** The same, not blocking this process: for a server in it to answer the command. */
+function verifyAsync(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], { cwd: projectDir });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 let content: Content;
 let scratch: string;
@@ -77,5 +93,112 @@ test('a missing file or no argument: exit 1 with a message', () => {
   expect(verify()).toMatchObject({
     status: 1,
     stderr: expect.stringContaining('Usage: npm run bundle:verify') as unknown,
+  });
+});
+
+describe('the published digest: --sha256 <digest>, or --url <site> to read it from downloads/latest.json', () => {
+  const built = () => join(distDir, DOWNLOADS_DIR, bundleFileName(content.version, 'zip'));
+  const published = () => sha256(readFileSync(built()));
+  /** The bundle with a tree renamed in the API's bodies and the manifest inside recomputed. */
+  function forged(): string {
+    const dir = mkdtempSync(join(scratch, 'forged-'));
+    const path = join(dir, bundleFileName(content.version, 'zip'));
+    const rename = (text: string) => text.replaceAll('"Oak Tree"', '"Forged Tree"');
+    writeFileSync(path, packZip(forgedEntries(content, { [BUNDLE_BODIES]: rename })));
+    return path;
+  }
+
+  test('a forged bundle passes the self-check alone: the manifest inside was forged with it', () => {
+    expect(verify(forged())).toMatchObject({ status: 0 });
+  });
+
+  test('with --sha256, a forged bundle: exit 1, naming the digest expected and the one found', () => {
+    const path = forged();
+    const result = verify(path, '--sha256', published());
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      `${path}: NOT a valid bundle. The archive is not the one published: its SHA-256 is ` +
+        `${sha256(readFileSync(path))}, expected ${published()}. It was changed, damaged, or is another version.\n`,
+    );
+  });
+
+  test('with --sha256, the bundle published: exit 0, saying so', () => {
+    const result = verify(built(), '--sha256', published().toUpperCase());
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`files verified, SHA-256 ${published()} as published`);
+  });
+
+  test.each(['abc', 'z'.repeat(64), ''])(
+    'a --sha256 that is no digest (%j): exit 1, saying what it must be',
+    (given) => {
+      const result = verify(built(), '--sha256', given);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(
+        '--sha256 must be a SHA-256 digest, 64 hexadecimal digits; ' +
+          `got ${JSON.stringify(given)} (${given.length} characters).`,
+      );
+    },
+  );
+
+  test('with --url, the digest the site publishes: the bundle built passes, a forged one does not', async () => {
+    const latest = readFileSync(join(distDir, DOWNLOADS_DIR, 'latest.json'));
+    const server = createServer((request, response) => {
+      if (request.url === '/downloads/latest.json') response.end(latest);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const [good, bad] = await Promise.all([
+        verifyAsync(built(), '--url', site),
+        verifyAsync(forged(), '--url', site),
+      ]);
+      expect(good).toMatchObject({ status: 0, stdout: expect.stringContaining(`SHA-256 ${published()} as published`) });
+      expect(bad).toMatchObject({ status: 1, stderr: expect.stringContaining(`expected ${published()}`) });
+    } finally {
+      server.close();
+    }
+  });
+});
+
+test('escape sequences in an entry name never reach the terminal: the error names it without them', () => {
+  const path = join(scratch, 'escapes.zip');
+  const name = '\u001b[2J\u001b]0;pwned\u0007evil.json';
+  writeFileSync(path, packZip([...bundleEntries(content), { name, bytes: new Uint8Array(1) }]));
+  const result = verify(path);
+  expect(result.status).toBe(1);
+  expect(result.stderr).toBe(
+    `${path}: NOT a valid bundle. The bundle holds evil.json, which its manifest does not list.\n`,
+  );
+});
+
+describe('a zip bomb is refused before it inflates: the memory of the check stays far below the bomb', () => {
+  /** The verify command's exit status, message and largest resident set (bytes), in a process of its own. */
+  function measured(path: string): { status: number | null; stderr: string; maxRss: number } {
+    const hook = join(scratch, 'max-rss.mjs');
+    writeFileSync(
+      hook,
+      "process.on('exit', () => process.stderr.write('maxRSS ' + process.resourceUsage().maxRSS + '\\n'));\n",
+    );
+    const result = spawnSync(process.execPath, ['--import', hook, join(projectDir, 'src/client/verify-cli.ts'), path], {
+      encoding: 'utf8',
+      cwd: projectDir,
+    });
+    const kilobytes = Number(/maxRSS (\d+)/.exec(result.stderr)?.[1]);
+    return { status: result.status, stderr: result.stderr, maxRss: kilobytes * 1024 };
+  }
+  const GIB = 1024 * 1024 * 1024;
+
+  test.each([
+    ['tar.gz', () => gzipBomb(1024)],
+    ['zip', () => zipOf([{ name: 'data/trees.json', data: deflatedZeros(1024), size: GIB }])],
+  ])('a %s of 1 MiB that inflates to 1 GiB', (format, bomb) => {
+    const path = join(scratch, `bomb.${format}`);
+    writeFileSync(path, bomb());
+    const { status, stderr, maxRss } = measured(path);
+    expect({ status, refused: stderr.includes('refused as a zip bomb') }).toEqual({ status: 1, refused: true });
+    // Node itself takes some 60 MiB; the check may keep 50 MiB of a 1 MiB archive, and the
+    // inflater's buffers of the slices before the refusal wait for the garbage collector.
+    expect(maxRss).toBeLessThan(GIB / 2);
   });
 });

@@ -2,6 +2,7 @@
 // request, so a mistake is a usage error (exit status 2) with a message that says which.
 import { parseArgs } from 'node:util';
 import { kindIds, type KindId } from '../../schema/kind-ids.ts';
+import { asSha256, notASha256 } from '../digest.ts';
 
 export type Command =
   | { name: 'records'; kind: KindId; search: string | null }
@@ -16,6 +17,8 @@ export interface Invocation {
   json: boolean;
   bundle: string | undefined;
   url: string | undefined;
+  /** The bundle's expected SHA-256, lowercase. */
+  sha256: string | undefined;
 }
 
 export class UsageError extends Error {
@@ -33,7 +36,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
     throw new UsageError((error as Error).message);
   }
   const { values, positionals } = parsed;
-  const options = { json: values.json ?? false, bundle: values.bundle, url: values.url };
+  const options = { json: values.json ?? false, bundle: values.bundle, url: values.url, sha256: digestOf(values) };
   if (values.help) return { command: { name: 'help' }, ...options };
   if (values.version) return { command: { name: 'version' }, ...options };
   const command = commandOf(positionals, values.plot);
@@ -52,11 +55,28 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       bundle: { type: 'string' },
       url: { type: 'string' },
+      sha256: { type: 'string' },
       plot: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
   });
+}
+
+/** --sha256 as a digest: only with --bundle, 64 hexadecimal digits. */
+function digestOf({
+  sha256,
+  bundle,
+}: {
+  sha256?: string | undefined;
+  bundle?: string | undefined;
+}): string | undefined {
+  if (sha256 === undefined) return undefined;
+  if (bundle === undefined)
+    throw new UsageError('--sha256 is the digest of a bundle: give the bundle with --bundle <file>');
+  const digest = asSha256(sha256);
+  if (digest === undefined) throw new UsageError(notASha256(sha256, '--sha256'));
+  return digest;
 }
 
 /** A plot level as typed after --plot: a whole number from 1. */

@@ -1,7 +1,9 @@
 // `treefarm`: the tree farm's data from a terminal. Exit status 0 when found, 1 when not
 // found, 2 for a usage, token, bundle or network error; errors are one line on stderr.
+// Everything printed is made printable first: records and errors may hold a bundle's text.
 import { readFile } from 'node:fs/promises';
 import { NotFoundError } from '../errors.ts';
+import { printable, printableLine } from '../terminal.ts';
 import { parseCommandLine, UsageError, type Command } from './args.ts';
 import { openSource, type Source } from './source.ts';
 import { formatJson, formatTable } from './table.ts';
@@ -21,6 +23,9 @@ Commands:
 Options:
   --json                  print the data as JSON, for scripts
   --bundle <file>         answer from an offline bundle (.tar.gz or .zip) instead of the API
+  --sha256 <digest>       the bundle's SHA-256 as published: any other file is refused; with
+                          --url and no --sha256, the digest the site publishes for it is read
+                          from <address>/downloads/latest.json
   --url <address>         the site of the API (default: TREEFARM_URL, else http://127.0.0.1:4321)
   --plot <level>          economics on the plot of that level (its growth speed)
   -h, --help              this help
@@ -50,14 +55,16 @@ export interface Io {
   err: (text: string) => void;
 }
 
-export async function run({ argv, env, out, err }: Io): Promise<number> {
+export async function run({ argv, env, out: write, err: writeError }: Io): Promise<number> {
+  const out = (text: string) => write(printable(text));
+  const err = (text: string) => writeError(printable(text));
   try {
-    const { command, json, bundle, url } = parseCommandLine(argv);
+    const { command, json, ...settings } = parseCommandLine(argv);
     if (command.name === 'help' || command.name === 'version') {
       out(command.name === 'help' ? HELP : await version());
       return 0;
     }
-    const data = await answer(await openSource({ bundle, url, env }), command);
+    const data = await answer(await openSource({ ...settings, env }), command);
     if (data.length === 0) {
       err(`treefarm: nothing matches ${argv.filter((word) => !word.startsWith('-')).join(' ')}`);
       return 1;
@@ -86,7 +93,7 @@ function answer(source: Source, command: Exclude<Command, { name: 'help' | 'vers
 
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, ' ').trim();
+  return printableLine(message).replace(/\s+/g, ' ').trim();
 }
 
 /** The version in the package's package.json, next to the built dist/. */

@@ -1,12 +1,18 @@
 // Where the CLI's answers come from: the API (token from TREEFARM_TOKEN, address from
-// --url or TREEFARM_URL) or an offline bundle (--bundle). One interface for both.
+// --url or TREEFARM_URL) or an offline bundle (--bundle), checked against its published
+// SHA-256 when there is one to check: --sha256, or with --url the site's. One interface for both.
+import { basename } from 'node:path';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
+import { publishedSha256 } from '../digest.ts';
 import { economics } from '../economics.ts';
 import { createClient } from '../online.ts';
 import type { TreefarmData } from '../types.ts';
 import { UsageError } from './args.ts';
+
+/** How long a person waits for the site, in milliseconds. */
+const TIMEOUT = 15_000;
 
 export interface Source {
   records(kind: KindId, search: string | null): Promise<unknown[]>;
@@ -19,18 +25,31 @@ export interface Source {
 export interface SourceSettings {
   bundle: string | undefined;
   url: string | undefined;
+  sha256: string | undefined;
   env: Record<string, string | undefined>;
 }
 
-export async function openSource({ bundle, url, env }: SourceSettings): Promise<Source> {
-  if (bundle !== undefined) return sourceOf(await openBundle(bundle));
+export async function openSource({ bundle, url, sha256, env }: SourceSettings): Promise<Source> {
+  if (bundle !== undefined)
+    return sourceOf(await openBundle(bundle, { sha256: await expectedDigest(bundle, url, sha256) }));
   const token = env['TREEFARM_TOKEN'];
   if (!token)
     throw new UsageError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
-  const baseUrl = url ?? env['TREEFARM_URL'] ?? LOCAL_ORIGIN;
-  if (!URL.canParse(baseUrl)) throw new UsageError(`the API address is not a URL: ${baseUrl}`);
+  const baseUrl = siteUrl(url ?? env['TREEFARM_URL'] ?? LOCAL_ORIGIN);
   // A command line makes one request: nothing to cache, and a person waits for it.
-  return sourceOf(createClient({ baseUrl, token, cache: false, timeout: 15_000 }));
+  return sourceOf(createClient({ baseUrl, token, cache: false, timeout: TIMEOUT }));
+}
+
+/** The SHA-256 the bundle must have: --sha256, else with --url what the site publishes for its file name. */
+async function expectedDigest(bundle: string, url: string | undefined, sha256: string | undefined) {
+  // Only an explicit --url goes online: with TREEFARM_URL alone, --bundle stays offline.
+  if (sha256 !== undefined || url === undefined) return sha256;
+  return publishedSha256(siteUrl(url), basename(bundle), { signal: AbortSignal.timeout(TIMEOUT) });
+}
+
+function siteUrl(address: string): string {
+  if (!URL.canParse(address)) throw new UsageError(`the API address is not a URL: ${address}`);
+  return address;
 }
 
 /** The CLI's commands over either client: both answer every command alike. */

@@ -1,6 +1,8 @@
 // What the CLI prints: records as an aligned table (one record as a list of its fields), or
 // as JSON for scripts. Numbers are grouped (93,741), ranges [min, max] read as "min–max",
-// and long cells are cut in a table.
+// and long cells are cut in a table. Records come from a bundle or the API: every cell and
+// field name is made printable (src/client/terminal.ts), so none can command the terminal.
+import { escapedJson, printableLine } from '../terminal.ts';
 
 type Row = ReadonlyMap<string, unknown>;
 
@@ -11,7 +13,9 @@ const number = (value: number) => value.toLocaleString('en-US');
 const isRange = (value: unknown): value is [number, number] =>
   Array.isArray(value) && value.length === 2 && value.every((part) => typeof part === 'number');
 
-export function cell(value: unknown): string {
+export const cell = (value: unknown): string => printableLine(text(value));
+
+function text(value: unknown): string {
   if (isRange(value)) return `${number(value[0])}–${number(value[1])}`;
   if (typeof value === 'number') return number(value);
   if (typeof value === 'string' || typeof value === 'boolean') return String(value);
@@ -28,7 +32,9 @@ function columnsOf(rows: readonly Row[]): string[] {
 
 /** One record: "field  value" per line, nothing cut. Several: a table under a header line. */
 export function formatTable(records: readonly unknown[]): string {
-  const rows: Row[] = records.map((record) => new Map(Object.entries(record ?? {})));
+  const rows: Row[] = records.map(
+    (record) => new Map(Object.entries(record ?? {}).map(([key, value]) => [printableLine(key), value])),
+  );
   const [only] = rows;
   if (rows.length === 1 && only) {
     const width = Math.max(...[...only.keys()].map((key) => key.length));
@@ -47,4 +53,4 @@ export function formatTable(records: readonly unknown[]): string {
   return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n');
 }
 
-export const formatJson = (data: unknown): string => JSON.stringify(data, null, 2);
+export const formatJson = (data: unknown): string => escapedJson(JSON.stringify(data, null, 2));
