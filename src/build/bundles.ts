@@ -14,6 +14,8 @@ import {
   bundleFileName,
   bundleIndexPath,
   dataPath,
+  DOWNLOADS_DIR,
+  LATEST_FILE,
   SQLITE_FILE,
   type BundleFormat,
   type BundleIndex,
@@ -31,9 +33,6 @@ import { jsonSchemaFiles } from './json-schemas.ts';
 import { openApiFile } from './openapi.ts';
 import { dosDateTime, writeZip } from './zip.ts';
 import { sha256HexSync } from './hash.ts';
-
-export const DOWNLOADS_DIR = 'downloads';
-export const LATEST_FILE = 'latest.json';
 
 /** A file by its path (inside a bundle, or below dist/downloads/). */
 export interface NamedBytes {

@@ -11,7 +11,7 @@ import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
 import { readArchive, type ArchiveFiles } from './archive.ts';
 import { BUNDLE_BODIES, BUNDLE_MANIFEST, bundleIndexPath, dataPath } from '../contract/bundle-layout.ts';
-import { checkArchiveDigest, sha256Digest, sha256Hex } from './digest.ts';
+import { checkArchiveDigest, sha256Digest } from './digest.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import type { Counts } from './records.ts';
 import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';

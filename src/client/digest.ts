@@ -2,10 +2,9 @@
 // against the manifest inside a bundle proves only that nothing was damaged since it was made:
 // whoever changes a file can rewrite that manifest too, but not the digest the site publishes
 // (in downloads/latest.json and on its Downloads page).
+import { PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
+import { sha256Hex } from '../contract/sha256.ts';
 import { BundleError, NetworkError, TreefarmError } from './errors.ts';
-
-/** Where the site publishes its bundles' names, sizes and digests (src/build/bundles.ts writes it). */
-export const PUBLISHED_BUNDLES = 'downloads/latest.json';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -24,11 +23,6 @@ export function sha256Digest(text: string, source: string): string {
   const digest = asSha256(text);
   if (digest === undefined) throw new TypeError(notASha256(text, source));
   return digest;
-}
-
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Refuses an archive whose SHA-256 is not `expected` (a digest as sha256Digest gives it). */

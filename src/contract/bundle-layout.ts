@@ -12,6 +12,12 @@ export const BUNDLE_MANIFEST = MANIFEST_FILE;
 
 export const bundleFileName = (version: string, format: BundleFormat) => `${BUNDLE_NAME}-${version}.${format}`;
 
+/** Where the site publishes its bundles, and the file naming each one's size and SHA-256. */
+export const DOWNLOADS_DIR = 'downloads';
+export const LATEST_FILE = 'latest.json';
+/** That file's path on the site, which the client reads a bundle's published digest from. */
+export const PUBLISHED_BUNDLES = `${DOWNLOADS_DIR}/${LATEST_FILE}`;
+
 /** The plain record array of a kind, in API order. */
 export const dataPath = (kind: KindId) => `data/${kind}.json`;
 

@@ -7,14 +7,7 @@ import { unzipSync } from 'fflate';
 import tar from 'tar-stream';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import {
-  bundleEntries,
-  createDownloads,
-  DOWNLOADS_DIR,
-  LATEST_FILE,
-  type Latest,
-  type NamedBytes,
-} from '../../src/build/bundles.ts';
+import { bundleEntries, createDownloads, type Latest, type NamedBytes } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { OPENAPI_FILE, schemaPath } from '../../src/contract/build-files.ts';
@@ -27,6 +20,8 @@ import {
   type BundleReleaseIndex,
   csvPath,
   dataPath,
+  DOWNLOADS_DIR,
+  LATEST_FILE,
   SQLITE_FILE,
 } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';

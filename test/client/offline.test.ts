@@ -8,7 +8,6 @@ import {
   bundleApiFiles,
   bundleEntries,
   createDownloads,
-  DOWNLOADS_DIR,
   packTarGz,
   packZip,
   type NamedBytes,
@@ -21,6 +20,7 @@ import {
   bundleIndexPath,
   type BundleIndex,
   csvPath,
+  DOWNLOADS_DIR,
   SQLITE_FILE,
   type BundleFormat,
 } from '../../src/contract/bundle-layout.ts';

@@ -8,10 +8,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bundleEntries, DOWNLOADS_DIR, packZip } from '../../src/build/bundles.ts';
+import { bundleEntries, packZip } from '../../src/build/bundles.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { BUNDLE_BODIES, bundleFileName, csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
+import {
+  BUNDLE_BODIES,
+  bundleFileName,
+  csvPath,
+  DOWNLOADS_DIR,
+  SQLITE_FILE,
+} from '../../src/contract/bundle-layout.ts';
 import { distDir } from '../support/runtimes.ts';
 import { deflatedZeros, forgedEntries, gzipBomb, sha256, zipOf } from './hostile-bundles.ts';
 
