@@ -147,7 +147,7 @@ const STATIC_SCOPE = '\0static';
 const HEALTH_SCOPE = '\0health';
 const outsideApi = (scopeKey: string) => scopeKey === STATIC_SCOPE || scopeKey === HEALTH_SCOPE;
 /** Distinct values each memo keeps: far above what real clients send, small in memory. */
-const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, verified: 64, tooMany: 64 };
+const MEMO_LIMITS = { encodings: 256, queries: 4096, answers: 4096, spellings: 256, tooMany: 64 };
 /** GET /api/releases: the list of data releases. */
 const RELEASES_ENDPOINT = 'releases';
 const ENCODINGS: readonly Encoding[] = ['identity', 'br', 'gzip'];
@@ -182,11 +182,16 @@ interface Edge {
   /** By status, body and scope. */
   answers: Memo<string, BodyAnswers>;
   /**
-   * Only Authorization values that passed are remembered, so the map holds at most the
-   * spellings of configured tokens; any other value is hashed and compared in constant time
-   * every time. A reload makes a new core, so a removed token stops working there.
+   * The tokens that passed, by the token itself (however its header was spelled): at most one
+   * entry per configured token, so no client's variants crowd out another's. A reload makes a
+   * new core, so a removed token stops working there.
    */
-  verified: Map<string, VerifiedToken>;
+  verified: Memo<string, VerifiedToken>;
+  /**
+   * The verdict on each Authorization value as sent, so a repeat is neither parsed nor hashed
+   * again. Only a shortcut: a value it has let go is worked out again to the same verdict.
+   */
+  spellings: Memo<string, Verdict>;
   tokenNames: readonly string[];
   rateLimit: EdgeRateLimit | undefined;
   /** RateLimit-Policy, under a limit. */
@@ -208,11 +213,14 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
     madeBodies: new WeakMap(),
     fixed: new Map(),
     answers: boundedMemo(MEMO_LIMITS.answers),
-    verified: new Map(),
+    verified: boundedMemo(tokenDigests.length),
+    spellings: boundedMemo(MEMO_LIMITS.spellings),
   };
   const core = (request: EdgeRequest, tokenCount?: RateCount) => decide(edge, request, tokenCount);
-  core.tokenName = (authorization: string | null) =>
-    authorization === null ? null : (edge.verified.get(authorization)?.name ?? null);
+  core.tokenName = (authorization: string | null) => {
+    const known = knownVerdict(edge, authorization);
+    return typeof known === 'object' ? known.name : null;
+  };
   return core;
 }
 
@@ -240,10 +248,10 @@ async function health(edge: Edge, request: EdgeRequest): Promise<EdgeResponse> {
 }
 
 /**
- * An /api/ request under a limit. A token already verified counts against its digest; any
- * other request counts against its client address first, and past the limit it gets the 429
- * without its token being hashed. A valid token seen for the first time by this core so
- * counts once against its address as well, then against its digest.
+ * An /api/ request under a limit. Its token is verified first (remembered, or one SHA-256 and
+ * a constant-time compare), so a valid token counts against its digest alone, whatever this
+ * core has seen before; a missing or wrong one counts against the client's address, and past
+ * the limit gets the 429 rather than its 401.
  */
 async function decideCounted(
   edge: Edge,
@@ -253,23 +261,15 @@ async function decideCounted(
   tokenCount: RateCount | undefined,
 ): Promise<CountedResponse> {
   const authorization = request.header('authorization');
-  let verdict: Verdict | undefined = authorization === null ? undefined : edge.verified.get(authorization);
-  let count: RateCount | undefined;
-  if (!verdict) {
-    count = await rateLimit.count('address', request.client ?? '');
+  const verdict = knownVerdict(edge, authorization) ?? (await verify(edge, authorization));
+  if (typeof verdict !== 'object') {
+    const count = await rateLimit.count('address', request.client ?? '');
     if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
-    verdict = await verify(edge, authorization);
+    return countedAnswer(await decideApi(edge, request, method, verdict), count);
   }
-  if (typeof verdict !== 'object') return countedAnswer(await decideApi(edge, request, method, verdict), count);
-  count = tokenCount ?? (await rateLimit.count('token', verdict.key));
+  const count = tokenCount ?? (await rateLimit.count('token', verdict.key));
   if (!count.allowed) return tooManyRequests(edge, rateLimit, request, count);
-  const answer = await decideApi(edge, request, method, verdict);
-  // Only a remembered token is counted against its digest alone next time.
-  return countedAnswer(
-    answer,
-    count,
-    authorization !== null && edge.verified.has(authorization) ? verdict.key : undefined,
-  );
+  return countedAnswer(await decideApi(edge, request, method, verdict), count, verdict.key);
 }
 
 /**
@@ -343,21 +343,41 @@ async function decideApi(edge: Edge, request: EdgeRequest, method: string, verdi
 /** A token that passed, or why the request has none. */
 type Verdict = VerifiedToken | 'missing' | 'invalid';
 
-async function verify(edge: Edge, authorization: string | null): Promise<Verdict> {
+/**
+ * The verdict on an Authorization value when it needs no hashing: missing, or remembered (as
+ * sent, or by its token however it was spelled).
+ */
+function knownVerdict(edge: Edge, authorization: string | null): Verdict | undefined {
   if (authorization === null) return 'missing';
-  const known = edge.verified.get(authorization);
-  if (known) return known;
+  const spelled = edge.spellings.find(authorization);
+  if (spelled !== undefined) return spelled;
   const token = presentedToken(authorization);
-  if (token === '') return 'missing';
   // Runtimes join repeated headers with ", " and a configured token cannot hold a comma (both
   // lists are comma-separated): several Authorization headers are refused, whatever they carry.
-  if (token.includes(',')) return 'invalid';
+  const verdict = token === '' ? 'missing' : token.includes(',') ? 'invalid' : edge.verified.find(token);
+  if (verdict !== undefined) rememberSpelling(edge, authorization, verdict);
+  return verdict;
+}
+
+/** The verdict on an Authorization value: remembered, or its token hashed and compared now. */
+async function verify(edge: Edge, authorization: string | null): Promise<Verdict> {
+  const known = knownVerdict(edge, authorization);
+  if (known !== undefined || authorization === null) return known ?? 'missing';
+  const token = presentedToken(authorization);
   const index = await configuredIndex(token, edge.tokenDigests);
   const digest = edge.tokenDigests[index];
-  if (!digest) return 'invalid';
+  if (!digest) {
+    rememberSpelling(edge, authorization, 'invalid');
+    return 'invalid';
+  }
   const verified = { key: hexOf(digest), name: edge.tokenNames[index] ?? digestPrefix(digest) };
-  if (edge.verified.size < MEMO_LIMITS.verified) edge.verified.set(authorization, verified);
+  edge.verified.set(token, verified);
+  rememberSpelling(edge, authorization, verified);
   return verified;
+}
+
+function rememberSpelling(edge: Edge, authorization: string, verdict: Verdict): void {
+  if (authorization.length <= MEMO_KEY_LENGTH) edge.spellings.set(authorization, verdict);
 }
 
 /** What answers `query` on an endpoint (src/contract/resolve.ts), remembered for short queries. */

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 const LIMIT: RateLimit = { requests: 3, seconds: 10 };
 const FIRST = 'limits-first-token';
 const SECOND = 'limits-second-token';
+/** A token no other test sends: its first request is the one under test. */
+const THIRD = 'limits-third-token';
 const version = (JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as { version: string }).version;
 
 const get = (url: string, token: string | null, headers: Record<string, string> = {}) =>
@@ -48,7 +50,7 @@ const TOO_MANY =
 describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await startRuntime(name, { tokens: [FIRST, SECOND], rateLimit: LIMIT });
+    runtime = await startRuntime(name, { tokens: [FIRST, SECOND, THIRD], rateLimit: LIMIT });
   }, 120_000);
   afterAll(() => runtime?.close());
 
@@ -112,6 +114,17 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     const answers = await untilRefused(runtime.url, 'not-a-token', { 'CF-Connecting-IP': '198.51.100.7' });
     expect(answers.at(-1)?.status).toBe(429);
     expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
+  });
+
+  test("a stranger's wrong tokens at a valid token's address do not make its first request a 429", async () => {
+    if (name === 'node') await freshWindow();
+    // The Node server counts the socket's address (every test's here); the Worker CF-Connecting-IP.
+    const address = { 'CF-Connecting-IP': '198.51.100.38' };
+    const flood = await untilRefused(runtime.url, 'not-a-token-either', address);
+    expect(flood.at(-1)?.status).toBe(429);
+    const first = await get(runtime.url, THIRD, address);
+    await first.arrayBuffer();
+    expect(first.status).toBe(200);
   });
 
   test('GET /healthz, no token: 200, no-store, the status and the data version, no RateLimit-Policy', async () => {
