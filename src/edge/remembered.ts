@@ -10,7 +10,8 @@
 // gets the remembered answer with its own RateLimit state. A repeat the count refuses goes to
 // the core with that count, which makes the 429 without counting it again. With a count that
 // answers later (another process's), counted answers are not remembered: the core counts each.
-import { countedAnswer, type EdgeDecision, type EdgeRequest, type RateCount } from './core.ts';
+import type { EdgeDecision, EdgeRequest } from './decision.ts';
+import { countedAnswer, type RateCount } from './rate-limit.ts';
 import { boundedMemo } from './memo.ts';
 
 /** The headers the core reads: a decision is remembered for exactly these values. */

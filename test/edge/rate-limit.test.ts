@@ -27,9 +27,9 @@ const LIMIT: RateLimit = { requests: 3, seconds: 10 };
  * is that count, for a remembered-decisions wrapper to count with too. Its address table holds
  * `maxAddresses` per window.
  */
-function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, maxAddresses?: number) {
-  let now = 1_000_000_000_000; // the start of a 10 s window
-  const counters = { token: new WindowCounter(LIMIT), address: new WindowCounter(LIMIT, maxAddresses) };
+function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, limit = LIMIT, maxAddresses?: number) {
+  let now = 1_000_000_000_000; // the start of a 10 s (and of a 60 s) window
+  const counters = { token: new WindowCounter(limit), address: new WindowCounter(limit, maxAddresses) };
   const counted: [RateScope, string][] = [];
   const count = (scope: RateScope, key: string) => {
     counted.push([scope, key]);
@@ -39,7 +39,7 @@ function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, m
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit: { limit: LIMIT, count },
+    rateLimit: { limit, count },
   });
   return {
     core,
@@ -51,10 +51,11 @@ function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, m
   };
 }
 
-type Request = { method?: string; path?: string; token?: string | null; client?: string };
+type Request = { method?: string; path?: string; token?: string | null; authorization?: string; client?: string };
 const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request = {}) => {
   const { method = 'GET', path = '/api/trees', token = 'first', client = '192.0.2.1' } = request;
-  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+  const authorization = request.authorization ?? (token === null ? undefined : `Bearer ${token}`);
+  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
   return (core as (request: object) => Promise<EdgeDecision>)({
     method,
     pathname: path,
@@ -134,17 +135,44 @@ describe('rate limits', () => {
     expect(counted).toEqual([]);
   });
 
-  test('a valid token counts against its digest, a remembered one against nothing else', async () => {
+  test('a valid token counts against its digest alone, from its first request on', async () => {
     const { core, counted } = limitedCore();
     await ask(core);
     await ask(core);
     const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
-    // Its first request also counts once against the address (the token was not yet verified).
     expect(counted).toEqual([
-      ['address', '192.0.2.1'],
       ['token', digest],
       ['token', digest],
     ]);
+  });
+
+  test('a valid token counts against its digest alone however its header is spelled', async () => {
+    const { core, counted } = limitedCore(() => ({ allowed: true }));
+    const spellings = ['Bearer first', 'bearer first', 'BEARER   first', '  Bearer\tfirst  ', 'first', 'bEaReR first'];
+    for (const authorization of spellings) expect(sent(await ask(core, { authorization })).status).toBe(200);
+    const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
+    expect(counted).toEqual(spellings.map(() => ['token', digest]));
+    expect(spellings.map((authorization) => core.tokenName(authorization))).toEqual(
+      spellings.map(() => digest.slice(0, 8)),
+    );
+  });
+
+  test("one client's spellings of its token cannot make another's first request count by address", async () => {
+    // API_RATE_LIMIT=30/60s; a tenant, a stranger and the next tenant share an address (NAT).
+    const { core, counted, advance } = limitedCore(undefined, { requests: 30, seconds: 60 });
+    const spellings = Array.from({ length: 70 }, (_, n) => `${n % 2 ? 'bearer' : 'BEARER'}${' '.repeat(n + 1)}first`);
+    for (const [n, authorization] of spellings.entries()) {
+      if (n % 25 === 0) advance(60_000);
+      expect(sent(await ask(core, { authorization })).status).toBe(200);
+    }
+    advance(60_000);
+    const stranger = [];
+    for (let n = 0; n < 35; n++) stranger.push(sent(await ask(core, { token: `wrong-${n}` })).status);
+    expect(stranger.slice(29)).toEqual([401, 429, 429, 429, 429, 429]);
+    expect(sent(await ask(core, { token: 'second' })).status).toBe(200);
+    const second = Buffer.from(tokens[1]?.digest ?? []).toString('hex');
+    expect(counted.at(-1)).toEqual(['token', second]);
+    expect(core.tokenName('Bearer second')).toBe('reader');
   });
 
   test('missing and wrong tokens count against their client address; past the limit they get the 429', async () => {
@@ -155,15 +183,17 @@ describe('rate limits', () => {
     expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.2' })).status).toBe(401);
   });
 
-  test("past the address's limit a request gets the 429 without its token being checked", async () => {
+  test("past the address's limit missing and wrong tokens get the 429; a valid token counts on its own", async () => {
     const { core } = limitedCore();
     for (let request = 0; request <= LIMIT.requests; request++) await ask(core, { token: 'wrong' });
-    // A valid token this core has not verified yet is not even hashed: the address is over.
-    expect(sent(await ask(core, { token: 'second' })).status).toBe(429);
+    expect(sent(await ask(core, { token: 'other-wrong' })).status).toBe(429);
+    expect(sent(await ask(core, { token: null })).status).toBe(429);
+    // Its first request at this address: verified before it is counted, so the address is not its count.
+    expect(sent(await ask(core, { token: 'second' })).status).toBe(200);
   });
 
   test('past a full address table a valid token from a new address is served, counted against its digest', async () => {
-    const { core, counted } = limitedCore(undefined, 2);
+    const { core, counted } = limitedCore(undefined, LIMIT, 2);
     await ask(core, { token: 'wrong', client: '192.0.2.1' });
     await ask(core, { token: 'wrong', client: '192.0.2.2' });
     expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(200);
@@ -175,7 +205,7 @@ describe('rate limits', () => {
   });
 
   test('past a full address table a missing or wrong token from a new address gets its 401, uncounted', async () => {
-    const { core } = limitedCore(undefined, 2);
+    const { core } = limitedCore(undefined, LIMIT, 2);
     await ask(core, { token: 'wrong', client: '192.0.2.1' });
     await ask(core, { token: 'wrong', client: '192.0.2.2' });
     for (let request = 0; request <= LIMIT.requests; request++) {
@@ -189,7 +219,7 @@ describe('rate limits', () => {
 
   test('a runtime that knows only allowed or not (the Worker): no RateLimit until the 429, then r=0', async () => {
     let calls = 0;
-    const { core } = limitedCore(() => ({ allowed: ++calls <= 2 }));
+    const { core } = limitedCore(() => ({ allowed: ++calls <= 1 }));
     const allowed = sent(await ask(core));
     expect(allowed.headers).toMatchObject({ 'RateLimit-Policy': '"token";q=3;w=10' });
     expect(allowed.headers).not.toHaveProperty('RateLimit');
@@ -253,7 +283,7 @@ describe('rate limits', () => {
     });
     const digest = Buffer.from(tokens[0]?.digest ?? []).toString('hex');
     // The refused request was counted once, by the wrapper: the core made its 429 from that count.
-    expect(counted).toEqual([['address', 'x'], ...Array.from({ length: 4 }, () => ['token', digest])]);
+    expect(counted).toEqual(Array.from({ length: 4 }, () => ['token', digest]));
   });
 
   test("RateLimit's r= goes down on remembered requests; a new window's state is each request's own", async () => {
@@ -282,17 +312,27 @@ describe('rate limits', () => {
     expect(await ask(core)).toMatchObject({ answer: { status: 429 }, tokenKey: undefined });
   });
 
-  test('a valid token not remembered (past the first 64) names no key: its repeats count by address too', async () => {
-    const many = await configuredTokens({ API_TOKENS: Array.from({ length: 65 }, (_, n) => `token-${n}`).join(',') });
+  test('every valid token names the key its repeats count under, however many tokens are configured', async () => {
+    const many = await configuredTokens({ API_TOKENS: Array.from({ length: 300 }, (_, n) => `token-${n}`).join(',') });
+    const counted: string[] = [];
     const core = createEdge({
       index: store.index,
       tokenDigests: many.map(({ digest }) => digest),
-      rateLimit: { limit: LIMIT, count: () => ({ allowed: true, remaining: 1, resetSeconds: 10 }) },
+      rateLimit: {
+        limit: LIMIT,
+        count: (scope) => {
+          counted.push(scope);
+          return { allowed: true, remaining: 1, resetSeconds: 10 };
+        },
+      },
     });
-    const keys = [];
-    for (let n = 0; n < 65; n++) keys.push(((await ask(core, { token: `token-${n}` })) as CountedResponse).tokenKey);
-    expect(keys.slice(0, 64).every((key) => key !== undefined)).toBe(true);
-    expect(keys[64]).toBeUndefined();
+    // Each token in several spellings: more values than the core keeps as sent.
+    for (const scheme of ['Bearer ', 'bearer  ', ''])
+      for (const [n, { digest }] of many.entries()) {
+        const decision = (await ask(core, { authorization: `${scheme}token-${n}` })) as CountedResponse;
+        expect(decision.tokenKey).toBe(Buffer.from(digest).toString('hex'));
+      }
+    expect(new Set(counted)).toEqual(new Set(['token']));
   });
 
   test('a core given no token names names each token by the first 8 hex digits of its digest', async () => {

@@ -17,6 +17,8 @@ import { join } from 'node:path';
 const LIMIT: RateLimit = { requests: 3, seconds: 10 };
 const FIRST = 'limits-first-token';
 const SECOND = 'limits-second-token';
+/** A token no other test sends: its first request is the one under test. */
+const THIRD = 'limits-third-token';
 const version = (JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as { version: string }).version;
 
 const get = (url: string, token: string | null, headers: Record<string, string> = {}) =>
@@ -55,7 +57,7 @@ const TOO_MANY =
 describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await startRuntime(name, { tokens: [FIRST, SECOND], rateLimit: LIMIT });
+    runtime = await startRuntime(name, { tokens: [FIRST, SECOND, THIRD], rateLimit: LIMIT });
   }, 120_000);
   afterAll(() => runtime?.close());
 
@@ -127,6 +129,16 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
       'CF-Connecting-IP': `198.51.100.${sent + 10}`,
     }));
     expect(answers.at(-1)?.status).toBe(429);
+  });
+
+  test("a stranger's wrong tokens at a valid token's address do not make its first request a 429", async () => {
+    if (name === 'node') await freshWindow();
+    // Both runtimes count the socket's address here (npm run worker sets CF-Connecting-IP from it).
+    const flood = await untilRefused(runtime.url, 'not-a-token-either');
+    expect(flood.at(-1)?.status).toBe(429);
+    const first = await get(runtime.url, THIRD);
+    await first.arrayBuffer();
+    expect(first.status).toBe(200);
   });
 
   test('GET /healthz, no token: 200, no-store, the status and the data version, no RateLimit-Policy', async () => {

@@ -1,0 +1,63 @@
+// What the edge core reads of a request and what it decides, the words every step of the core
+// (core.ts) and every adapter share.
+import type { Encoding } from './negotiation.ts';
+
+export interface EdgeRequest {
+  method: string;
+  /** The URL's path as WHATWG URL parsing gives it (dot segments resolved, still percent-encoded). */
+  pathname: string;
+  /** The URL's query without its "?" ('' when there is none), as WHATWG URL parsing gives it. */
+  query: string;
+  /** A header's value, several values of one header joined by ", "; null when absent. */
+  header(name: string): string | null;
+  /**
+   * The client's address (the socket's, or CF-Connecting-IP on Cloudflare): what a rate limit
+   * counts a request without a valid token against.
+   */
+  client?: string | null;
+}
+
+/**
+ * What to send, in the decision's encoding: a stored body of the build (by its SHA-256, see
+ * src/contract/body-container.ts), or a text made for a query from the build's index (a
+ * near-miss suggestion), which the adapter encodes.
+ */
+export type BodySource = { readonly stored: string } | { readonly text: string };
+
+/** An answer the edge gives itself: every /api/ request, and static paths it refuses. Shared, frozen. */
+export interface EdgeResponse {
+  readonly type: 'respond';
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Absent for 204 and 304. */
+  readonly body?: BodySource;
+  readonly encoding: Encoding;
+  /** HEAD: send the headers of the GET, no body. */
+  readonly omitBody: boolean;
+}
+
+/**
+ * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
+ * its RateLimit state.
+ */
+export interface CountedResponse {
+  readonly type: 'counted';
+  readonly answer: EdgeResponse;
+  /** The value of this request's RateLimit header, where the runtime knows what is left. */
+  readonly rateLimit?: string;
+  /**
+   * Set when the same request, sent again, is counted under this key alone and gets this
+   * answer while the count allows it: its token is valid, and this is not a 429. What lets an
+   * adapter that remembers decisions (remembered.ts) count a repeat itself and reuse `answer`.
+   */
+  readonly tokenKey?: string;
+}
+
+/** `static`: not the API's; the adapter serves the static site. */
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | CountedResponse;
+
+/** The static site's: shared by every request the adapter serves from its files. */
+export const STATIC: EdgeDecision = Object.freeze({ type: 'static' });
+
+/** The headers of an answer, shared between answers and never changed. */
+export type Headers = Readonly<Record<string, string>>;

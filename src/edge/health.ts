@@ -1,0 +1,18 @@
+// The health step of the edge core: GET /healthz says the service is up and which data it
+// serves; never cached, never counted.
+import { HEALTH_CACHE_CONTROL, healthBody } from '../contract/health.ts';
+import { currentRoot, type RouteIndex } from '../contract/resolve.ts';
+import { type AnswerCache, type MadeBody, madeBody, OUTSIDE_API } from './answers.ts';
+import type { EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+
+const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
+
+/** The answer to GET and HEAD /healthz of one build: its body made on the first. */
+export function healthCheck(index: RouteIndex, answers: AnswerCache): (request: EdgeRequest) => Promise<EdgeResponse> {
+  let body: MadeBody | undefined;
+  return async (request) => {
+    const text = healthBody((await currentRoot(index)).version);
+    body ??= await madeBody(text);
+    return answers.respond(200, body, request, HEALTH_HEADERS, OUTSIDE_API);
+  };
+}
