@@ -19,7 +19,7 @@ import {
 import { sha256Hex } from '../contract/body-container.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH, healthBody } from '../contract/health.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
-import { API_DIR, fixedRoute } from '../contract/paths.ts';
+import { API_DIR, fixedRoute, MCP_PATH } from '../contract/paths.ts';
 import { type RateLimit, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import { currentRoot, currentRoute, resolve, type Resolved, type RouteIndex } from '../contract/resolve.ts';
 import { kindById } from '../schema/kinds.ts';
@@ -62,12 +62,21 @@ export interface EdgeResponse {
 }
 
 /**
+ * A request to /mcp that the token check and the rate limit let through: the adapter answers it
+ * with src/edge/mcp.ts, adding these headers (the API's, never cached). Shared, frozen.
+ */
+export interface McpHandOff {
+  readonly type: 'mcp';
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
  * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
  * its RateLimit state.
  */
 export interface CountedResponse {
   readonly type: 'counted';
-  readonly answer: EdgeResponse;
+  readonly answer: EdgeResponse | McpHandOff;
   /** The value of this request's RateLimit header, where the runtime knows what is left. */
   readonly rateLimit?: string;
   /**
@@ -80,7 +89,7 @@ export interface CountedResponse {
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | CountedResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | McpHandOff | CountedResponse;
 
 /** What a runtime's count says of one request (rate-counter.ts locally, Cloudflare's binding in the Worker). */
 export interface RateCount {
@@ -193,6 +202,8 @@ interface Edge {
   policy: Headers;
   /** The 429's bodies, by their Retry-After seconds. */
   tooMany: Memo<number, Body>;
+  /** The hand-off of every /mcp request let through, made on the first. */
+  mcp?: McpHandOff;
 }
 
 export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: EdgeOptions): EdgeCore {
@@ -218,7 +229,7 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
 
 async function decide(edge: Edge, request: EdgeRequest, tokenCount: RateCount | undefined): Promise<EdgeDecision> {
   const pathname = request.pathname;
-  if (pathname !== '/api' && !pathname.startsWith('/api/')) {
+  if (pathname !== '/api' && !pathname.startsWith('/api/') && pathname !== MCP_PATH) {
     if (reachesApiFolder(pathname)) return fixedAnswer(edge, 404, 'not-found', request, {}, STATIC_SCOPE);
     const method = request.method === 'GET' ? 'GET' : request.method.toUpperCase();
     if (pathname === HEALTH_PATH && (method === 'GET' || method === 'HEAD')) return health(edge, request);
@@ -240,7 +251,7 @@ async function health(edge: Edge, request: EdgeRequest): Promise<EdgeResponse> {
 }
 
 /**
- * An /api/ request under a limit. A token already verified counts against its digest; any
+ * An /api/ or /mcp request under a limit. A token already verified counts against its digest; any
  * other request counts against its client address first, and past the limit it gets the 429
  * without its token being hashed. A valid token seen for the first time by this core so
  * counts once against its address as well, then against its digest.
@@ -276,7 +287,11 @@ async function decideCounted(
  * The shared answer with this request's RateLimit state, where the runtime knows it; with the
  * key a repeat of the request is counted under, when it has one (see CountedResponse).
  */
-export function countedAnswer(answer: EdgeResponse, count: RateCount | undefined, tokenKey?: string): CountedResponse {
+export function countedAnswer(
+  answer: EdgeResponse | McpHandOff,
+  count: RateCount | undefined,
+  tokenKey?: string,
+): CountedResponse {
   const { remaining, resetSeconds } = count ?? {};
   return {
     type: 'counted',
@@ -305,14 +320,26 @@ async function tooManyRequests(
   return countedAnswer(answer, { allowed: false, remaining: 0, resetSeconds: seconds });
 }
 
-/** An /api/ request (not OPTIONS), once any limit has let it through. */
-async function decideApi(edge: Edge, request: EdgeRequest, method: string, verdict: Verdict): Promise<EdgeResponse> {
+/** An /api/ or /mcp request (not OPTIONS), once any limit has let it through. */
+async function decideApi(
+  edge: Edge,
+  request: EdgeRequest,
+  method: string,
+  verdict: Verdict,
+): Promise<EdgeResponse | McpHandOff> {
   // The token is checked before anything else, so nothing about the API leaks without one.
   if (typeof verdict !== 'object') {
     const name = verdict === 'missing' ? 'token-required' : 'token-invalid';
     return fixedAnswer(edge, 401, name, request, UNAUTHORIZED_HEADERS);
   }
   const pathname = request.pathname;
+  if (pathname === MCP_PATH) {
+    edge.mcp ??= Object.freeze({
+      type: 'mcp',
+      headers: Object.freeze({ ...(await baseHeaders(edge)), ...edge.policy, ...ERROR_HEADERS }),
+    });
+    return edge.mcp;
+  }
   const match = ENDPOINT.exec(pathname);
   const endpoint = match?.[1] ?? '';
   const suggest = match?.[2] !== undefined;

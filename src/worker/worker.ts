@@ -15,6 +15,7 @@ import {
   type EdgeRequest,
   type EdgeResponse,
 } from '../edge/core.ts';
+import { answerMcp } from '../edge/mcp.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { RATE_LIMIT_VARIABLE } from '../contract/rate-limit.ts';
@@ -36,6 +37,8 @@ type Bytes = Uint8Array<ArrayBuffer>;
 
 interface Isolate {
   decide: (request: EdgeRequest) => Promise<EdgeDecision>;
+  /** The build's routing index, which /mcp's tools read too. */
+  index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
 }
 
@@ -137,7 +140,7 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  return { decide: core, body };
+  return { decide: core, index, body };
 }
 
 /**
@@ -194,8 +197,12 @@ export default {
       client: request.headers.get('cf-connecting-ip'),
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    if (decision.type === 'counted') return respond(state, decision.answer, decision.rateLimit);
-    return respond(state, decision);
+    const answer = decision.type === 'counted' ? decision.answer : decision;
+    const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
+    if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
+    const mcp = await answerMcp(request, state.index, answer.headers);
+    if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
+    return mcp;
   },
 } satisfies ExportedHandler<WorkerEnv>;
 

@@ -67,6 +67,7 @@ const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request =
 function sent(decision: EdgeDecision): { status: number; headers: Record<string, string>; text?: string } {
   if (decision.type !== 'counted') throw new Error(`expected a counted answer, got ${decision.type}`);
   const { answer, rateLimit } = decision as CountedResponse;
+  if (answer.type === 'mcp') throw new Error('expected an answer of the API, got the hand-off to /mcp');
   const body = answer.body;
   return {
     status: answer.status,
