@@ -24,8 +24,8 @@ const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
   "the game's published figures (money in in-game dollars, times in seconds, speeds in percent), and the planner " +
   'that ranks the trees a player can reach by profit per hour. Every tool is read-only. Find a record by name, ' +
-  'alias or level with find_record (a misspelt name gets the nearest names back), list a kind with list_records, and work out ' +
-  'what a tree earns with tree_economics or what to plant next with plan.';
+  'alias or level with find_record (a misspelt name gets the nearest names back), list a kind with ' +
+  'list_records, and work out what a tree earns with tree_economics or what to plant next with plan.';
 
 /**
  * The server only answers: it never asks a client to fill a form (elicitation), the one use the

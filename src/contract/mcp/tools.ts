@@ -29,7 +29,7 @@ import { RELEASE_NOT_FOUND_BODY } from '../messages.ts';
 import { byReleaseOrder, releaseIdParts } from '../releases.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../resolve.ts';
 import { MAX_SEARCH_LENGTH } from '../search-query.ts';
-import type { Suggestion } from '../suggest.ts';
+import { recordsInWords, type Suggestion } from '../suggest.ts';
 
 /** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */
 export class ToolInputError extends Error {
@@ -269,12 +269,8 @@ const nounOf = (kind: KindId, count: number) => {
   const noun = kindById(kind)?.noun ?? kind;
   return count === 1 ? noun : `${noun}s`;
 };
-const labelOf = (record: { name?: string; level: number }) =>
-  record.name === undefined ? `level ${record.level}` : `${record.name} (level ${record.level})`;
-const listed = (items: readonly { name?: string; level: number }[], most = 10) =>
-  items.length <= most
-    ? items.map(labelOf).join(', ')
-    : `${items.slice(0, most).map(labelOf).join(', ')} and ${items.length - most} more`;
+const labelOf = (record: { name?: string; level: number }) => recordsInWords([record]);
+const listed = recordsInWords;
 const dollars = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
 const hours = (value: number | null) => (value === null ? 'never' : `${value.toFixed(1)} h`);
 const nearest = (found: readonly Suggestion[]) =>

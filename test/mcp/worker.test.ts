@@ -1,0 +1,65 @@
+// POST /mcp in workerd (wrangler dev), driven by the SDK's own client: the same tools as on the
+// Node server (http.test.ts covers each one there), so here the few rules a runtime could break:
+// the tool list, a find_record equal to the API's answer, a miss with suggestions, 401 and 429.
+// Slow (workerd starts twice), so kept small.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { apiAnswer, httpClient, postMcp, structured, toolCall } from '../support/mcp.ts';
+import { startRuntime, type Runtime } from '../support/runtimes.ts';
+
+const TOKEN = 'mcp-worker-token';
+
+let runtime: Runtime;
+let client: Client;
+
+beforeAll(async () => {
+  runtime = await startRuntime('worker', { tokens: [TOKEN] });
+  client = await httpClient(runtime.url, TOKEN);
+}, 120_000);
+afterAll(async () => {
+  await client?.close();
+  await runtime?.close();
+});
+
+test('the Worker lists the six tools', async () => {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name)).toEqual([
+    'find_record',
+    'list_records',
+    'suggest',
+    'plan',
+    'tree_economics',
+    'changes',
+  ]);
+});
+
+test("the Worker's find_record answers with the records of its own GET /api/trees?search=", async () => {
+  const answer = await structured(client, 'find_record', { kind: 'trees', query: 'giant sequoia' });
+  expect(answer.records).toEqual((await apiAnswer(runtime.url, TOKEN, '/api/trees?search=giant%20sequoia')).data);
+  const miss = await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' });
+  expect(miss.suggestions).toEqual((await apiAnswer(runtime.url, TOKEN, '/api/trees/suggest?search=sequioa')).data);
+});
+
+test('the Worker answers /mcp without a token with 401 and WWW-Authenticate, like the API', async () => {
+  const response = await postMcp(runtime.url, toolCall('list_records', { kind: 'trees' }));
+  expect(response.status).toBe(401);
+  expect(response.headers.get('www-authenticate')).toBe('Bearer');
+});
+
+test('the Worker answers /mcp past the rate limit with 429, a tool call counting as one request', async () => {
+  const limited = await startRuntime('worker', { tokens: [TOKEN], rateLimit: { requests: 3, seconds: 60 } });
+  try {
+    const statuses: number[] = [];
+    // Cloudflare's binding counts loosely (per location, eventually): call until refused, within bounds.
+    while (statuses.length < 20 && statuses.at(-1) !== 429) {
+      const response = await postMcp(limited.url, toolCall('suggest', { kind: 'trees', text: 'oa' }), {
+        token: TOKEN,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+  } finally {
+    await limited.close();
+  }
+}, 120_000);
