@@ -7,17 +7,18 @@ import type { McpHandOff } from '../edge/core.ts';
 import { answerMcp, MCP_MAX_BODY_BYTES } from '../edge/mcp.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
-/** The body as read: at most one byte more than the bound, which is enough to refuse it. */
-export type PendingBody = Promise<Buffer>;
+/** The body as read, or that it is over the bound (declared or sent): it is then refused unread. */
+export type PendingBody = Promise<Buffer | 'too large'>;
 
 /** Starts reading the body of a request to /mcp; resolves at its end, or once it is over the bound. */
 export function readMcpBody(request: IncomingMessage): PendingBody {
+  if (Number(request.headers['content-length']) > MCP_MAX_BODY_BYTES) return Promise.resolve('too large');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
     const done = () => {
       request.off('data', take);
-      resolve(Buffer.concat(chunks).subarray(0, MCP_MAX_BODY_BYTES + 1));
+      resolve(length > MCP_MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks));
     };
     const take = (chunk: Buffer) => {
       chunks.push(chunk);
@@ -48,11 +49,14 @@ export async function sendMcp(
     if (name !== 'content-length' && name !== 'transfer-encoding') headers.append(name, raw[at + 1] ?? '');
   }
   const method = request.method ?? 'GET';
+  const read = method === 'POST' ? await body : undefined;
+  // Over the bound: declared so, and src/edge/mcp.ts refuses it by its length without reading.
+  if (read === 'too large') headers.set('content-length', String(MCP_MAX_BODY_BYTES + 1));
   const url = `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`;
   const webRequest = new Request(URL.canParse(url) ? url : 'http://localhost/mcp', {
     method,
     headers,
-    body: method === 'POST' ? new Uint8Array(await body) : undefined,
+    body: read instanceof Buffer ? new Uint8Array(read) : undefined,
   });
   const answer = await answerMcp(webRequest, index, handOff.headers);
   const bytes = Buffer.from(await answer.arrayBuffer());

@@ -46,6 +46,29 @@ test('the Worker answers /mcp without a token with 401 and WWW-Authenticate, lik
   expect(response.headers.get('www-authenticate')).toBe('Bearer');
 });
 
+test('the Worker answers bad input to /mcp with a JSON-RPC error that names it', async () => {
+  const faults: [string, string, Record<string, string>, number, string][] = [
+    ['a batch', `[${toolCall('suggest', { kind: 'trees', text: 'oa' })}]`, {}, 400, 'Batches are not accepted'],
+    ['malformed JSON', '{"jsonrpc":', {}, 400, 'Parse error: the body is not JSON'],
+    ['deep nesting', `{"a":${'['.repeat(100)}${']'.repeat(100)}}`, {}, 400, 'nests deeper than 16'],
+    ['oversize', toolCall('suggest', { kind: 'trees', text: 'x'.repeat(17_000) }), {}, 413, 'over 16384 bytes'],
+    ['content type', '{}', { 'Content-Type': 'text/plain' }, 415, 'Content-Type must be application/json'],
+  ];
+  for (const [fault, body, headers, status, message] of faults) {
+    const response = await postMcp(runtime.url, body, { token: TOKEN, headers });
+    const answer = (await response.json()) as { error?: { message: string } };
+    expect({ fault, status: response.status, named: answer.error?.message.includes(message) }).toEqual({
+      fault,
+      status,
+      named: true,
+    });
+  }
+  const unknown = await postMcp(runtime.url, toolCall('find_records', {}), { token: TOKEN });
+  expect(await unknown.json()).toMatchObject({
+    error: { code: -32602, message: expect.stringMatching(/^Unknown tool/) },
+  });
+});
+
 test('the Worker answers /mcp past the rate limit with 429, a tool call counting as one request', async () => {
   const limited = await startRuntime('worker', { tokens: [TOKEN], rateLimit: { requests: 3, seconds: 60 } });
   try {

@@ -10,7 +10,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -35,6 +34,18 @@ const INSTRUCTIONS =
 const NO_ELICITATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server asks no client for input' }),
 };
+
+/**
+ * A JSON-RPC error as the SDK sends what a handler throws: this code and this message as they
+ * are (its McpError would prefix "MCP error <code>: " to what goes on the wire).
+ */
+class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
 
 let listed: Tool[] | undefined;
 
@@ -75,21 +86,21 @@ export function createMcpServer(index: RouteIndex): Server {
  */
 export async function callTool(index: RouteIndex, name: string, args: unknown): Promise<CallToolResult> {
   if (!isToolName(name))
-    throw new McpError(
+    throw new RpcError(
       ErrorCode.InvalidParams,
       `Unknown tool ${JSON.stringify(name)}: the tools are ${toolNames.join(', ')}.`,
     );
   const parsed = tools[name].input.safeParse(args ?? {});
   if (!parsed.success)
-    throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${issues(parsed.error)}`);
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${issues(parsed.error)}`);
   let answer: Awaited<ReturnType<typeof runTool>>;
   try {
     answer = await runTool(index, name, parsed.data);
   } catch (error) {
     if (error instanceof ToolInputError)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${error.message}`);
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${error.message}`);
     // The data could not be read (a damaged build or bundle): say so, without the internals.
-    throw new McpError(ErrorCode.InternalError, `${name} could not read the data to answer; try again later.`);
+    throw new RpcError(ErrorCode.InternalError, `${name} could not read the data to answer; try again later.`);
   }
   return {
     content: [
