@@ -9,15 +9,9 @@ import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js
 import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { createMcpServer } from '../contract/mcp/server.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
-
-/** A JSON-RPC message to /mcp is at most this long: a tool call's arguments are a few short strings. */
-export const MCP_MAX_BODY_BYTES = 16 * 1024;
-/** Arrays and objects nest at most this deep in a message (an initialize request nests 4). */
-export const MCP_MAX_DEPTH = 16;
-/** The one method /mcp answers: it offers no event stream (GET) and keeps no session (DELETE). */
-export const MCP_METHODS = 'POST';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
 const SERVER_ERROR = -32000;

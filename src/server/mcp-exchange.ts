@@ -4,7 +4,8 @@
 // before this listener would be lost to it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHandOff } from '../edge/core.ts';
-import { answerMcp, MCP_MAX_BODY_BYTES } from '../edge/mcp.ts';
+import { answerMcp } from '../edge/mcp.ts';
+import { MCP_MAX_BODY_BYTES } from '../contract/mcp/bounds.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
 /** The body as read, or that it is over the bound (declared or sent): it is then refused unread. */
