@@ -65,15 +65,14 @@ export async function answerMcp(request: Request, index: RouteIndex, headers: He
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  try {
-    await server.connect(transport);
-    const answer = await transport.handleRequest(request, { parsedBody: message });
-    const merged = new Headers(answer.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return new Response(answer.body, { status: answer.status, headers: merged });
-  } finally {
-    await server.close();
-  }
+  await server.connect(transport);
+  // Not closed after: with JSON responses the transport holds no stream or timer once it has
+  // answered, so the pair is simply dropped; closing would abort the handler's signal and make
+  // a "connection closed" error for nothing (a tenth of a tool call's CPU).
+  const answer = await transport.handleRequest(request, { parsedBody: message });
+  const merged = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers: merged });
 }
 
 /** A JSON-RPC error with no id (the request's id is unknown or unread), in an HTTP error status. */
