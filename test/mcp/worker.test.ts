@@ -4,6 +4,7 @@
 // Slow (workerd starts twice), so kept small.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openConnection, requestBytes, takeResponse } from '../support/http.ts';
 import { apiAnswer, httpClient, postMcp, structured, toolCall } from '../support/mcp.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
@@ -67,6 +68,40 @@ test('the Worker answers bad input to /mcp with a JSON-RPC error that names it',
   expect(await unknown.json()).toMatchObject({
     error: { code: -32602, message: expect.stringMatching(/^Unknown tool/) },
   });
+});
+
+test('the Worker answers a /mcp body sent a few bytes at a time once it is whole', async () => {
+  const call = toolCall('find_record', { kind: 'trees', query: 'giant sequoia' });
+  const bytes = requestBytes('localhost', {
+    method: 'POST',
+    target: '/mcp',
+    headers: [
+      ['Authorization', `Bearer ${TOKEN}`],
+      ['Content-Type', 'application/json'],
+      ['Accept', 'application/json, text/event-stream'],
+      ['Connection', 'close'],
+    ],
+    body: call,
+  });
+  const connection = await openConnection(runtime.url);
+  try {
+    const split = bytes.length - Buffer.byteLength(call);
+    connection.write(bytes.subarray(0, split));
+    for (let at = split; at < bytes.length; at += 16) {
+      connection.write(bytes.subarray(at, at + 16));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const response = await connection.read((received, ended) => takeResponse(received, 'POST', ended), 30_000);
+    expect(response.status).toBe(200);
+    const answer = JSON.parse(response.body.toString('utf8')) as {
+      result: { structuredContent: { records: unknown[] } };
+    };
+    expect(answer.result.structuredContent.records).toEqual(
+      (await apiAnswer(runtime.url, TOKEN, '/api/trees?search=giant%20sequoia')).data,
+    );
+  } finally {
+    connection.close();
+  }
 });
 
 test('the Worker answers /mcp past the rate limit with 429, a tool call counting as one request', async () => {
