@@ -112,6 +112,21 @@ describe('rate limits', () => {
     expect(sent(await ask(core, { path: '/api/nowhere' })).headers).toMatchObject({ RateLimit: '"token";r=1;t=8' });
   });
 
+  test('/mcp is counted as /api/ is: handed over with RateLimit-Policy and what is left, then the 429', async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request < LIMIT.requests; request++) {
+      const decision = await ask(core, { method: 'POST', path: '/mcp' });
+      expect(decision).toMatchObject({
+        type: 'counted',
+        answer: { type: 'mcp', headers: { 'RateLimit-Policy': '"token";q=3;w=10' } },
+        rateLimit: `"token";r=${LIMIT.requests - request - 1};t=10`,
+      });
+    }
+    expect(sent(await ask(core, { method: 'POST', path: '/mcp' })).status).toBe(429);
+    // One count for both: the API is past the limit too.
+    expect(sent(await ask(core)).status).toBe(429);
+  });
+
   test('another token is unaffected', async () => {
     const { core } = limitedCore();
     for (let request = 0; request <= LIMIT.requests; request++) await ask(core);
