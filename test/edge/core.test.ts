@@ -487,7 +487,7 @@ describe('/mcp', () => {
   });
 
   test("without a valid token: the API's 401, with WWW-Authenticate", async () => {
-    for (const headers of [{}, { Authorization: 'Bearer not-the-token' }])
+    for (const headers of [{}, { Authorization: 'Bearer not-the-token' }] as Record<string, string>[])
       expect(await decision('POST', '/mcp', headers)).toMatchObject({
         type: 'respond',
         status: 401,

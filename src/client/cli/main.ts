@@ -85,7 +85,8 @@ async function withNearest(source: Source, command: Command, error: NotFoundErro
   if (command.name !== 'records' || command.search === null) return error;
   const near = (await source.suggest(command.kind, command.search).catch(() => [])) as Suggestion[];
   if (near.length === 0) return error;
-  return new NotFoundError(`${error.message} The nearest: ${recordsInWords(near, 5)}.`, command.kind, command.search);
+  const message = `${error.message} The nearest: ${recordsInWords(near, 5)}.`;
+  return new NotFoundError(message, command.kind, command.search, { request: error.request, response: error.response });
 }
 
 /** `treefarm mcp --bundle <file>`: the MCP tools over stdio until the client closes it. */
