@@ -125,6 +125,13 @@ test("plan answers with the planner's ranking for the API's trees and plots", as
   expect(unlimited.money).toBeNull();
 });
 
+test("plan's text names the best tree and the next upgrade, in words a person reads", async () => {
+  const text = await textOf(client, 'plan', { level: 1, money: 0 });
+  expect(text).toMatch(
+    /^1 tree within reach; the best is .+ \(level 1\) at \$[\d,]+ an hour\. Next upgrade: .+ \(level 2\)/,
+  );
+});
+
 test("tree_economics answers with the tree's own figures, found as find_record finds it", async () => {
   const trees = (await api('/api/trees')).data as Tree[];
   const plots = (await api('/api/plots')).data as Plot[];

@@ -329,8 +329,8 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
     const next = result.next;
     const text =
       (best
-        ? `${result.ranking.length} trees within reach; the best is ${labelOf(best)} ` +
-          `at ${dollars(best.profitPerHour)} an hour.`
+        ? `${result.ranking.length} ${nounOf('trees', result.ranking.length)} within reach; ` +
+          `the best is ${labelOf(best)} at ${dollars(best.profitPerHour)} an hour.`
         : 'No tree is within reach.') +
       (next
         ? ` Next upgrade: ${labelOf(next)} for ${dollars(next.cost)}, paying back in ${hours(next.paybackHours)}.`
