@@ -23,7 +23,9 @@ import {
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
-import { LOCAL_ORIGIN } from '../contract/paths.ts';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
+import { toolNames } from '../contract/mcp/tools.ts';
+import { LOCAL_ORIGIN, MCP_PATH } from '../contract/paths.ts';
 import { rateLimitPolicy, rateLimitState } from '../contract/rate-limit.ts';
 import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS } from '../schema/environment.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
@@ -440,6 +442,88 @@ function healthPath(): Json {
   };
 }
 
+const MCP_TAG = {
+  name: 'mcp',
+  description:
+    'The same data for AI assistants: a read-only Model Context Protocol server (Streamable HTTP, stateless, ' +
+    'JSON responses) whose tools answer from the same prebuilt answers as /api/.',
+};
+
+/** A JSON-RPC error, as /mcp answers a request it cannot take. */
+const JSON_RPC_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string', description: 'What is wrong.' } },
+    },
+    id: { type: ['string', 'integer', 'null'] },
+  },
+};
+
+/** One JSON-RPC message, as /mcp takes it. */
+const JSON_RPC_REQUEST = {
+  type: 'object',
+  required: ['jsonrpc', 'method'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    method: { type: 'string', examples: ['tools/call'] },
+    params: { type: 'object' },
+  },
+};
+
+/** The answer to a JSON-RPC request: its result, or an error. */
+const JSON_RPC_RESPONSE = {
+  type: 'object',
+  required: ['jsonrpc', 'id'],
+  properties: {
+    jsonrpc: { const: '2.0' },
+    id: { type: ['string', 'integer'] },
+    result: { type: 'object', description: 'The answer: for tools/call, content and structuredContent.' },
+    error: JSON_RPC_ERROR.properties.error,
+  },
+};
+
+function mcpPath(): Json {
+  const rpcError = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: JSON_RPC_ERROR } },
+  });
+  return {
+    post: {
+      operationId: 'postMcp',
+      tags: [MCP_TAG.name],
+      summary: 'One message of the Model Context Protocol (initialize, tools/list, tools/call ...)',
+      description:
+        `The tools: ${toolNames.join(', ')}, each read-only. A tool's records equal the API's answer to the same ` +
+        'question. Stateless: no session, no event stream; only ' +
+        `${MCP_METHODS} (other methods get 405 with \`Allow: ${MCP_METHODS}\`). A body is at most ` +
+        `${MCP_MAX_BODY_BYTES} bytes, nested at most ${MCP_MAX_DEPTH} deep, one message (no batch). ` +
+        'Every request counts once under the rate limit.',
+      requestBody: { required: true, content: { 'application/json': { schema: JSON_RPC_REQUEST } } },
+      responses: {
+        '200': {
+          description:
+            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown tool, a missing ' +
+            'or wrong argument, a release or plot that does not exist).',
+          content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
+        },
+        '202': { description: 'A notification or response, accepted: no body.' },
+        '400': rpcError(`Not JSON, not one JSON-RPC message (a batch), or nested deeper than ${MCP_MAX_DEPTH}.`),
+        '401': ref('responses', AUTH_FAILED),
+        '406': rpcError('Accept does not list both application/json and text/event-stream.'),
+        '413': rpcError(`The body is over ${MCP_MAX_BODY_BYTES} bytes.`),
+        '415': rpcError('Content-Type is not application/json.'),
+        '429': ref('responses', TOO_MANY_REQUESTS),
+      },
+    },
+  };
+}
+
 const bodyLine = (body: string) => `\`${body}\``;
 
 /**
@@ -509,7 +593,7 @@ export function openApiDocument(version: string): Json {
     jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     info: { title: 'Tree farm data API', version, description: DESCRIPTION, license: LICENSE },
     servers: SERVERS,
-    tags: [...kinds.map(tagOf), RELEASES_TAG, HEALTH_TAG],
+    tags: [...kinds.map(tagOf), RELEASES_TAG, MCP_TAG, HEALTH_TAG],
     security: [{ apiToken: [] }],
     paths: {
       ...Object.fromEntries(
@@ -519,6 +603,7 @@ export function openApiDocument(version: string): Json {
         ]),
       ),
       [RELEASES_ENDPOINT]: releasesPath(),
+      [MCP_PATH]: mcpPath(),
       [HEALTH_PATH]: healthPath(),
     },
     components: {

@@ -9,6 +9,9 @@ import type { SearchQuery } from './search-query.ts';
 /** Where `npm start` serves the wiki and the API; the CLI's default address. */
 export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
 
+/** The MCP server for AI assistants (src/edge/mcp.ts): behind the API's token and rate limit. */
+export const MCP_PATH = '/mcp';
+
 /** The folder of dist/ that holds the API; reachable only through the edge. */
 export const API_DIR = 'api';
 /** The build's summary for people and the Node server (version, counts, releases); no runtime answers from it. */

@@ -32,6 +32,17 @@ export function suggestionOf(record: { level: number; name?: string }): Suggesti
 }
 
 /**
+ * Records (or suggestions) as a person reads them, the first `most` named: "Giant Sequoia
+ * (level 97), Oak Tree (level 2) and 3 more". What the CLI and the MCP tools say of a miss.
+ */
+export function recordsInWords(records: readonly { name?: string; level: number }[], most = 10): string {
+  const label = (record: { name?: string; level: number }) =>
+    record.name === undefined ? `level ${record.level}` : `${record.name} (level ${record.level})`;
+  const named = records.slice(0, most).map(label).join(', ');
+  return records.length <= most ? named : `${named} and ${records.length - most} more`;
+}
+
+/**
  * The keys of a name's words. Words are split where the name has a character that is not a
  * letter or digit; a combining mark stays with its letter, so "Cafe\u0301" stays one word.
  */

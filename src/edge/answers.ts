@@ -7,7 +7,7 @@ import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE, PREFLIGHT_HEADERS } fro
 import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
-import type { BodySource, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { BodySource, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor, ifNoneMatchHits } from './negotiation.ts';
 
@@ -60,6 +60,7 @@ export class AnswerCache {
   private readonly ofMade: Memo<string, AnswersOfBody> = boundedMemo(MEMO_LIMITS.bodies);
   private readonly fixedBodies = new Map<FixedBodyName, string>();
   private preflightAnswer: EdgeResponse | undefined;
+  private mcpAnswer: McpHandOff | undefined;
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   private baseHeaders: Headers | undefined;
 
@@ -123,6 +124,15 @@ export class AnswerCache {
     const headers = { ...(await this.commonHeaders()), ...this.policy, ...PREFLIGHT_HEADERS };
     this.preflightAnswer = frozenAnswer(204, headers, 'identity', false);
     return this.preflightAnswer;
+  }
+
+  /** The hand-off of every /mcp request let through: the API's headers, never cached. */
+  async mcpHandOff(): Promise<McpHandOff> {
+    this.mcpAnswer ??= Object.freeze({
+      type: 'mcp',
+      headers: Object.freeze({ ...(await this.commonHeaders()), ...this.policy, ...ERROR_HEADERS }),
+    });
+    return this.mcpAnswer;
   }
 
   private async commonHeaders(): Promise<Headers> {

@@ -7,7 +7,7 @@
 //   health           health.ts        GET /healthz
 //   token            token-verdict.ts whether the Authorization header carries a configured token
 //   limit            rate-limit.ts    which count the request falls under, and the 429 past it
-//   resolve          api-answer.ts    what answers the endpoint, query and release
+//   resolve          api-answer.ts    what answers the endpoint, query and release (/mcp: mcp.ts)
 //   answer           answers.ts       each answer made once, frozen and shared
 // The work a request repeats (negotiation, resolving a query, a token already verified) is
 // remembered in bounded memos, so the common request allocates almost nothing.
@@ -15,14 +15,21 @@ import { CHALLENGE_HEADERS, STATIC_METHODS } from '../contract/headers.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { apiAnswers } from './api-answer.ts';
 import { AnswerCache, ERROR_HEADERS, OUTSIDE_API } from './answers.ts';
-import { type EdgeDecision, type EdgeRequest, type EdgeResponse, type Headers, STATIC } from './decision.ts';
+import {
+  type EdgeDecision,
+  type EdgeRequest,
+  type EdgeResponse,
+  type Headers,
+  type McpHandOff,
+  STATIC,
+} from './decision.ts';
 import { healthCheck } from './health.ts';
 import { countedAnswer, type EdgeRateLimit, policyHeaders, type RateCount, rateLimiter } from './rate-limit.ts';
 import { routeOf } from './route.ts';
 import { tokenVerdicts, type Verdict } from './token-verdict.ts';
 import type { Digest } from './tokens.ts';
 
-export type { BodySource, CountedResponse, EdgeDecision, EdgeRequest, EdgeResponse } from './decision.ts';
+export type { BodySource, CountedResponse, EdgeDecision, EdgeRequest, EdgeResponse, McpHandOff } from './decision.ts';
 export type { EdgeRateLimit, RateCount, RateScope } from './rate-limit.ts';
 
 export interface EdgeOptions {
@@ -58,11 +65,20 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
   const limiter = rateLimit && rateLimiter(rateLimit, answers);
   const resolveApi = apiAnswers(index, answers);
 
-  /** An /api/ request once any limit has let it through: the token is checked before anything else. */
-  const answerApi = (request: EdgeRequest, verdict: Verdict): Promise<EdgeResponse> =>
-    typeof verdict === 'object'
-      ? resolveApi(request)
-      : answers.fixed(401, verdict === 'missing' ? 'token-required' : 'token-invalid', request, UNAUTHORIZED_HEADERS);
+  /**
+   * An /api/ or /mcp request once any limit has let it through: without a valid token the 401,
+   * so nothing about either leaks; with one, the API's answer, or /mcp handed to the adapter.
+   */
+  const answerApi = (request: EdgeRequest, verdict: Verdict, mcp: boolean): Promise<EdgeResponse | McpHandOff> => {
+    if (typeof verdict !== 'object')
+      return answers.fixed(
+        401,
+        verdict === 'missing' ? 'token-required' : 'token-invalid',
+        request,
+        UNAUTHORIZED_HEADERS,
+      );
+    return mcp ? answers.mcpHandOff() : resolveApi(request);
+  };
 
   const decide = async (request: EdgeRequest, tokenCount?: RateCount): Promise<EdgeDecision> => {
     // Method and path.
@@ -76,13 +92,14 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
     // The token: verified before the request is counted, so a valid one counts against itself alone.
     const authorization = request.header('authorization');
     const verdict = tokens.known(authorization) ?? (await tokens.verify(authorization));
-    if (!limiter) return answerApi(request, verdict);
+    const mcp = route === 'mcp';
+    if (!limiter) return answerApi(request, verdict, mcp);
     // The limit.
     const count = await limiter.count(request, verdict, tokenCount);
     if (!count.allowed) return limiter.tooMany(request, count);
     // Resolve and answer.
     const tokenKey = typeof verdict === 'object' ? verdict.key : undefined;
-    return countedAnswer(await answerApi(request, verdict), count, tokenKey);
+    return countedAnswer(await answerApi(request, verdict, mcp), count, tokenKey);
   };
   decide.tokenName = (authorization: string | null) => {
     const known = tokens.known(authorization);

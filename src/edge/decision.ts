@@ -37,12 +37,21 @@ export interface EdgeResponse {
 }
 
 /**
+ * A request to /mcp that the token check and the rate limit let through: the adapter answers it
+ * with src/edge/mcp.ts, adding these headers (the API's, never cached). Shared, frozen.
+ */
+export interface McpHandOff {
+  readonly type: 'mcp';
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
  * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
  * its RateLimit state.
  */
 export interface CountedResponse {
   readonly type: 'counted';
-  readonly answer: EdgeResponse;
+  readonly answer: EdgeResponse | McpHandOff;
   /** The value of this request's RateLimit header, where the runtime knows what is left. */
   readonly rateLimit?: string;
   /**
@@ -54,7 +63,7 @@ export interface CountedResponse {
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | CountedResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | McpHandOff | CountedResponse;
 
 /** The static site's: shared by every request the adapter serves from its files. */
 export const STATIC: EdgeDecision = Object.freeze({ type: 'static' });

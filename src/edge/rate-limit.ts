@@ -4,7 +4,7 @@
 import { rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import type { RateLimit } from '../schema/environment.ts';
 import { type AnswerCache, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
-import type { CountedResponse, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { CountedResponse, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
 import { boundedMemo } from './memo.ts';
 import type { Verdict } from './token-verdict.ts';
 
@@ -68,7 +68,11 @@ export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCach
  * The shared answer with this request's RateLimit state, where the runtime knows it; with the
  * key a repeat of the request is counted under, when it has one (see CountedResponse).
  */
-export function countedAnswer(answer: EdgeResponse, count: RateCount | undefined, tokenKey?: string): CountedResponse {
+export function countedAnswer(
+  answer: EdgeResponse | McpHandOff,
+  count: RateCount | undefined,
+  tokenKey?: string,
+): CountedResponse {
   const { remaining, resetSeconds } = count ?? {};
   return {
     type: 'counted',

@@ -3,7 +3,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RateLimit } from '../schema/environment.ts';
-import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
+import {
+  createEdge,
+  type EdgeCore,
+  type EdgeDecision,
+  type EdgeRateLimit,
+  type EdgeRequest,
+  type McpHandOff,
+} from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
@@ -11,6 +18,8 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
+import { MCP_PATH } from '../contract/paths.ts';
+import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { countBodyBytes, staticSite, type StaticSite } from './static-site.ts';
@@ -149,6 +158,8 @@ class Exchange implements EdgeRequest {
   /** performance.now() when the request arrived, for the log. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
+  /** The body of a request to /mcp, read from its first byte on; undefined elsewhere (never read). */
+  private readonly mcpBody: PendingBody | undefined;
 
   constructor(
     request: IncomingMessage,
@@ -167,6 +178,7 @@ class Exchange implements EdgeRequest {
     this.generation = generation;
     this.log = log;
     this.start = start;
+    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request) : undefined;
   }
 
   header(name: string): string | null {
@@ -188,11 +200,22 @@ class Exchange implements EdgeRequest {
       serveStatic(this.request, this.response, path).catch(() => this.failed());
       return;
     }
-    const bytes =
-      decision.type === 'counted'
-        ? send(this.response, decision.answer, decision.rateLimit)
-        : send(this.response, decision);
+    const answer = decision.type === 'counted' ? decision.answer : decision;
+    const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
+    if (answer.type === 'mcp') {
+      this.answerMcp(answer, rateLimit);
+      return;
+    }
+    const bytes = send(this.response, answer, rateLimit);
     if (this.log) this.logLine(bytes);
+  }
+
+  private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
+    const body = this.mcpBody ?? readMcpBody(this.request);
+    sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
+      (bytes) => this.log && this.logLine(bytes),
+      () => this.failed(),
+    );
   }
 
   failed(): void {

@@ -17,6 +17,7 @@ import {
   type EdgeResponse,
 } from '../edge/core.ts';
 import { addressKey } from '../edge/client-address.ts';
+import { answerMcp } from '../edge/mcp.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
@@ -37,6 +38,8 @@ type Bytes = Uint8Array<ArrayBuffer>;
 
 interface Isolate {
   decide: (request: EdgeRequest) => Promise<EdgeDecision>;
+  /** The build's routing index, which /mcp's tools read too. */
+  index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
 }
 
@@ -138,7 +141,7 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  return { decide: core, body };
+  return { decide: core, index, body };
 }
 
 /**
@@ -199,8 +202,12 @@ export default {
       client: request.headers.get('cf-connecting-ip'),
     });
     if (decision.type === 'static') return env.ASSETS.fetch(request);
-    if (decision.type === 'counted') return respond(state, decision.answer, decision.rateLimit);
-    return respond(state, decision);
+    const answer = decision.type === 'counted' ? decision.answer : decision;
+    const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
+    if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
+    const mcp = await answerMcp(request, state.index, answer.headers);
+    if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
+    return mcp;
   },
 } satisfies ExportedHandler<WorkerEnv>;
 

@@ -315,7 +315,7 @@ test('the document names its servers and its licence', () => {
 });
 
 test('every tag has a description', () => {
-  expect(document.tags.map((tag) => tag.name)).toEqual([...kinds.map((kind) => kind.id), 'releases', 'health']);
+  expect(document.tags.map((tag) => tag.name)).toEqual([...kinds.map((kind) => kind.id), 'releases', 'mcp', 'health']);
   for (const tag of document.tags)
     expect({ tag: tag.name, described: tag.description.length > 0 }).toEqual({
       tag: tag.name,

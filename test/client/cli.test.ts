@@ -115,6 +115,14 @@ describe('offline: --bundle <file>', () => {
     expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /could not be found/);
   });
 
+  test('a misspelt name in the bundle names the nearest, as the suggestions do', async () => {
+    expectOneLineError(
+      await treefarm(['trees', 'sequioa', '--bundle', bundle('tar.gz')]),
+      1,
+      /could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)/,
+    );
+  });
+
   test('a file that is not a bundle: exit status 2', async () => {
     expectOneLineError(await treefarm(['trees', '--bundle', join(distDir, 'manifest.json')]), 2, /Not a bundle/);
   });
@@ -130,6 +138,14 @@ describe('not found: exit status 1', () => {
       await treefarm(['trees', 'unicorn']),
       1,
       /^treefarm: The requested tree could not be found with the provided query\./,
+    );
+  });
+
+  test('a misspelt name says nothing matched and names the nearest (sequioa: Giant Sequoia)', async () => {
+    expectOneLineError(
+      await treefarm(['trees', 'sequioa']),
+      1,
+      /^treefarm: The requested tree could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)\.\n$/,
     );
   });
 });

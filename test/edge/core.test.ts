@@ -478,6 +478,30 @@ describe('remembered answers (mutation survivors)', () => {
   });
 });
 
+describe('/mcp', () => {
+  test("with a valid token, any method is handed to the MCP server with the API's headers, never cached", async () => {
+    for (const method of ['POST', 'GET', 'DELETE'])
+      expect({ method, decision: await decision(method, '/mcp', authorized()) }).toEqual({
+        method,
+        decision: { type: 'mcp', headers: { ...common, 'Cache-Control': 'no-store' } },
+      });
+  });
+
+  test("without a valid token: the API's 401, with WWW-Authenticate", async () => {
+    for (const headers of [{}, { Authorization: 'Bearer not-the-token' }] as Record<string, string>[])
+      expect(await decision('POST', '/mcp', headers)).toMatchObject({
+        type: 'respond',
+        status: 401,
+        headers: { 'WWW-Authenticate': 'Bearer' },
+      });
+  });
+
+  test('only /mcp itself: /mcp/ and /mcp/x are static paths', async () => {
+    expect(await decision('GET', '/mcp/', authorized())).toEqual({ type: 'static' });
+    expect(await decision('POST', '/mcp/x', authorized())).toMatchObject({ type: 'respond', status: 405 });
+  });
+});
+
 describe('paths outside /api/', () => {
   test('the site is static', async () => {
     for (const target of ['/', '/trees/oak-tree/', '/apiary', '/docs/api/', '/api.html'])

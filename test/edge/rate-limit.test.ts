@@ -69,6 +69,7 @@ const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request =
 function sent(decision: EdgeDecision): { status: number; headers: Record<string, string>; text?: string } {
   if (decision.type !== 'counted') throw new Error(`expected a counted answer, got ${decision.type}`);
   const { answer, rateLimit } = decision as CountedResponse;
+  if (answer.type === 'mcp') throw new Error('expected an answer of the API, got the hand-off to /mcp');
   const body = answer.body;
   return {
     status: answer.status,
@@ -111,6 +112,21 @@ describe('rate limits', () => {
       RateLimit: '"token";r=2;t=8',
     });
     expect(sent(await ask(core, { path: '/api/nowhere' })).headers).toMatchObject({ RateLimit: '"token";r=1;t=8' });
+  });
+
+  test('/mcp is counted as /api/ is: handed over with RateLimit-Policy and what is left, then the 429', async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request < LIMIT.requests; request++) {
+      const decision = await ask(core, { method: 'POST', path: '/mcp' });
+      expect(decision).toMatchObject({
+        type: 'counted',
+        answer: { type: 'mcp', headers: { 'RateLimit-Policy': '"token";q=3;w=10' } },
+        rateLimit: `"token";r=${LIMIT.requests - request - 1};t=10`,
+      });
+    }
+    expect(sent(await ask(core, { method: 'POST', path: '/mcp' })).status).toBe(429);
+    // One count for both: the API is past the limit too.
+    expect(sent(await ask(core)).status).toBe(429);
   });
 
   test('another token is unaffected', async () => {

@@ -76,6 +76,20 @@ function raw(name: string, text: string, requests: HostileCase['requests'], stat
   return { name, bytes: Buffer.from(text, 'latin1'), requests, statuses };
 }
 
+const MCP_HEADERS: [string, string][] = [
+  bearer(TOKEN),
+  ['Content-Type', 'application/json'],
+  ['Accept', 'application/json, text/event-stream'],
+];
+const mcpPost = (body: string): RawRequest => ({ method: 'POST', target: '/mcp', headers: MCP_HEADERS, body });
+const toolCallText = (text: string) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'suggest', arguments: { kind: 'trees', text } },
+  });
+
 /** A value short enough for a test name. */
 const shown = (value: string) =>
   JSON.stringify(value.length > 48 ? `${value.slice(0, 40)}… (${value.length} characters)` : value);
@@ -436,6 +450,17 @@ const corpus: HostileCase[] = [
       { method: 'GET', apiData: false },
     ],
   ),
+  // /mcp takes one JSON-RPC message by POST: every fault below is a JSON-RPC error naming it.
+  one('/mcp: a body over its bound (16 KiB)', mcpPost(toolCallText('x'.repeat(17_000))), 413),
+  one('/mcp: malformed JSON', mcpPost('{"jsonrpc":"2.0","id":1,"method":'), 400),
+  one('/mcp: JSON nested 5000 deep', mcpPost(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400),
+  one('/mcp: a batch', mcpPost(`[${toolCallText('oa')},${toolCallText('ce')}]`), 400),
+  one('/mcp: a string, not a message', mcpPost('"tools/list"'), 400),
+  one('/mcp: the wrong content type', { ...mcpPost(toolCallText('oa')), headers: [bearer(TOKEN)] }, 415),
+  one('/mcp: no token', { method: 'POST', target: '/mcp', body: toolCallText('oa') }, 401),
+  one('/mcp: another token', { ...mcpPost(toolCallText('oa')), headers: [bearer(OTHER)] }, 401),
+  one('/mcp: GET, asking for an event stream', { target: '/mcp', headers: [...MCP_HEADERS] }, 405),
+  one('/mcp: DELETE', { method: 'DELETE', target: '/mcp', headers: [...MCP_HEADERS] }, 405),
   raw(
     'a request without a token whose body is a request with one',
     `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +

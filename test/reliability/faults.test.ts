@@ -11,6 +11,7 @@ import { replaceAtomically } from '../../src/build/atomic.ts';
 import { PACK_FILE } from '../../src/contract/build-files.ts';
 import { listRoute, MANIFEST_FILE, shardPath, storedBodyPath } from '../../src/contract/paths.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
+import { postMcp, toolCall } from '../support/mcp.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { parseResponses, rawRequest } from '../support/http.ts';
 import { distDir, startRuntime } from '../support/runtimes.ts';
@@ -95,7 +96,7 @@ describe('a damaged build is refused at start-up with a message naming the file'
   });
 });
 
-test('the Worker never serves a stored body whose bytes differ from its SHA-256, even at the same size', async () => {
+test('the Worker never serves, nor answers a tool from, a stored body whose bytes differ from its digest', async () => {
   const file = join(liveDir, treesBody);
   const original = readFileSync(file);
   const tampered = Buffer.from(original.toString('latin1').replace('"level":1,', '"level":7,'), 'latin1');
@@ -125,6 +126,18 @@ test('the Worker never serves a stored body whose bytes differ from its SHA-256,
     });
     expect(cutters.status).toBe(200);
     expect(cutters.body.equals(routeBytes(listRoute('cutters'), 'identity', undefined, liveDir))).toBe(true);
+    // A tool that reads the tampered body says it could not, as a JSON-RPC error with no internals in it.
+    const call = await postMcp(worker.url, toolCall('list_records', { kind: 'trees' }), { token: TOKEN });
+    expect(await call.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32603, message: 'list_records could not read the data to answer; try again later.' },
+    });
+    const cutterTool = await postMcp(worker.url, toolCall('list_records', { kind: 'cutters' }), { token: TOKEN });
+    const { result } = (await cutterTool.json()) as { result: { structuredContent: { records: unknown[] } } };
+    expect(result.structuredContent.records).toEqual(
+      JSON.parse(routeBytes(listRoute('cutters'), 'identity', undefined, liveDir).toString('utf8')).data,
+    );
   } finally {
     await worker.close();
   }

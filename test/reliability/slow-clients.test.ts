@@ -164,6 +164,61 @@ test('a streamed body past maxBodyBytes gets its connection closed', async () =>
   expect(sent).toBeLessThan(LIMITS.maxBodyBytes * 64);
 });
 
+/** The head of a POST /mcp with the token, its body `length` bytes long as declared. */
+const mcpHead = (length: number) =>
+  `POST /mcp HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+  `Accept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: ${length}\r\n\r\n`;
+const MCP_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 7,
+  method: 'tools/call',
+  params: { name: 'suggest', arguments: { kind: 'trees', text: 'oa' } },
+});
+
+test('a /mcp body declared over its bound (16 KiB) gets the JSON-RPC 413 before it is sent', async () => {
+  const socket = await open();
+  const answer = received(socket);
+  socket.write(mcpHead(20_000));
+  const [response] = parseResponses(await answer);
+  expect(response?.status).toBe(413);
+  expect(JSON.parse(response?.body.toString('utf8') ?? '')).toMatchObject({
+    jsonrpc: '2.0',
+    error: { message: 'The body is over 16384 bytes: send one short JSON-RPC message.' },
+  });
+});
+
+test('a /mcp body sent a few bytes at a time is answered once whole, while other clients are answered', async () => {
+  const socket = await open();
+  const answer = received(socket);
+  socket.write(mcpHead(Buffer.byteLength(MCP_CALL)));
+  for (let at = 0; at < MCP_CALL.length; at += 8) {
+    socket.write(MCP_CALL.slice(at, at + 8));
+    // Another client meanwhile: the trickling body holds up no one.
+    if (at === 64) expect(await latencies(4)).toHaveLength(4);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const [response] = parseResponses(await answer);
+  expect(response?.status).toBe(200);
+  expect(JSON.parse(response?.body.toString('utf8') ?? '')).toMatchObject({
+    id: 7,
+    result: {
+      structuredContent: { suggestions: expect.arrayContaining([expect.objectContaining({ name: 'Oak Tree' })]) },
+    },
+  });
+});
+
+test(
+  'a /mcp body that stops midway is answered 408 and closed after requestTimeoutMs',
+  async () => {
+    const socket = await open();
+    const answer = received(socket);
+    socket.write(mcpHead(Buffer.byteLength(MCP_CALL)) + MCP_CALL.slice(0, 20));
+    const [response] = parseResponses(await answer);
+    expect(response?.status).toBe(408);
+  },
+  LIMITS.requestTimeoutMs + 20_000,
+);
+
 test('a client may pipeline maxQueuedResponses requests and gets every response', async () => {
   const socket = await neverReads(LIMITS.maxQueuedResponses);
   const answer = received(socket);

@@ -9,6 +9,7 @@ export type Command =
   | { name: 'suggest'; kind: KindId; text: string }
   | { name: 'releases' }
   | { name: 'economics'; plot: number | undefined }
+  | { name: 'mcp' }
   | { name: 'help' }
   | { name: 'version' };
 
@@ -108,5 +109,10 @@ function commandOf([name, ...rest]: string[], plot: string | undefined): Command
       throw new UsageError(`economics takes no arguments, got ${rest.join(' ')}; --plot <level> picks the plot`);
     return { name: 'economics', plot: plot === undefined ? undefined : plotLevel(plot) };
   }
-  throw new UsageError(`unknown command ${name}; the commands are ${KINDS}, suggest, releases and economics`);
+  if (name === 'mcp') {
+    if (rest.length > 0)
+      throw new UsageError(`mcp takes no arguments, got ${rest.join(' ')}; --bundle <file> names the data`);
+    return { name: 'mcp' };
+  }
+  throw new UsageError(`unknown command ${name}; the commands are ${KINDS}, suggest, releases, economics and mcp`);
 }

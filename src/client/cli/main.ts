@@ -2,10 +2,11 @@
 // found, 2 for a usage, token, bundle or network error; errors are one line on stderr.
 // Everything printed is made printable first: records and errors may hold a bundle's text.
 import { readFile } from 'node:fs/promises';
+import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
 import { NotFoundError } from '../errors.ts';
 import { printable, printableLine } from '../terminal.ts';
 import { parseCommandLine, UsageError, type Command } from './args.ts';
-import { openSource, type Source } from './source.ts';
+import { expectedDigest, openSource, type Source, type SourceSettings } from './source.ts';
 import { formatJson, formatTable } from './table.ts';
 
 export const HELP = `Usage: treefarm <command> [arguments] [options]
@@ -17,6 +18,7 @@ Commands:
   cutters [search]        likewise for cutters, gifts, plots (level only), storages, vehicles
   suggest <kind> <text>   up to 25 names that complete <text>, for type-ahead
   releases                the data releases, newest first
+  mcp --bundle <file>     serve the data to an AI assistant (MCP over stdio) from a bundle
   economics               every tree's harvest value, profit per harvest and per hour, cost to
                           reach and upgrade payback (hours), on a normal plot or --plot's
 
@@ -64,7 +66,11 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
       out(command.name === 'help' ? HELP : await version());
       return 0;
     }
-    const data = await answer(await openSource({ ...settings, env }), command);
+    if (command.name === 'mcp') return await serveMcp(settings, err);
+    const source = await openSource({ ...settings, env });
+    const data = await answer(source, command).catch(async (error: unknown) => {
+      throw error instanceof NotFoundError ? await withNearest(source, command, error) : error;
+    });
     if (data.length === 0) {
       err(`treefarm: nothing matches ${argv.filter((word) => !word.startsWith('-')).join(' ')}`);
       return 1;
@@ -78,7 +84,30 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
   }
 }
 
-function answer(source: Source, command: Exclude<Command, { name: 'help' | 'version' }>): Promise<unknown[]> {
+/**
+ * A miss of a search, with the names the API suggests for the same text (typos forgiven):
+ * `treefarm trees sequioa` names Giant Sequoia.
+ */
+async function withNearest(source: Source, command: Command, error: NotFoundError): Promise<NotFoundError> {
+  if (command.name !== 'records' || command.search === null) return error;
+  const near = (await source.suggest(command.kind, command.search).catch(() => [])) as Suggestion[];
+  if (near.length === 0) return error;
+  const message = `${error.message} The nearest: ${recordsInWords(near, 5)}.`;
+  return new NotFoundError(message, command.kind, command.search, { request: error.request, response: error.response });
+}
+
+/** `treefarm mcp --bundle <file>`: the MCP tools over stdio until the client closes it. */
+async function serveMcp(settings: Omit<SourceSettings, 'env'>, err: (text: string) => void): Promise<number> {
+  const { bundle, url, sha256 } = settings;
+  if (bundle === undefined)
+    throw new UsageError('mcp serves a bundle: give it with --bundle <file> (a .tar.gz or .zip from /downloads)');
+  // Imported here: the SDK is needed by this command only.
+  const { serveBundleOverStdio } = await import('../mcp.ts');
+  await serveBundleOverStdio(bundle, err, await expectedDigest(bundle, url, sha256));
+  return 0;
+}
+
+function answer(source: Source, command: Exclude<Command, { name: 'help' | 'version' | 'mcp' }>): Promise<unknown[]> {
   switch (command.name) {
     case 'records':
       return source.records(command.kind, command.search);

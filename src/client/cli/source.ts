@@ -41,7 +41,7 @@ export async function openSource({ bundle, url, sha256, env }: SourceSettings): 
 }
 
 /** The SHA-256 the bundle must have: --sha256, else with --url what the site publishes for its file name. */
-async function expectedDigest(bundle: string, url: string | undefined, sha256: string | undefined) {
+export async function expectedDigest(bundle: string, url: string | undefined, sha256: string | undefined) {
   // Only an explicit --url goes online: with TREEFARM_URL alone, --bundle stays offline.
   if (sha256 !== undefined || url === undefined) return sha256;
   return publishedSha256(siteUrl(url), basename(bundle), { signal: AbortSignal.timeout(TIMEOUT) });

@@ -1,0 +1,420 @@
+// The MCP tools: what an AI assistant may ask of the data, each read-only. Every tool answers
+// from the prebuilt bodies through the one resolver (src/contract/resolve.ts) over a
+// RouteIndex, the same one the API and the offline client read, so a tool's records are the
+// API's answer to the same question; plan and tree_economics feed those records to the
+// formulas of src/contract/economics.ts. Names, descriptions and schemas are written for a
+// model that has never seen the game: they are the contract of the tools.
+import { z } from 'zod';
+import { kindById, kindIds, type KindId } from '../../schema/kinds.ts';
+import {
+  cutterSchema,
+  giftSchema,
+  plotSchema,
+  storageSchema,
+  treeSchema,
+  vehicleSchema,
+  type Plot,
+  type Tree,
+} from '../../schema/records.ts';
+import { releaseIdSchema, releaseSummarySchema, type ReleaseSummary } from '../../schema/releases.ts';
+import {
+  growthSpeedOf,
+  NORMAL_GROWTH_SPEED,
+  PLANNER_ASSUMPTIONS,
+  plan,
+  treeEconomics,
+  type TreeEconomics,
+} from '../economics.ts';
+import { RELEASE_NOT_FOUND_BODY } from '../messages.ts';
+import { byReleaseOrder, releaseIdParts } from '../../schema/release-ids.ts';
+import { type ApiQuery, resolve, type RouteIndex } from '../resolve.ts';
+import { MAX_SEARCH_LENGTH } from '../search-query.ts';
+import { recordsInWords, type Suggestion } from '../suggest.ts';
+
+/** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+}
+
+// Inputs. Each says what it means in the game's words, its unit and its range.
+
+const KIND_MEANINGS =
+  'trees: what the farm grows and sells as logs; cutters: tools that cut a grown tree into logs; gifts: reward ' +
+  'boxes; plots: the land a tree grows on (a faster plot grows trees sooner); storages: hold logs; vehicles: ' +
+  'deliver logs.';
+const kind = z.enum(kindIds).describe(`The kind of record. ${KIND_MEANINGS}`);
+const release = releaseIdSchema
+  .optional()
+  .describe(
+    'A data release id (YYYY-MM-DD, then -2, -3 for later releases of that day) to answer from the data as it ' +
+      'was in that release; omit it for the current data. The changes tool lists the releases.',
+  );
+const level = z
+  .int()
+  .min(1)
+  .describe(
+    "A level: the game's progression step. A farm starts at level 1 and upgrades one level at a time; each tree " +
+      'has its own level, and reaching a level lets the farm plant the trees of that level and below.',
+  );
+const plot = z
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    'The level of the plot (the land) the tree grows on: a higher plot grows trees faster (its growth speed, in ' +
+      'percent of normal). Omit it for a normal plot (100 %, the level 1 plot). The plots kind lists them.',
+  );
+
+// Outputs: the API's records as its schemas (src/schema/records.ts) define them.
+
+const anyRecord = z
+  .union([treeSchema, cutterSchema, giftSchema, plotSchema, storageSchema, vehicleSchema])
+  .describe('A record of the kind asked for, exactly as GET /api/<kind> serves it.');
+const suggestionSchema = z
+  .object({
+    name: z.string().optional().describe('The name the game shows (plots have none).'),
+    level: z.int().describe('Its level.'),
+  })
+  .describe('A record that completes or nearly matches the text.');
+const version = z.string().describe("The data version the answer comes from (the API's X-Data-Version).");
+const economicsRow = z.object({
+  name: z.string(),
+  level: z.int(),
+  harvestValue: z.number().describe('In-game dollars one harvest sells for: logs per harvest × log value.'),
+  profitPerHarvest: z.number().describe('In-game dollars one harvest earns once the sapling to replant is paid.'),
+  profitPerHour: z.number().describe('In-game dollars an hour of growing it earns on the plot.'),
+  costToReach: z.number().describe('In-game dollars of upgrades from level 1 to its level.'),
+  upgradePaybackHours: z
+    .number()
+    .nullable()
+    .describe(
+      'Hours of growing it until its upgrade cost is earned back over the tree one level below; null at level 1 ' +
+        'or when it earns no more per hour (never pays back).',
+    ),
+});
+const plotUsed = z
+  .object({ level: z.int().nullable(), growthSpeed: z.number() })
+  .describe('The plot the figures are for: its level (null: a normal plot) and growth speed in percent.');
+
+export const tools = {
+  find_record: {
+    title: 'Find a record',
+    description:
+      'Looks up records of the tree-farming game by name, alias or level, exactly as GET /api/<kind>?search= ' +
+      'answers. A name matches whatever its case, spaces or punctuation ("oak tree", "OakTree"); digits ask for ' +
+      'every record of that level. A miss says so and lists the nearest names (typos forgiven) to try instead.',
+    input: z.strictObject({
+      kind,
+      query: z
+        .string()
+        .min(1)
+        .max(MAX_SEARCH_LENGTH)
+        .describe('A name or alias ("giant sequoia"), or a level as digits ("5").'),
+      release,
+    }),
+    output: z.object({
+      found: z.boolean(),
+      message: z.string().describe("The API's message for this answer."),
+      version,
+      records: z.array(anyRecord).describe('The records found: the data of the API answer; empty on a miss.'),
+      suggestions: z
+        .array(suggestionSchema)
+        .describe('On a miss, what GET /api/<kind>/suggest offers for the same text; empty when found.'),
+    }),
+  },
+  list_records: {
+    title: 'List every record of a kind',
+    description:
+      'Every record of one kind, in level order, exactly as GET /api/<kind> answers. Each record carries the ' +
+      "game's published figures: money in in-game dollars, times in seconds, speeds and efficiencies in percent.",
+    input: z.strictObject({ kind, release }),
+    output: z.object({ version, records: z.array(anyRecord) }),
+  },
+  suggest: {
+    title: 'Suggest names',
+    description:
+      'Type-ahead: up to 25 records whose name, word or alias starts with the text, or digits that start a level; ' +
+      'when nothing starts with it, the nearest names within one or two typos. The same choices as ' +
+      'GET /api/<kind>/suggest?search=.',
+    input: z.strictObject({
+      kind,
+      text: z.string().max(MAX_SEARCH_LENGTH).describe('What has been typed so far; empty for the first 25.'),
+    }),
+    output: z.object({ suggestions: z.array(suggestionSchema) }),
+  },
+  plan: {
+    title: 'Plan the next trees',
+    description:
+      'The planner: every tree a player can reach from their level with their money (upgrading one level at a ' +
+      'time), ranked by profit per hour on their plot, best first, and their next upgrade with its payback. ' +
+      'Money is in in-game dollars; profit per hour assumes a tree is replanted at once after each harvest ' +
+      '(the assumptions are listed in the answer).',
+    input: z.strictObject({
+      level: level.describe(
+        `The level the player's farm has reached (1 at the start; each upgrade adds one). ${level.description}`,
+      ),
+      plot,
+      money: z
+        .number()
+        .min(0)
+        .optional()
+        .describe('In-game dollars the player can spend on upgrades; omit it for no limit.'),
+    }),
+    output: z.object({
+      version,
+      level: z.int(),
+      plot: plotUsed,
+      money: z.number().nullable().describe('The money limit, in in-game dollars; null: none.'),
+      ranking: z
+        .array(
+          economicsRow.extend({
+            costFromHere: z.number().describe("In-game dollars of upgrades from the player's level to this tree."),
+          }),
+        )
+        .describe('The trees within reach, best profit per hour first (ties: lower level first).'),
+      current: economicsRow.nullable().describe("The tree of the player's own level."),
+      next: z
+        .object({
+          name: z.string(),
+          level: z.int(),
+          cost: z.number().describe('In-game dollars the upgrade costs.'),
+          affordable: z.boolean().describe("Whether the player's money covers it."),
+          paybackHours: z.number().nullable().describe('Hours to earn it back; null: it never pays back.'),
+          gainPerHour: z.number().describe('In-game dollars an hour it adds on this plot (negative: it earns less).'),
+        })
+        .nullable()
+        .describe('The upgrade one level up; null at the top level.'),
+      assumptions: z.array(z.string()).describe('What the figures assume where the game publishes no rule.'),
+    }),
+  },
+  tree_economics: {
+    title: "One tree's economics",
+    description:
+      'What one tree earns and costs, worked out from its published figures: harvest value, profit per harvest ' +
+      'and per hour on a plot, the cost of the upgrades to reach it and the hours its upgrade takes to pay back. ' +
+      'The tree is found as find_record finds it (name, alias or level); a miss lists the nearest names.',
+    input: z.strictObject({
+      name: z
+        .string()
+        .min(1)
+        .max(MAX_SEARCH_LENGTH)
+        .describe('The tree\'s name or alias ("giant sequoia"), or its level as digits.'),
+      plot,
+    }),
+    output: z.object({
+      found: z.boolean(),
+      version,
+      plot: plotUsed,
+      tree: treeSchema.nullable().describe('The tree as GET /api/trees serves it; null on a miss.'),
+      economics: economicsRow.nullable().describe('Its figures on the plot; null on a miss.'),
+      suggestions: z.array(suggestionSchema).describe('On a miss, the nearest tree names; empty when found.'),
+    }),
+  },
+  changes: {
+    title: 'Data releases and their changes',
+    description:
+      'The data releases, newest first, each with its record counts and what it added, removed and changed ' +
+      'against the release before it (each changed field from its old value to its new one), exactly as ' +
+      'GET /api/releases lists them.',
+    input: z.strictObject({
+      since: releaseIdSchema
+        .optional()
+        .describe('A release id (YYYY-MM-DD or YYYY-MM-DD-2 ...): only the releases after it. Omit it for all.'),
+    }),
+    output: z.object({ releases: z.array(releaseSummarySchema) }),
+  },
+} as const;
+
+export type ToolName = keyof typeof tools;
+export const toolNames = Object.keys(tools) as ToolName[];
+
+/** A tool's answer: a short text for a person, and the exact data. */
+export interface ToolAnswer {
+  text: string;
+  data: Record<string, unknown>;
+}
+
+type Input<Name extends ToolName> = z.infer<(typeof tools)[Name]['input']>;
+
+/** The API's answer to a query: its status, envelope and data version; undefined for no such release. */
+async function ask(index: RouteIndex, query: ApiQuery) {
+  const resolved = await resolve(index, query);
+  if (resolved.type === 'unknown-release') return undefined;
+  const text = resolved.type === 'made' ? resolved.text : await index.text(resolved.body);
+  const envelope = JSON.parse(text) as { message: string; data?: unknown[] };
+  return {
+    status: resolved.status,
+    message: envelope.message,
+    data: envelope.data ?? [],
+    version: resolved.scope.version,
+  };
+}
+
+/** The answer, or a ToolInputError for a release that is not one (the API's 404 message). */
+async function askIn(index: RouteIndex, query: ApiQuery) {
+  const answer = await ask(index, query);
+  if (!answer) {
+    const { message } = JSON.parse(RELEASE_NOT_FOUND_BODY) as { message: string };
+    throw new ToolInputError(`release ${JSON.stringify(query.release)}: ${message} The changes tool lists them too.`);
+  }
+  return answer;
+}
+
+const records = (index: RouteIndex, kind: KindId, search: string | null, release?: string) =>
+  askIn(index, { endpoint: kind, suggest: false, search, release: release ?? null });
+const suggestions = async (index: RouteIndex, kind: KindId, text: string, release?: string) =>
+  (await askIn(index, { endpoint: kind, suggest: true, search: text, release: release ?? null })).data as Suggestion[];
+
+const nounOf = (kind: KindId, count: number) => {
+  const noun = kindById(kind)?.noun ?? kind;
+  return count === 1 ? noun : `${noun}s`;
+};
+const labelOf = (record: { name?: string; level: number }) => recordsInWords([record]);
+const listed = recordsInWords;
+const dollars = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
+const hours = (value: number | null) => (value === null ? 'never' : `${value.toFixed(1)} h`);
+const nearest = (found: readonly Suggestion[]) =>
+  found.length === 0 ? 'Nothing is near it either.' : `The nearest: ${listed(found, 5)}.`;
+
+/** The plot a figure is for: its level and growth speed (a normal plot without one). */
+async function plotOf(index: RouteIndex, level: number | undefined) {
+  if (level === undefined) return { level: null, growthSpeed: NORMAL_GROWTH_SPEED };
+  const plots = (await records(index, 'plots', null)).data as Plot[];
+  try {
+    return { level, growthSpeed: growthSpeedOf(plots, level) };
+  } catch (error) {
+    throw new ToolInputError(`plot: ${(error as Error).message}`);
+  }
+}
+
+const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) => Promise<ToolAnswer> } = {
+  async find_record(index, { kind, query, release }) {
+    const answer = await records(index, kind, query, release);
+    const found = answer.status === 200 && answer.data.length > 0;
+    const near = found ? [] : await suggestions(index, kind, query, release);
+    const foundRecords = answer.data as { name?: string; level: number }[];
+    const text = found
+      ? `Found ${foundRecords.length} ${nounOf(kind, foundRecords.length)} for "${query}": ${listed(foundRecords)}.`
+      : `No ${nounOf(kind, 1)} matches "${query}". ${nearest(near)}`;
+    return {
+      text,
+      data: { found, message: answer.message, version: answer.version, records: answer.data, suggestions: near },
+    };
+  },
+  async list_records(index, { kind, release }) {
+    const answer = await records(index, kind, null, release);
+    const all = answer.data as { name?: string; level: number }[];
+    return {
+      text: `${all.length} ${nounOf(kind, all.length)}, in level order: ${listed(all)}.`,
+      data: { version: answer.version, records: answer.data },
+    };
+  },
+  async suggest(index, { kind, text }) {
+    const found = await suggestions(index, kind, text);
+    return {
+      text: found.length === 0 ? `Nothing suggests "${text}".` : `Suggestions for "${text}": ${listed(found, 25)}.`,
+      data: { suggestions: found },
+    };
+  },
+  async plan(index, { level, plot, money }) {
+    const trees = await records(index, 'trees', null);
+    const used = await plotOf(index, plot);
+    const limit = money ?? Number.POSITIVE_INFINITY;
+    const result = plan(treeEconomics(trees.data as Tree[], used.growthSpeed), {
+      level,
+      growthSpeed: used.growthSpeed,
+      money: limit,
+    });
+    const best = result.ranking[0];
+    const next = result.next;
+    const text =
+      (best
+        ? `${result.ranking.length} ${nounOf('trees', result.ranking.length)} within reach; ` +
+          `the best is ${labelOf(best)} at ${dollars(best.profitPerHour)} an hour.`
+        : 'No tree is within reach.') +
+      (next
+        ? ` Next upgrade: ${labelOf(next)} for ${dollars(next.cost)}, paying back in ${hours(next.paybackHours)}.`
+        : ' There is no upgrade above this level.');
+    return {
+      text,
+      data: {
+        version: trees.version,
+        level,
+        plot: used,
+        money: money ?? null,
+        ranking: result.ranking,
+        current: result.current ?? null,
+        next,
+        assumptions: PLANNER_ASSUMPTIONS,
+      },
+    };
+  },
+  async tree_economics(index, { name, plot }) {
+    const [answer, all, used] = await Promise.all([
+      records(index, 'trees', name),
+      records(index, 'trees', null),
+      plotOf(index, plot),
+    ]);
+    const tree = answer.status === 200 ? (answer.data as Tree[])[0] : undefined;
+    const row = tree && treeEconomics(all.data as Tree[], used.growthSpeed).find((each) => each.level === tree.level);
+    if (!tree || !row) {
+      const near = await suggestions(index, 'trees', name);
+      return {
+        text: `No tree matches "${name}". ${nearest(near)}`,
+        data: { found: false, version: all.version, plot: used, tree: null, economics: null, suggestions: near },
+      };
+    }
+    return {
+      text: economicsText(row),
+      data: { found: true, version: all.version, plot: used, tree, economics: row, suggestions: [] },
+    };
+  },
+  async changes(index, { since }) {
+    const answer = await askIn(index, { endpoint: 'releases', suggest: false, search: null, release: null });
+    const all = answer.data as ReleaseSummary[];
+    const after = since === undefined ? undefined : releaseIdParts(since);
+    const newer = after
+      ? all.filter((each) => {
+          const parts = releaseIdParts(each.id);
+          return parts !== undefined && byReleaseOrder(parts, after) > 0;
+        })
+      : all;
+    const text =
+      newer.length === 0
+        ? since === undefined
+          ? 'There are no data releases yet.'
+          : `No release after ${since}.`
+        : `${newer.length} release${newer.length === 1 ? '' : 's'}, newest first: ` +
+          newer
+            .map(({ id, changes }) => {
+              const counted = [
+                [changes.added.length, 'added'],
+                [changes.removed.length, 'removed'],
+                [changes.changed.length, 'changed'],
+              ];
+              return `${id} (${counted.map(([count, what]) => `${count} ${what}`).join(', ')})`;
+            })
+            .join('; ') +
+          '.';
+    return { text, data: { releases: newer } };
+  },
+};
+
+function economicsText(row: TreeEconomics): string {
+  return (
+    `${labelOf(row)}: a harvest sells for ${dollars(row.harvestValue)} and earns ${dollars(row.profitPerHarvest)}, ` +
+    `${dollars(row.profitPerHour)} an hour; reaching it costs ${dollars(row.costToReach)} of upgrades; ` +
+    `its upgrade pays back in ${hours(row.upgradePaybackHours)}.`
+  );
+}
+
+/** Whether `name` is one of the tools. */
+export const isToolName = (name: string): name is ToolName => Object.hasOwn(tools, name);
+
+/**
+ * Runs a tool on input its schema has already accepted. A ToolInputError names an argument
+ * that is wrong for the data (a release or plot that does not exist).
+ */
+export function runTool(index: RouteIndex, name: ToolName, input: unknown): Promise<ToolAnswer> {
+  return (handlers[name] as (index: RouteIndex, input: unknown) => Promise<ToolAnswer>)(index, input);
+}

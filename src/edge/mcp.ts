@@ -1,0 +1,96 @@
+// POST /mcp: the MCP tools (src/contract/mcp) over Streamable HTTP, stateless, JSON responses,
+// for a request the core has let through (token checked, counted: see McpHandOff in core.ts).
+// Web-standard Request -> Response, so the Node server and the Worker answer alike. Before the
+// SDK's transport sees a message, the request is held to bounds and each fault is answered
+// with a JSON-RPC error that names it: a method other than POST, a body that is not JSON or
+// over MCP_MAX_BODY_BYTES, nesting past MCP_MAX_DEPTH, a batch. One server and transport a
+// request: nothing is kept between requests.
+import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
+import { createMcpServer } from '../contract/mcp/server.ts';
+import type { RouteIndex } from '../contract/resolve.ts';
+
+/** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
+const SERVER_ERROR = -32000;
+
+type Headers = Readonly<Record<string, string>>;
+
+/** The Response to a request to /mcp; `headers` are the ones every answer of /mcp carries (McpHandOff). */
+export async function answerMcp(request: Request, index: RouteIndex, headers: Headers): Promise<Response> {
+  if (request.method !== 'POST')
+    return rpcError(
+      405,
+      SERVER_ERROR,
+      `Method ${request.method} not allowed on /mcp: POST one JSON-RPC message. ` +
+        'This server keeps no session and offers no event stream.',
+      { ...headers, Allow: MCP_METHODS },
+    );
+  const type = request.headers.get('content-type');
+  if (!isJsonContentType(type))
+    return rpcError(
+      415,
+      ErrorCode.InvalidRequest,
+      `Content-Type must be application/json, got ${type === null ? 'none' : JSON.stringify(type)}.`,
+      headers,
+    );
+  let message: unknown;
+  try {
+    const body = await readRequestBody(request, MCP_MAX_BODY_BYTES);
+    if (body.tooLarge)
+      return rpcError(
+        413,
+        ErrorCode.InvalidRequest,
+        `The body is over ${MCP_MAX_BODY_BYTES} bytes: send one short JSON-RPC message.`,
+        headers,
+      );
+    message = JSON.parse(body.text);
+  } catch (error) {
+    const why = error instanceof SyntaxError ? error.message : 'the body could not be read';
+    return rpcError(400, ErrorCode.ParseError, `Parse error: the body is not JSON (${why}).`, headers);
+  }
+  if (Array.isArray(message))
+    return rpcError(
+      400,
+      ErrorCode.InvalidRequest,
+      'Batches are not accepted (MCP 2025-06-18 removed JSON-RPC batching): send one message per request.',
+      headers,
+    );
+  if (nestedDeeperThan(message, MCP_MAX_DEPTH))
+    return rpcError(400, ErrorCode.InvalidRequest, `The message nests deeper than ${MCP_MAX_DEPTH} levels.`, headers);
+  const server = createMcpServer(index);
+  const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  // Not closed after: with JSON responses the transport holds no stream or timer once it has
+  // answered, so the pair is simply dropped; closing would abort the handler's signal and make
+  // a "connection closed" error for nothing (a tenth of a tool call's CPU).
+  const answer = await transport.handleRequest(request, { parsedBody: message });
+  const merged = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers: merged });
+}
+
+/** A JSON-RPC error with no id (the request's id is unknown or unread), in an HTTP error status. */
+function rpcError(status: number, code: number, message: string, headers: Headers): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { ...headers, 'Content-Type': 'application/json' },
+  });
+}
+
+/** Whether arrays and objects nest deeper than `limit`, walked without recursion (no stack to overflow). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,0 +1,71 @@
+// /mcp on node:http: the request's body read (bounded) as it arrives, a Web Request made of it
+// for src/edge/mcp.ts, and its Response written back. The body is taken from the first event
+// on: the server watches every body from the start (limits.ts), and a chunk that arrived
+// before this listener would be lost to it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHandOff } from '../edge/core.ts';
+import { answerMcp } from '../edge/mcp.ts';
+import { MCP_MAX_BODY_BYTES } from '../contract/mcp/bounds.ts';
+import type { RouteIndex } from '../contract/resolve.ts';
+
+/** The body as read, or that it is over the bound (declared or sent): it is then refused unread. */
+export type PendingBody = Promise<Buffer | 'too large'>;
+
+/** Starts reading the body of a request to /mcp; resolves at its end, or once it is over the bound. */
+export function readMcpBody(request: IncomingMessage): PendingBody {
+  if (Number(request.headers['content-length']) > MCP_MAX_BODY_BYTES) return Promise.resolve('too large');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = () => {
+      request.off('data', take);
+      resolve(length > MCP_MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks));
+    };
+    const take = (chunk: Buffer) => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length > MCP_MAX_BODY_BYTES) done();
+    };
+    request.on('data', take);
+    request.once('end', done);
+    // A client that goes away mid-body: what came is answered (a parse error), to no one.
+    request.once('close', done);
+  });
+}
+
+/** Answers a request to /mcp the core let through; the number of body bytes sent, for the log. */
+export async function sendMcp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: PendingBody,
+  index: RouteIndex,
+  handOff: McpHandOff,
+  rateLimit: string | undefined,
+): Promise<number> {
+  const headers = new Headers();
+  const raw = request.rawHeaders;
+  for (let at = 0; at + 1 < raw.length; at += 2) {
+    const name = (raw[at] ?? '').toLowerCase();
+    // The body is handed over whole: its framing is the Request's own.
+    if (name !== 'content-length' && name !== 'transfer-encoding') headers.append(name, raw[at + 1] ?? '');
+  }
+  const method = request.method ?? 'GET';
+  const read = method === 'POST' ? await body : undefined;
+  // Over the bound: declared so, and src/edge/mcp.ts refuses it by its length without reading.
+  if (read === 'too large') headers.set('content-length', String(MCP_MAX_BODY_BYTES + 1));
+  const url = `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`;
+  const webRequest = new Request(URL.canParse(url) ? url : 'http://localhost/mcp', {
+    method,
+    headers,
+    body: read instanceof Buffer ? new Uint8Array(read) : undefined,
+  });
+  const answer = await answerMcp(webRequest, index, handOff.headers);
+  const bytes = Buffer.from(await answer.arrayBuffer());
+  const sent: Record<string, string> = Object.fromEntries(answer.headers);
+  if (rateLimit !== undefined) sent['RateLimit'] = rateLimit;
+  sent['Content-Length'] = String(bytes.length);
+  // A body over the bound was not read to its end: the connection cannot carry another request.
+  if (answer.status === 413) sent['Connection'] = 'close';
+  response.writeHead(answer.status, sent).end(bytes);
+  return method === 'HEAD' ? 0 : bytes.length;
+}

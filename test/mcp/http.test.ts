@@ -1,0 +1,267 @@
+// POST /mcp on the Node server, driven by the SDK's own client (README "MCP for AI assistants",
+// docs/api-contract.md "MCP (/mcp)"): the tool list, every tool's answer equal to the API's (or
+// the planner's) for the same question, typo-forgiving misses, JSON-RPC errors that name what
+// is wrong, and the API's token and rate limit. The Worker's own suite is worker.test.ts.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../src/contract/economics.ts';
+import type { Plot, Tree } from '../../src/schema/records.ts';
+import { apiAnswer, httpClient, postMcp, structured, textOf, toolCall } from '../support/mcp.ts';
+import { startRuntime, type Runtime } from '../support/runtimes.ts';
+
+const TOKEN = 'mcp-test-token';
+const TOOLS = ['find_record', 'list_records', 'suggest', 'plan', 'tree_economics', 'changes'];
+
+let runtime: Runtime;
+let client: Client;
+
+beforeAll(async () => {
+  runtime = await startRuntime('node', { tokens: [TOKEN] });
+  client = await httpClient(runtime.url, TOKEN);
+});
+afterAll(async () => {
+  await client?.close();
+  await runtime?.close();
+});
+
+const api = (path: string) => apiAnswer(runtime.url, TOKEN, path);
+/** The JSON-RPC error a call gets: its code and message. */
+async function callError(name: string, args: Record<string, unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await client.callTool({ name, arguments: args });
+  } catch (error) {
+    if (error instanceof McpError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error(`${name} answered ${JSON.stringify(args)} without an error`);
+}
+
+describe('the tools', () => {
+  test('are the six tools, each read-only and idempotent, with an input and an output schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false });
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.description?.length).toBeGreaterThan(80);
+    }
+  });
+
+  test('each input says what it means for a model that has never seen the game (units, level, plot)', async () => {
+    const { tools } = await client.listTools();
+    const described = JSON.stringify(tools.map((tool) => tool.inputSchema));
+    expect(described).toContain("the game's progression step");
+    expect(described).toContain('The level of the plot (the land) the tree grows on');
+    expect(described).toContain('In-game dollars');
+  });
+});
+
+describe('find_record', () => {
+  test.each([
+    ['trees', 'giant sequoia'],
+    ['trees', 'Croton Megalocarpus'],
+    ['trees', '5'],
+    ['cutters', '3'],
+    ['plots', '2'],
+  ])('answers %s %j with the records GET /api/<kind>?search= gives', async (kind, query) => {
+    const answer = await structured(client, 'find_record', { kind, query });
+    const expected = await api(`/api/${kind}?search=${encodeURIComponent(query)}`);
+    expect(expected.status).toBe(200);
+    expect(answer).toMatchObject({ found: true, message: expected.message, suggestions: [] });
+    expect(answer.records).toEqual(expected.data);
+  });
+
+  test('answers from a release when given one, as ?release= does', async () => {
+    const [release] = (await api('/api/releases')).data as { id: string }[];
+    const answer = await structured(client, 'find_record', { kind: 'trees', query: '1', release: release?.id });
+    expect(answer.records).toEqual((await api(`/api/trees?search=1&release=${release?.id}`)).data);
+  });
+
+  test('a miss says so and offers the suggestions the API would (sequioa: Giant Sequoia)', async () => {
+    const answer = await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' });
+    const suggested = await api('/api/trees/suggest?search=sequioa');
+    expect(answer).toMatchObject({ found: false, records: [], suggestions: suggested.data });
+    expect(suggested.data).toContainEqual(expect.objectContaining({ name: 'Giant Sequoia' }));
+    const text = await textOf(client, 'find_record', { kind: 'trees', query: 'sequioa' });
+    expect(text).toMatch(/^No tree matches "sequioa"\. The nearest: .*Giant Sequoia/);
+  });
+});
+
+test('list_records answers with the records GET /api/<kind> gives', async () => {
+  for (const kind of ['trees', 'gifts', 'vehicles']) {
+    const answer = await structured(client, 'list_records', { kind });
+    expect(answer.records).toEqual((await api(`/api/${kind}`)).data);
+  }
+});
+
+test('suggest answers with the choices GET /api/<kind>/suggest gives, near misses included', async () => {
+  for (const text of ['oa', '', '1', 'sequioa']) {
+    const answer = await structured(client, 'suggest', { kind: 'trees', text });
+    expect(answer.suggestions).toEqual((await api(`/api/trees/suggest?search=${encodeURIComponent(text)}`)).data);
+  }
+});
+
+test("plan answers with the planner's ranking for the API's trees and plots", async () => {
+  const trees = (await api('/api/trees')).data as Tree[];
+  const plots = (await api('/api/plots')).data as Plot[];
+  const growthSpeed = growthSpeedOf(plots, 3);
+  const expected = plan(treeEconomics(trees, growthSpeed), { level: 2, growthSpeed, money: 50_000 });
+  const answer = await structured(client, 'plan', { level: 2, plot: 3, money: 50_000 });
+  expect(answer).toMatchObject({
+    level: 2,
+    plot: { level: 3, growthSpeed },
+    money: 50_000,
+    ranking: expected.ranking,
+    current: expected.current,
+    next: expected.next,
+    assumptions: PLANNER_ASSUMPTIONS,
+  });
+  const unlimited = await structured(client, 'plan', { level: 1 });
+  expect(unlimited.ranking).toEqual(
+    plan(treeEconomics(trees), { level: 1, growthSpeed: 100, money: Infinity }).ranking,
+  );
+  expect(unlimited.money).toBeNull();
+});
+
+test("plan's text names the best tree and the next upgrade, in words a person reads", async () => {
+  const text = await textOf(client, 'plan', { level: 1, money: 0 });
+  expect(text).toMatch(
+    /^1 tree within reach; the best is .+ \(level 1\) at \$[\d,]+ an hour\. Next upgrade: .+ \(level 2\)/,
+  );
+});
+
+test("tree_economics answers with the tree's own figures, found as find_record finds it", async () => {
+  const trees = (await api('/api/trees')).data as Tree[];
+  const plots = (await api('/api/plots')).data as Plot[];
+  const [sequoia] = (await api('/api/trees?search=giant%20sequoia')).data as Tree[];
+  const row = treeEconomics(trees, growthSpeedOf(plots, 2)).find((each) => each.level === sequoia?.level);
+  const answer = await structured(client, 'tree_economics', { name: 'Giant Sequoia', plot: 2 });
+  expect(answer).toMatchObject({ found: true, tree: sequoia, economics: row, suggestions: [] });
+  const miss = await structured(client, 'tree_economics', { name: 'sequioa' });
+  expect(miss).toMatchObject({ found: false, tree: null, economics: null });
+  expect(miss.suggestions).toEqual((await api('/api/trees/suggest?search=sequioa')).data);
+});
+
+test('changes answers with the releases GET /api/releases lists, and only those after `since`', async () => {
+  const releases = (await api('/api/releases')).data as { id: string }[];
+  expect((await structured(client, 'changes', {})).releases).toEqual(releases);
+  const oldest = releases.at(-1)?.id;
+  expect((await structured(client, 'changes', { since: oldest })).releases).toEqual(releases.slice(0, -1));
+});
+
+describe('bad input is a JSON-RPC error that names what is wrong', () => {
+  test('an unknown tool, with the names of the tools', async () => {
+    const error = await callError('find_records', { kind: 'trees', query: 'oak' });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('Unknown tool "find_records": the tools are find_record, list_records');
+  });
+
+  test.each([
+    [{ kind: 'trees' }, 'query is missing'],
+    [{ kind: 'tree', query: 'oak' }, 'kind: Invalid option'],
+    [{ kind: 'trees', query: 5 }, 'query: Invalid input: expected string, received number'],
+    [{ kind: 'trees', query: 'oak', colour: 'red' }, 'unknown argument colour'],
+    [{ kind: 'trees', query: 'oak', release: 'yesterday' }, 'release: expected a release id'],
+    [{ kind: 'trees', query: 'oak', release: '1999-01-01' }, 'release "1999-01-01": The requested release could not'],
+  ])('find_record %j', async (args, named) => {
+    const error = await callError('find_record', args);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain(`Invalid arguments for find_record: ${named}`);
+  });
+
+  test('a plot level no plot has, with the levels there are', async () => {
+    const error = await callError('plan', { level: 1, plot: 999 });
+    expect(error.message).toMatch(/Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to \d+/);
+  });
+});
+
+describe('HTTP', () => {
+  test("no token: 401 with the API's body and WWW-Authenticate, and the SDK client cannot connect", async () => {
+    const response = await postMcp(runtime.url, toolCall('list_records', { kind: 'trees' }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await response.json()).toEqual({
+      error: true,
+      message: 'An API token is required. Send it in the Authorization header.',
+    });
+    await expect(httpClient(runtime.url, 'not-the-token')).rejects.toMatchObject({ code: 401 });
+  });
+
+  test('GET and DELETE: 405 with Allow: POST and a JSON-RPC error (no stream, no session)', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(new URL('/mcp', runtime.url), {
+        method,
+        headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'text/event-stream' },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
+        `Method ${method} not allowed on /mcp`,
+      );
+    }
+  });
+
+  test.each([
+    ['a batch', `[${toolCall('suggest', { kind: 'trees', text: 'oa' })}]`, {}, 400, 'Batches are not accepted'],
+    ['malformed JSON', '{"jsonrpc":"2.0",', {}, 400, 'Parse error: the body is not JSON'],
+    [
+      'deep nesting',
+      `${'['.repeat(40)}${']'.repeat(40)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}'),
+      {},
+      400,
+      'nests deeper than 16',
+    ],
+    [
+      'a body over 16 KiB',
+      toolCall('suggest', { kind: 'trees', text: 'x'.repeat(17_000) }),
+      {},
+      413,
+      'over 16384 bytes',
+    ],
+    [
+      'the wrong content type',
+      toolCall('suggest', { kind: 'trees', text: 'oa' }),
+      { 'Content-Type': 'text/plain' },
+      415,
+      'Content-Type must be application/json, got "text/plain"',
+    ],
+  ])('%s: a JSON-RPC error naming it', async (_name, body, headers, status, message) => {
+    const response = await postMcp(runtime.url, body, { token: TOKEN, headers });
+    expect(response.status).toBe(status);
+    const answer = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
+    expect(answer.jsonrpc).toBe('2.0');
+    expect(answer.error.message).toContain(message);
+    expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  test('a tool call answers in one POST, with no session (stateless), JSON not an event stream', async () => {
+    const response = await postMcp(runtime.url, toolCall('find_record', { kind: 'trees', query: 'oak tree' }), {
+      token: TOKEN,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    const answer = (await response.json()) as { result: { structuredContent: { records: unknown[] } } };
+    expect(answer.result.structuredContent.records).toEqual((await api('/api/trees?search=oak%20tree')).data);
+  });
+});
+
+test('past the rate limit: 429 as for /api/, each tool call counting as one request', { timeout: 90_000 }, async () => {
+  const limited = await startRuntime('node', { tokens: [TOKEN], rateLimit: { requests: 3, seconds: 60 } });
+  try {
+    // The count's windows are whole minutes: start far from the end of one, so all five calls share it.
+    const into = Date.now() % 60_000;
+    if (into > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - into + 50));
+    const call = () => postMcp(limited.url, toolCall('suggest', { kind: 'trees', text: 'oa' }), { token: TOKEN });
+    const statuses = [];
+    for (let count = 0; count < 4; count++) statuses.push((await call()).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await call();
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { error: boolean }).error).toBe(true);
+  } finally {
+    await limited.close();
+  }
+});

@@ -1,0 +1,95 @@
+// `treefarm mcp --bundle <file>` driven by the SDK's own client over stdio: the same tools,
+// answered offline from a verified bundle, equal to what /mcp answers online for the same
+// build; a bundle that fails its check, or none given, is refused before anything is served.
+// Runs the CLI's source (src/client/cli/bin.ts) on this Node; test/client/cli.test.ts runs the
+// packed command.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { loadContent } from '../../src/build/content.ts';
+import { projectDir } from '../../src/build/site.ts';
+import { bundleFileName } from '../../src/contract/bundle-layout.ts';
+import { httpClient, structured } from '../support/mcp.ts';
+import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
+
+const TOKEN = 'mcp-stdio-token';
+const BIN = join(projectDir, 'src', 'client', 'cli', 'bin.ts');
+const version = loadContent(join(projectDir, 'content')).version;
+const bundle = join(distDir, 'downloads', bundleFileName(version, 'tar.gz'));
+
+let offline: Client;
+let online: Client;
+let runtime: Runtime;
+
+beforeAll(async () => {
+  offline = new Client({ name: 'treefarm-tests', version: '1.0.0' });
+  await offline.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--bundle', bundle], stderr: 'ignore' }),
+  );
+  runtime = await startRuntime('node', { tokens: [TOKEN] });
+  online = await httpClient(runtime.url, TOKEN);
+});
+afterAll(async () => {
+  await Promise.all([offline?.close(), online?.close()]);
+  await runtime?.close();
+});
+
+test('offline, the same tools with the same schemas as /mcp', async () => {
+  expect((await offline.listTools()).tools).toEqual((await online.listTools()).tools);
+});
+
+test.each([
+  ['find_record', { kind: 'trees', query: 'giant sequoia' }],
+  ['find_record', { kind: 'trees', query: 'sequioa' }],
+  ['find_record', { kind: 'gifts', query: '4' }],
+  ['list_records', { kind: 'storages' }],
+  ['suggest', { kind: 'trees', text: 'croton' }],
+  ['plan', { level: 3, plot: 2, money: 100_000 }],
+  ['tree_economics', { name: 'oak tree', plot: 4 }],
+  ['changes', {}],
+])('offline %s %j answers as /mcp does online', async (name, args) => {
+  expect(await structured(offline, name, args)).toEqual(await structured(online, name, args));
+});
+
+test('offline, a wrong argument is the same JSON-RPC error', async () => {
+  const refusal = (client: Client) =>
+    client.callTool({ name: 'suggest', arguments: { kind: 'trees' } }).catch((error: unknown) => error);
+  const [local, remote] = await Promise.all([refusal(offline), refusal(online)]);
+  expect(local).toBeInstanceOf(McpError);
+  expect((local as McpError).message).toBe((remote as McpError).message);
+  expect((local as McpError).message).toContain('Invalid arguments for suggest: text is missing');
+});
+
+/** The CLI run to its end: exit status and stderr. */
+function treefarm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test('a file that is not a verified bundle is refused before anything is served (exit 2, one line)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'treefarm-mcp-'));
+  try {
+    const fake = join(dir, 'fake.tar.gz');
+    writeFileSync(fake, 'not a bundle');
+    const outcome = await treefarm(['mcp', '--bundle', fake]);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr.trimEnd().split('\n')).toHaveLength(1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mcp without --bundle is a usage error that says to give one', async () => {
+  const outcome = await treefarm(['mcp']);
+  expect(outcome.code).toBe(2);
+  expect(outcome.stderr).toContain('mcp serves a bundle: give it with --bundle <file>');
+});

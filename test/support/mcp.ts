@@ -1,0 +1,57 @@
+// MCP clients for the tests: the SDK's own Client over Streamable HTTP (against a runtime's
+// /mcp) or over stdio (against `treefarm mcp --bundle`), and the API's answer to the same
+// question, to compare a tool's records with.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** An SDK client connected to `${origin}/mcp` with the token (none: no Authorization header). */
+export async function httpClient(origin: string, token: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'treefarm-tests', version: '1.0.0' });
+  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }));
+  return client;
+}
+
+/** A tool's structured answer; throws with the tool's text when the call was not a plain success. */
+export async function structured(client: Client, name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError || !result.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+  return result.structuredContent as Record<string, unknown> & { records?: unknown[] };
+}
+
+/** The first text of a tool's answer: what a person reads. */
+export async function textOf(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
+/** The `data` of the API's answer to GET `path` (status and all), for comparing with a tool's records. */
+export async function apiAnswer(origin: string, token: string, path: string) {
+  const response = await fetch(new URL(path, origin), { headers: { Authorization: `Bearer ${token}` } });
+  const envelope = (await response.json()) as { message: string; data?: unknown[] };
+  return { status: response.status, message: envelope.message, data: envelope.data ?? [] };
+}
+
+/** One JSON-RPC message (or any body) POSTed to /mcp as an SDK client would send it. */
+export function postMcp(
+  origin: string,
+  body: string,
+  { token, headers = {} }: { token?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return fetch(new URL('/mcp', origin), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+      ...headers,
+    },
+    body,
+  });
+}
+
+/** A tools/call message, as JSON text. */
+export const toolCall = (name: string, args: Record<string, unknown>, id = 1) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
