@@ -3,7 +3,7 @@
 // thread (access-log-thread.ts), off the event loop that serves requests.
 import pino, { type DestinationStream } from 'pino';
 import SonicBoom from 'sonic-boom';
-import type { TimedRecord } from './access-log-batch.ts';
+import { MAX_PATH_LENGTH, type TimedRecord } from './access-log-batch.ts';
 
 /** Where the lines go: sonic-boom on a file descriptor or, in tests, a stand-in. */
 export interface LineSink {
@@ -17,8 +17,6 @@ export interface LineSink {
  * WORKERS>1 the lines of the processes sharing stdout never interleave mid-line.
  */
 export const ATOMIC_WRITE_BYTES = 4096;
-/** Longer request targets are cut, so a line stays well within one atomic write. */
-export const MAX_PATH_LENGTH = 2048;
 
 /** Makes the lines of records with pino and hands them to a sink. */
 export class LineMaker {

@@ -1,14 +1,8 @@
 // The access log's lines (src/server/access-log-lines.ts), as the log's thread makes them; the
 // lines over HTTP, from each process, are checked in test/reliability/rate-limits.test.ts.
 import { describe, expect, test } from 'vitest';
-import type { AccessRecord, TimedRecord } from '../../src/server/access-log-batch.ts';
-import {
-  ATOMIC_WRITE_BYTES,
-  isoTimestamp,
-  LineMaker,
-  type LineSink,
-  MAX_PATH_LENGTH,
-} from '../../src/server/access-log-lines.ts';
+import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from '../../src/server/access-log-batch.ts';
+import { ATOMIC_WRITE_BYTES, isoTimestamp, LineMaker, type LineSink } from '../../src/server/access-log-lines.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 
 /** A sink that keeps each write as text. */
