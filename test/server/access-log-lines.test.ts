@@ -75,7 +75,7 @@ describe('access log lines', () => {
     expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
   });
 
-  test('no line passes one atomic write: a target that escapes or encodes long is cut to fit, whole characters, marked', () => {
+  test('no line passes one atomic write: a target long once escaped is cut to fit, at a character, marked', () => {
     const search = '/api/trees?search=';
     const targets = [
       `${search}${'\\'.repeat(2100)}`,
@@ -108,7 +108,7 @@ describe('access log lines', () => {
     expect(path).toBe(`/api/trees?search=${'a'.repeat(MAX_PATH_LENGTH - 18)}…`);
   });
 
-  test('credential-looking query values are written as ***, whatever the letter case or percent-encoding of the name', () => {
+  test('credential-looking query values are written ***, in any letter case, the name percent-encoded or not', () => {
     const names = ['token', 'api_key', 'key', 'access_token', 'auth', 'password'];
     const spellings = names.flatMap((name) => [
       name,

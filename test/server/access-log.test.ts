@@ -243,7 +243,7 @@ describe("the log's thread", () => {
     expect((JSON.parse(line ?? '') as AccessRecord).path).toBe('/api/gifts');
   }, 120_000);
 
-  test(`a stalled stdout: records of long targets wait up to ${MAX_WAITING_BYTES} bytes, the rest are dropped, counted`, async () => {
+  test(`a stalled stdout: records wait up to ${MAX_WAITING_BYTES} bytes, the rest are dropped, counted`, async () => {
     const { thread, fd, stderr } = threadOnStalledPipe();
     // 15 KB targets, numbered first so the number survives the cut.
     const long = 'a'.repeat(15_000);
