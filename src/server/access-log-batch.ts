@@ -2,10 +2,21 @@
 // log's thread: as columns (the numbers in one Float64Array, each string field in an array of
 // its own). A message of columns costs the serving thread about a third of one that carries
 // the same records as objects, which the structured clone walks field by field.
+//
+// A record is cut to size here, as it is added, so what waits for the log's thread is bounded
+// in bytes: a request target keeps MAX_PATH_LENGTH characters and one more (the sign, for the
+// log's thread, that it was cut), the other strings MAX_FIELD_LENGTH.
+
+/** Longer request targets are cut to this many characters (the line marks the cut). */
+export const MAX_PATH_LENGTH = 2048;
+/** Longer methods, token names and client addresses are cut to this many characters (none is, in practice). */
+export const MAX_FIELD_LENGTH = 64;
+/** The bytes a record's four numbers take in a batch. */
+const NUMBER_BYTES = 4 * Float64Array.BYTES_PER_ELEMENT;
 
 export interface AccessRecord {
   method: string;
-  /** The request target as sent: path and query. */
+  /** The request target as the client sent it (before any rewrite): path and query. */
   path: string;
   status: number;
   /** Body bytes sent (0 for HEAD, 204 and 304). */
@@ -35,6 +46,11 @@ export interface RecordBatch {
   now: number;
   /** status, bytes, durationMs and answeredAt (a performance.now()) of each record in turn. */
   numbers: Float64Array<ArrayBuffer>;
+  /**
+   * The batch's size as it crosses to the log's thread: its numbers, and a byte a character of
+   * its strings (node:http gives a request target one byte a character, as the clone carries it).
+   */
+  bytes: number;
   methods: string[];
   paths: string[];
   tokens: (string | null)[];
@@ -53,6 +69,7 @@ export class BatchBuilder {
   private paths: string[] = [];
   private tokens: (string | null)[] = [];
   private clients: (string | null)[] = [];
+  private bytes = 0;
 
   constructor(records: number) {
     this.numbers = new Float64Array(NUMBERS_PER_RECORD * records);
@@ -74,10 +91,16 @@ export class BatchBuilder {
     this.numbers[at + 1] = record.bytes;
     this.numbers[at + 2] = record.durationMs;
     this.numbers[at + 3] = answeredAt;
-    this.methods.push(record.method);
-    this.paths.push(record.path);
-    this.tokens.push(record.token);
-    this.clients.push(record.client);
+    // Cut here, on the serving thread, so a long target never waits whole (a slice is copied by the clone).
+    const path = record.path.length > MAX_PATH_LENGTH ? record.path.slice(0, MAX_PATH_LENGTH + 1) : record.path;
+    const method = cutField(record.method);
+    const token = record.token === null ? null : cutField(record.token);
+    const client = record.client === null ? null : cutField(record.client);
+    this.methods.push(method);
+    this.paths.push(path);
+    this.tokens.push(token);
+    this.clients.push(client);
+    this.bytes += NUMBER_BYTES + method.length + path.length + (token?.length ?? 0) + (client?.length ?? 0);
   }
 
   /**
@@ -89,6 +112,7 @@ export class BatchBuilder {
       time,
       now,
       numbers: this.numbers.slice(0, this.paths.length * NUMBERS_PER_RECORD),
+      bytes: this.bytes,
       methods: this.methods,
       paths: this.paths,
       tokens: this.tokens,
@@ -98,9 +122,13 @@ export class BatchBuilder {
     this.paths = [];
     this.tokens = [];
     this.clients = [];
+    this.bytes = 0;
     return batch;
   }
 }
+
+const cutField = (value: string): string =>
+  value.length > MAX_FIELD_LENGTH ? value.slice(0, MAX_FIELD_LENGTH) : value;
 
 /** The records of a batch, in the order they were added, each with the time of its answer. */
 export function* recordsIn(batch: RecordBatch): Generator<TimedRecord> {

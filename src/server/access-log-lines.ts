@@ -1,24 +1,35 @@
 // The access log's lines: pino makes one JSON line a record, and the lines reach their file
 // descriptor (stdout) through sonic-boom in writes of whole lines. This runs in the log's own
-// thread (access-log-thread.ts), off the event loop that serves requests.
+// thread (access-log-thread.ts), off the event loop that serves requests, and so does what a
+// line changes of the target as sent: the values of credential-looking query parameters become
+// ***, and a target cut to size ends in …, cut further if its escaped line would pass
+// ATOMIC_WRITE_BYTES.
 import pino, { type DestinationStream } from 'pino';
 import SonicBoom from 'sonic-boom';
-import type { TimedRecord } from './access-log-batch.ts';
+import { MAX_PATH_LENGTH, type TimedRecord } from './access-log-batch.ts';
 
 /** Where the lines go: sonic-boom on a file descriptor or, in tests, a stand-in. */
 export interface LineSink {
-  /** Whole lines, UTF-8: at most ATOMIC_WRITE_BYTES unless one line is longer. */
+  /** Whole lines, UTF-8: at most ATOMIC_WRITE_BYTES. */
   write(lines: Uint8Array): void;
 }
 
 /**
  * Bytes a pipe takes in one write without mixing it with another process's (PIPE_BUF on
  * Linux): lines reach stdout in writes of whole lines of at most this many bytes, so with
- * WORKERS>1 the lines of the processes sharing stdout never interleave mid-line.
+ * WORKERS>1 the lines of the processes sharing stdout never interleave mid-line. A line is
+ * never longer: its target is cut until the line fits.
  */
 export const ATOMIC_WRITE_BYTES = 4096;
-/** Longer request targets are cut, so a line stays well within one atomic write. */
-export const MAX_PATH_LENGTH = 2048;
+/** What ends a target that was cut (a target as node:http gives it has one byte a character, never this one). */
+const CUT = '…';
+/** Query parameters whose values the log never shows, in any letter case, percent-encoded or not. */
+const CREDENTIAL_NAMES = new Set(['token', 'api_key', 'key', 'access_token', 'auth', 'password']);
+/**
+ * A parameter that may be one of them (or percent-encodes its name): only a target with one is
+ * taken apart, which most lines need not pay for.
+ */
+const MAYBE_CREDENTIAL = new RegExp(`[?&](?:${[...CREDENTIAL_NAMES].join('|')}|[^&=]*%[^&=]*)=`, 'i');
 
 /** Makes the lines of records with pino and hands them to a sink. */
 export class LineMaker {
@@ -45,24 +56,89 @@ export class LineMaker {
   write(records: Iterable<TimedRecord>): void {
     for (const { time, record } of records) {
       this.lineTime = time;
-      this.logger.info(
-        record.path.length > MAX_PATH_LENGTH
-          ? { ...record, path: `${record.path.slice(0, MAX_PATH_LENGTH)}…` }
-          : record,
-      );
+      const path = shownPath(record.path);
+      const shown = path === record.path ? record : { ...record, path };
+      this.logger.info(shown);
+      const over = this.lines.refusedBytes();
+      // Rare (a long target of characters JSON escapes): made again with the target cut to fit.
+      if (over > 0) this.logger.info({ ...shown, path: cutToFit(path, jsonBytes(path) - over) });
     }
     this.lines.end();
   }
 }
 
 /**
+ * The target as a line shows it: credential values as ***, and a target longer than
+ * MAX_PATH_LENGTH (the serving thread keeps one character more, access-log-batch.ts) cut, marked.
+ */
+function shownPath(target: string): string {
+  const cut = target.length > MAX_PATH_LENGTH;
+  const shown = withoutCredentials(cut ? target.slice(0, pairBoundary(target, MAX_PATH_LENGTH)) : target);
+  return cut ? `${shown}${CUT}` : shown;
+}
+
+/**
+ * `target` with the value of each credential-looking query parameter (CREDENTIAL_NAMES) written
+ * as ***: a token sent in the query by mistake never reaches the log.
+ */
+function withoutCredentials(target: string): string {
+  if (!MAYBE_CREDENTIAL.test(target)) return target;
+  const queryStart = target.indexOf('?');
+  const parameters = target.slice(queryStart + 1).split('&');
+  let redacted = false;
+  for (const [index, parameter] of parameters.entries()) {
+    const equals = parameter.indexOf('=');
+    if (equals === -1 || !isCredentialName(parameter.slice(0, equals))) continue;
+    parameters[index] = `${parameter.slice(0, equals)}=***`;
+    redacted = true;
+  }
+  return redacted ? `${target.slice(0, queryStart + 1)}${parameters.join('&')}` : target;
+}
+
+/** Whether a parameter name as sent is one of CREDENTIAL_NAMES once decoded, in any letter case. */
+function isCredentialName(name: string): boolean {
+  // Decoded as URLSearchParams does (a malformed escape stays as it is), so "%74oken" is "token".
+  const decoded = name.includes('%')
+    ? name.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : name;
+  return CREDENTIAL_NAMES.has(decoded.toLowerCase());
+}
+
+/** The UTF-8 bytes of `value` as JSON (quotes and escapes included). */
+const jsonBytes = (value: string): number => Buffer.byteLength(JSON.stringify(value));
+
+/** `at`, or one less where `at` would split a surrogate pair of `text`. */
+const pairBoundary = (text: string, at: number): number => {
+  const before = text.charCodeAt(at - 1);
+  return before >= 0xd800 && before <= 0xdbff ? at - 1 : at;
+};
+
+/**
+ * The longest start of `path` that, marked as cut, takes at most `budget` bytes as JSON: cut in
+ * the raw text, so no escape sequence or UTF-8 sequence is broken. Found by halving, as
+ * escaping makes a character take from one byte to six.
+ */
+function cutToFit(path: string, budget: number): string {
+  let fits = 0;
+  let over = path.length;
+  while (over - fits > 1) {
+    const middle = (fits + over) >>> 1;
+    if (jsonBytes(`${path.slice(0, middle)}${CUT}`) <= budget) fits = middle;
+    else over = middle;
+  }
+  return `${path.slice(0, pairBoundary(path, fits))}${CUT}`;
+}
+
+/**
  * pino's destination: lines encoded straight into chunks of at most ATOMIC_WRITE_BYTES that
- * hold whole lines (a longer line goes alone), handed to the sink as each fills and at end().
+ * hold whole lines, handed to the sink as each fills and at end(). A longer line is refused
+ * (refusedBytes says by how much), for LineMaker to make again shorter.
  */
 class LineBatches implements DestinationStream {
   private readonly sink: LineSink;
   private chunk = Buffer.allocUnsafe(ATOMIC_WRITE_BYTES);
   private used = 0;
+  private refused = 0;
 
   constructor(sink: LineSink) {
     this.sink = sink;
@@ -72,7 +148,14 @@ class LineBatches implements DestinationStream {
     if (this.fits(line)) return;
     // The line did not fit after what the chunk holds: that goes first, then the line.
     this.end();
-    if (!this.fits(line)) this.sink.write(Buffer.from(line));
+    if (!this.fits(line)) this.refused = Buffer.byteLength(line) - ATOMIC_WRITE_BYTES;
+  }
+
+  /** The bytes past ATOMIC_WRITE_BYTES of the line last refused, and 0 from now on; 0 if none was. */
+  refusedBytes(): number {
+    const refused = this.refused;
+    this.refused = 0;
+    return refused;
   }
 
   /** Hands on what the chunk holds. */

@@ -9,7 +9,7 @@ import { fdSink, LineMaker } from './access-log-lines.ts';
 export interface LogThreadData {
   /** Where the lines go: 1 (stdout) when serving. */
   fd: number;
-  /** [0]: how many records are written, counted up after each batch (wrapping at 2^31). */
+  /** [0]: how many records are written, [1]: their bytes; counted up after each batch (wrapping at 2^31). */
   written: Int32Array;
 }
 
@@ -26,6 +26,7 @@ parentPort?.on('message', (batch: RecordBatch) => {
     lines.write(recordsIn(batch));
   } finally {
     // Counted even if it failed (the thread then ends): the serving thread waits for none in vain.
+    Atomics.add(written, 1, batch.bytes);
     Atomics.add(written, 0, recordsOf(batch));
     Atomics.notify(written, 0);
   }

@@ -12,7 +12,8 @@
 // a few microseconds, whatever it holds.
 //
 // When stdout takes lines more slowly than requests come (a pipe whose reader stalls), at most
-// MAX_WAITING_RECORDS wait for the thread; later records are dropped and counted, and once
+// MAX_WAITING_RECORDS records and MAX_WAITING_BYTES bytes of them (cut to size as they are made:
+// access-log-batch.ts) wait for the thread; later records are dropped and counted, and once
 // lines move again one line on stderr says how many. Neither the server's memory nor its
 // answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the lines, and
 // says on stderr how many it leaves unwritten or dropped.
@@ -41,15 +42,21 @@ export const BATCH_RECORDS = 256;
 export const BATCH_DELAY_MS = 20;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
-/** Records handed to the log's thread and not yet written, at most (about 9 MiB); past it, records are dropped. */
+/** Records handed to the log's thread and not yet written, at most; past it, records are dropped... */
 export const MAX_WAITING_RECORDS = 65_536;
+/**
+ * ...and their bytes (RecordBatch.bytes), at most: about 4,000 records whose targets were cut,
+ * or 65,536 short ones (about 15 MiB of the process's memory either way, measured).
+ */
+export const MAX_WAITING_BYTES = 8 * 1024 * 1024;
 
 /**
- * Records handed on and not yet written, from the two running counts (`posted` on this thread,
- * `written` in shared memory). Both are 32-bit and wrap after 2^31 records (half a day at
- * 50,000 requests a second): the difference taken in 32 bits stays right across the wrap.
+ * Records (or their bytes) handed on and not yet written, from the two running counts
+ * (`posted` on this thread, `written` in shared memory). Both are 32-bit and wrap after 2^31
+ * (records: half a day at 50,000 requests a second; bytes: sooner): the difference taken in 32
+ * bits stays right across the wrap, as it never nears 2^31.
  */
-export const recordsWaiting = (posted: number, written: number): number => (posted - written) | 0;
+export const stillWaiting = (posted: number, written: number): number => (posted - written) | 0;
 
 /**
  * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
@@ -97,10 +104,11 @@ class BatchedLog implements AccessLog {
 export class LogThread implements BatchWriter {
   private readonly worker: Worker;
   private readonly exitWaitMs: number;
-  /** [0]: records the thread has written (wrapping at 2^31, see recordsWaiting). */
-  private readonly written = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  /** [0]: records the thread has written, [1]: their bytes (each wrapping at 2^31, see stillWaiting). */
+  private readonly written = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   private posted = 0;
-  /** Records dropped (while MAX_WAITING_RECORDS were waiting) and not yet said on stderr. */
+  private postedBytes = 0;
+  /** Records dropped (while MAX_WAITING_RECORDS or MAX_WAITING_BYTES were waiting) and not yet said on stderr. */
   private dropped = 0;
   private stopped = false;
 
@@ -119,7 +127,10 @@ export class LogThread implements BatchWriter {
   write(batch: RecordBatch): void {
     if (this.stopped) return;
     const records = recordsOf(batch);
-    if (recordsWaiting(this.posted, Atomics.load(this.written, 0)) + records > MAX_WAITING_RECORDS) {
+    if (
+      stillWaiting(this.posted, Atomics.load(this.written, 0)) + records > MAX_WAITING_RECORDS ||
+      stillWaiting(this.postedBytes, Atomics.load(this.written, 1)) + batch.bytes > MAX_WAITING_BYTES
+    ) {
       this.dropped += records;
       return;
     }
@@ -129,6 +140,7 @@ export class LogThread implements BatchWriter {
     // The numbers' memory moves to the thread instead of being copied.
     this.worker.postMessage(batch, [batch.numbers.buffer]);
     this.posted = (this.posted + records) | 0;
+    this.postedBytes = (this.postedBytes + batch.bytes) | 0;
   }
 
   /**
@@ -151,7 +163,7 @@ export class LogThread implements BatchWriter {
     const deadline = performance.now() + this.exitWaitMs;
     for (;;) {
       const written = Atomics.load(this.written, 0);
-      const waiting = recordsWaiting(this.posted, written);
+      const waiting = stillWaiting(this.posted, written);
       const left = deadline - performance.now();
       if (this.stopped || waiting <= 0 || left <= 0) return Math.max(waiting, 0);
       Atomics.wait(this.written, 0, written, left);
@@ -163,7 +175,7 @@ export class LogThread implements BatchWriter {
     if (this.dropped === 0) return;
     process.stderr.write(
       `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
-        `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`,
+        `(at most ${MAX_WAITING_RECORDS} records or ${MAX_WAITING_BYTES / 1024 / 1024} MiB wait to be written).\n`,
     );
     this.dropped = 0;
   }

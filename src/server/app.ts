@@ -193,8 +193,10 @@ class Exchange implements EdgeRequest {
     if (decision.type === 'static') {
       if (this.log) {
         const sent = countBodyBytes(this.response);
+        // Taken now: the static site rewrites request.url, and the log shows what the client asked.
+        const target = this.request.url ?? '';
         // 'close', not 'finish': a client that closes its connection as the last bytes arrive gets no 'finish'.
-        this.response.once('close', () => this.logLine(this.method === 'HEAD' ? 0 : sent()));
+        this.response.once('close', () => this.logLine(this.method === 'HEAD' ? 0 : sent(), target));
       }
       const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
       serveStatic(this.request, this.response, path).catch(() => this.failed());
@@ -226,12 +228,13 @@ class Exchange implements EdgeRequest {
     else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
   }
 
-  private logLine(bytes: number): void {
+  /** `target`: the request target as sent. */
+  private logLine(bytes: number, target = this.request.url ?? ''): void {
     const answeredAt = performance.now();
     this.log?.add(
       {
         method: this.method,
-        path: this.request.url ?? '',
+        path: target,
         status: this.response.statusCode,
         bytes,
         durationMs: durationMs(this.start, answeredAt),

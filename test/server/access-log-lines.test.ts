@@ -1,14 +1,8 @@
 // The access log's lines (src/server/access-log-lines.ts), as the log's thread makes them; the
 // lines over HTTP, from each process, are checked in test/reliability/rate-limits.test.ts.
 import { describe, expect, test } from 'vitest';
-import type { AccessRecord, TimedRecord } from '../../src/server/access-log-batch.ts';
-import {
-  ATOMIC_WRITE_BYTES,
-  isoTimestamp,
-  LineMaker,
-  type LineSink,
-  MAX_PATH_LENGTH,
-} from '../../src/server/access-log-lines.ts';
+import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from '../../src/server/access-log-batch.ts';
+import { ATOMIC_WRITE_BYTES, isoTimestamp, LineMaker, type LineSink } from '../../src/server/access-log-lines.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 
 /** A sink that keeps each write as text. */
@@ -81,13 +75,30 @@ describe('access log lines', () => {
     expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
   });
 
-  test('a line longer than one atomic write goes in a write of its own, whole', () => {
-    const sink = memorySink();
-    const long = `/${'é'.repeat(MAX_PATH_LENGTH - 1)}`;
-    new LineMaker(sink).write(timed([record('/api/trees'), record(long), record('/api/gifts')]));
-    expect(sink.writes).toHaveLength(3);
-    expect(sink.byteLengths[1]).toBeGreaterThan(ATOMIC_WRITE_BYTES);
-    expect((JSON.parse(sink.writes[1] ?? '') as AccessRecord).path).toBe(long);
+  test('no line passes one atomic write: a target long once escaped is cut to fit, at a character, marked', () => {
+    const search = '/api/trees?search=';
+    const targets = [
+      `${search}${'\\'.repeat(2100)}`,
+      `${search}${'"'.repeat(2100)}`,
+      `${search}${'\u0001'.repeat(2100)}`,
+      `${search}${'é'.repeat(2100)}`,
+      `${search}${'€'.repeat(2100)}`,
+      `${search}${'😀'.repeat(1100)}`,
+    ];
+    for (const target of targets) {
+      const sink = memorySink();
+      new LineMaker(sink).write(timed([record('/api/trees'), record(target), record('/api/gifts')]));
+      for (const length of sink.byteLengths) expect(length).toBeLessThanOrEqual(ATOMIC_WRITE_BYTES);
+      const lines = linesOf(sink.writes);
+      const paths = lines.map((line) => (JSON.parse(line) as AccessRecord).path);
+      expect(paths[0]).toBe('/api/trees');
+      expect(paths[2]).toBe('/api/gifts');
+      const cut = paths[1] ?? '';
+      expect(cut.endsWith('…')).toBe(true);
+      expect(target.startsWith(cut.slice(0, -1))).toBe(true);
+      // Cut no shorter than it has to be: one more character (at most 6 bytes escaped) would not fit.
+      expect(Buffer.byteLength(`${lines[1]}\n`)).toBeGreaterThan(ATOMIC_WRITE_BYTES - 6);
+    }
   });
 
   test('request targets longer than 2048 characters are cut, and the cut is marked', () => {
@@ -95,6 +106,43 @@ describe('access log lines', () => {
     new LineMaker(sink).write(timed([record(`/api/trees?search=${'a'.repeat(5000)}`)]));
     const { path } = JSON.parse(sink.writes[0] ?? '') as AccessRecord;
     expect(path).toBe(`/api/trees?search=${'a'.repeat(MAX_PATH_LENGTH - 18)}…`);
+  });
+
+  test('credential-looking query values are written ***, in any letter case, the name percent-encoded or not', () => {
+    const names = ['token', 'api_key', 'key', 'access_token', 'auth', 'password'];
+    const spellings = names.flatMap((name) => [
+      name,
+      name.toUpperCase(),
+      `${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+      `%${name.charCodeAt(0).toString(16)}${name.slice(1)}`,
+      `%${name.charCodeAt(0).toString(16).toUpperCase()}${name.slice(1).toUpperCase()}`,
+    ]);
+    const sink = memorySink();
+    new LineMaker(sink).write(
+      timed([
+        ...spellings.map((name) => record(`/api/trees?search=oak&${name}=s3cr%2Ft&page=2`)),
+        record('/api/trees?token=s3cret'),
+        record('/api/trees?key=one&auth=two'),
+      ]),
+    );
+    expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual([
+      ...spellings.map((name) => `/api/trees?search=oak&${name}=***&page=2`),
+      '/api/trees?token=***',
+      '/api/trees?key=***&auth=***',
+    ]);
+  });
+
+  test('other query parameters, and credential names elsewhere in the target, are logged as sent', () => {
+    const targets = [
+      '/api/trees?search=token',
+      '/api/trees?keys=1&monkey=2&tokens=3&auth_mode=4',
+      '/api/token=1/trees',
+      '/api/trees?token',
+      '/api/trees?search=Oak%20Tree',
+    ];
+    const sink = memorySink();
+    new LineMaker(sink).write(timed(targets.map((target) => record(target))));
+    expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(targets);
   });
 
   test('the time field is the ISO 8601 time of the line to the millisecond, across seconds and days', () => {

@@ -8,15 +8,22 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { type AccessRecord, BatchBuilder, type RecordBatch, recordsIn } from '../../src/server/access-log-batch.ts';
+import {
+  type AccessRecord,
+  BatchBuilder,
+  MAX_PATH_LENGTH,
+  type RecordBatch,
+  recordsIn,
+} from '../../src/server/access-log-batch.ts';
 import {
   accessLog,
   BATCH_DELAY_MS,
   BATCH_RECORDS,
   type BatchWriter,
   LogThread,
+  MAX_WAITING_BYTES,
   MAX_WAITING_RECORDS,
-  recordsWaiting,
+  stillWaiting,
 } from '../../src/server/access-log.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 
@@ -101,6 +108,19 @@ describe('access log', () => {
     expect(builder.size).toBe(0);
     builder.add(records[0] as AccessRecord, 0);
     expect([...recordsIn(builder.take(0, 0))].map(({ record }) => record)).toEqual([records[0]]);
+  });
+
+  test('a long target is cut as its record is added, before it waits: the batch holds and counts no more', () => {
+    const target = `/api/trees?search=${'a'.repeat(15_000)}`;
+    const builder = new BatchBuilder(BATCH_RECORDS);
+    builder.add(record(target, { token: 'r'.repeat(500), client: '1'.repeat(500) }), 0);
+    const batch = builder.take(0, 0);
+    const [{ record: kept } = { record: record('') }] = recordsIn(batch);
+    // One character more than is shown: the sign, for the log's thread, that it was cut.
+    expect(kept.path).toBe(target.slice(0, MAX_PATH_LENGTH + 1));
+    expect(kept.token).toHaveLength(64);
+    expect(kept.client).toHaveLength(64);
+    expect(batch.bytes).toBe(4 * 8 + 'GET'.length + MAX_PATH_LENGTH + 1 + 64 + 64);
   });
 });
 
@@ -203,7 +223,7 @@ describe("the log's thread", () => {
   const pathsNumbered = (count: number) => Array.from({ length: count }, (_, index) => `/api/trees/${index}`);
   const droppedLine = (dropped: number) =>
     `Access log: ${dropped} lines dropped: stdout took lines more slowly than requests came ` +
-    `(at most ${MAX_WAITING_RECORDS} wait to be written).\n`;
+    `(at most ${MAX_WAITING_RECORDS} records or 8 MiB wait to be written).\n`;
 
   test(`a stalled stdout: ${MAX_WAITING_RECORDS} records wait, the rest are dropped, counted on stderr`, async () => {
     const { thread, fd, stderr } = threadOnStalledPipe();
@@ -221,6 +241,31 @@ describe("the log's thread", () => {
     expect(stderr.mock.calls).toEqual([[droppedLine(dropped)]]);
     const [line] = await readLines(fd, 1);
     expect((JSON.parse(line ?? '') as AccessRecord).path).toBe('/api/gifts');
+  }, 120_000);
+
+  test(`a stalled stdout: records wait up to ${MAX_WAITING_BYTES} bytes, the rest are dropped, counted`, async () => {
+    const { thread, fd, stderr } = threadOnStalledPipe();
+    // 15 KB targets, numbered first so the number survives the cut.
+    const long = 'a'.repeat(15_000);
+    const paths = Array.from({ length: 6 * 1024 }, (_, index) => `/api/trees/${index}?search=${long}`);
+    const sample = new BatchBuilder(1024);
+    for (const path of paths.slice(0, 1024)) sample.add(record(path), 0);
+    const batchBytes = sample.take(0, 0).bytes;
+    // Far fewer records than MAX_WAITING_RECORDS: the bytes are the bound that holds.
+    const waiting = Math.floor(MAX_WAITING_BYTES / batchBytes) * 1024;
+    expect(waiting).toBeLessThan(paths.length);
+    writeInBatches(thread, paths);
+    expect(stderr).not.toHaveBeenCalled();
+
+    const written = await readLines(fd, waiting);
+    expect(written.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(
+      paths.slice(0, waiting).map((path) => `${path.slice(0, MAX_PATH_LENGTH)}…`),
+    );
+    expect(thread.waitForLines()).toBe(0);
+    const next = new BatchBuilder(1);
+    next.add(record('/api/gifts'), performance.now());
+    thread.write(next.take(Date.now(), performance.now()));
+    expect(stderr.mock.calls).toEqual([[droppedLine(paths.length - waiting)]]);
   }, 120_000);
 
   test('at exit, records dropped and not said since are counted on stderr', async () => {
@@ -246,14 +291,14 @@ describe("the log's thread", () => {
     ]);
   }, 120_000);
 
-  test('the records waiting are counted right when the running counts pass 2^31 and wrap', () => {
+  test('the records (and bytes) waiting are counted right when the running counts pass 2^31 and wrap', () => {
     const written = new Int32Array(1);
     written[0] = 2 ** 31 - 10;
     const posted = (2 ** 31 - 10 + 30) | 0;
     expect(posted).toBeLessThan(0);
-    expect(recordsWaiting(posted, Atomics.load(written, 0))).toBe(30);
+    expect(stillWaiting(posted, Atomics.load(written, 0))).toBe(30);
     Atomics.add(written, 0, 25);
-    expect(recordsWaiting(posted, Atomics.load(written, 0))).toBe(5);
+    expect(stillWaiting(posted, Atomics.load(written, 0))).toBe(5);
   });
 
   test('a failed thread ends the log with a line on stderr; later records are dropped, not waited for', async () => {
