@@ -3,7 +3,13 @@
 // allocates almost nothing. It also picks the encoding (negotiation.ts) and answers
 // conditional requests with the 304 of the encoding the client holds.
 import { sha256Hex } from '../contract/sha256.ts';
-import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE, PREFLIGHT_HEADERS } from '../contract/headers.ts';
+import {
+  CACHE_ERROR,
+  COMMON_HEADERS,
+  JSON_CONTENT_TYPE,
+  MCP_PREFLIGHT_HEADERS,
+  PREFLIGHT_HEADERS,
+} from '../contract/headers.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
@@ -60,6 +66,7 @@ export class AnswerCache {
   private readonly ofMade: Memo<string, AnswersOfBody> = boundedMemo(MEMO_LIMITS.bodies);
   private readonly fixedBodies = new Map<FixedBodyName, string>();
   private preflightAnswer: EdgeResponse | undefined;
+  private mcpPreflightAnswer: EdgeResponse | undefined;
   private mcpAnswer: McpHandOff | undefined;
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   private baseHeaders: Headers | undefined;
@@ -118,12 +125,20 @@ export class AnswerCache {
     return this.respond(status, { stored }, request, extra, scope);
   }
 
-  /** The 204 to a preflight (OPTIONS) of /api/: no body. */
-  async preflight(): Promise<EdgeResponse> {
-    if (this.preflightAnswer) return this.preflightAnswer;
-    const headers = { ...(await this.commonHeaders()), ...this.policy, ...PREFLIGHT_HEADERS };
-    this.preflightAnswer = frozenAnswer(204, headers, 'identity', false);
-    return this.preflightAnswer;
+  /** The 204 to a preflight (OPTIONS) of /api/, or of /mcp with its own methods and headers: no body. */
+  async preflight(mcp: boolean): Promise<EdgeResponse> {
+    const known = mcp ? this.mcpPreflightAnswer : this.preflightAnswer;
+    if (known) return known;
+    const allowed = mcp ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS;
+    const answer = frozenAnswer(
+      204,
+      { ...(await this.commonHeaders()), ...this.policy, ...allowed },
+      'identity',
+      false,
+    );
+    if (mcp) this.mcpPreflightAnswer = answer;
+    else this.preflightAnswer = answer;
+    return answer;
   }
 
   /** The hand-off of every /mcp request let through: the API's headers, never cached. */

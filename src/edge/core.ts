@@ -88,7 +88,7 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
     if (route === 'static-method')
       return answers.fixed(405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, OUTSIDE_API);
     if (route === 'health') return health(request);
-    if (route === 'preflight') return answers.preflight();
+    if (route === 'preflight' || route === 'mcp-preflight') return answers.preflight(route === 'mcp-preflight');
     // The token: verified before the request is counted, so a valid one counts against itself alone.
     const authorization = request.header('authorization');
     const verdict = tokens.known(authorization) ?? (await tokens.verify(authorization));

@@ -10,7 +10,15 @@ import { reachesApiFolder } from './static-guard.ts';
  * the static site, or one of the static site's refusals (a spelling of the private API folder;
  * a method the site does not serve).
  */
-export type Route = 'api' | 'mcp' | 'preflight' | 'health' | 'static' | 'api-folder' | 'static-method';
+export type Route =
+  | 'api'
+  | 'mcp'
+  | 'preflight'
+  | 'mcp-preflight'
+  | 'health'
+  | 'static'
+  | 'api-folder'
+  | 'static-method';
 
 /** The request's method in upper case (the common GET without a copy). */
 export const methodOf = (request: EdgeRequest): string =>
@@ -21,7 +29,7 @@ export function routeOf(request: EdgeRequest): Route {
   const method = methodOf(request);
   if (pathname === '/api' || pathname.startsWith('/api/')) return method === 'OPTIONS' ? 'preflight' : 'api';
   // /mcp itself only: /mcp/ and below are the site's.
-  if (pathname === MCP_PATH) return method === 'OPTIONS' ? 'preflight' : 'mcp';
+  if (pathname === MCP_PATH) return method === 'OPTIONS' ? 'mcp-preflight' : 'mcp';
   if (reachesApiFolder(pathname)) return 'api-folder';
   // Decided here, not by each runtime's file server, so both answer other methods alike.
   if (method !== 'GET' && method !== 'HEAD') return 'static-method';

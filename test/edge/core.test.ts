@@ -218,6 +218,23 @@ describe('answers to /api/', () => {
       });
     }
   });
+
+  test('OPTIONS /mcp, with or without a token: 204 allowing POST and the headers an MCP client sends', async () => {
+    for (const headers of [{}, authorized()]) {
+      expect(await decision('OPTIONS', '/mcp', headers)).toEqual({
+        type: 'respond',
+        status: 204,
+        headers: {
+          ...common,
+          'Access-Control-Allow-Methods': 'POST, OPTIONS',
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version',
+          'Access-Control-Max-Age': '86400',
+        },
+        encoding: 'identity',
+        omitBody: false,
+      });
+    }
+  });
 });
 
 /** The index over dist/, counting the bodies it reads (near-miss shards). */
