@@ -18,3 +18,11 @@ export function bucketKey(distPath: string, indexId: string): string | undefined
   if (distPath.startsWith(`${INDEX_DIR}/`)) return `index/${indexId}/${distPath.slice(INDEX_DIR.length + 1)}`;
   return undefined;
 }
+
+/**
+ * A local run's count of the Worker's invocations (`npm run worker` with countInvocations): with
+ * the variable on, GET on the path answers how many requests ran the Worker before it, so a test
+ * can tell what the static assets served alone. Never set in a deployment.
+ */
+export const INVOCATIONS_VARIABLE = 'COUNT_INVOCATIONS';
+export const INVOCATIONS_PATH = '/__invocations';

@@ -16,10 +16,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
+import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
-import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import { type BodiesMode, settingsFromEnvironment, type WorkerDevSettings, workerDevVariables } from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -43,11 +43,11 @@ export interface WorkerOptions {
   rateLimit?: RateLimit | undefined;
   /** BODIES: where the API's files are, the static assets (the default) or R2. */
   bodies?: BodiesMode;
+  /** Count the Worker's invocations, told at INVOCATIONS_PATH (tests of what runs the Worker). */
+  countInvocations?: boolean;
   /** The R2 mode's local storage (wrangler's --persist-to): kept between runs, so a run seeds only what it lacks. */
   persistDir?: string;
 }
-
-export type BodiesMode = 'assets' | 'r2';
 
 /** The routes that run the Worker in the R2 mode: those that need the core; all else is static. */
 export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz'];
@@ -62,7 +62,11 @@ const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
  * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
  * removed when the run closes.
  */
-function runConfig(configDir: string, rateLimit: RateLimit | undefined, r2: boolean): { path: string; remove(): void } {
+function runConfig(
+  configDir: string,
+  rateLimit: RateLimit | undefined,
+  workerRoutes: readonly string[] | undefined,
+): { path: string; remove(): void } {
   const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
   const absolute = (key: string) => (text: string) =>
     text.replace(
@@ -78,8 +82,8 @@ name = "${RATE_LIMIT_BINDING}"
 namespace_id = "1001"
 simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
 `;
-  if (r2) {
-    const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(WORKER_ROUTES)}`);
+  if (workerRoutes) {
+    const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
     if (routed === config) throw new Error(`wrangler.toml in ${configDir} has no "run_worker_first = true" to replace`);
     config = `${routed}
 [[r2_buckets]]
@@ -158,6 +162,7 @@ function workerVars(options: WorkerOptions, bucket: BucketPlan | undefined): Rec
   if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
   if (options.rateLimit) vars[RATE_LIMIT_VARIABLE] = `${options.rateLimit.requests}/${options.rateLimit.seconds}s`;
   if (bucket) vars[INDEX_VARIABLE] = bucket.indexId;
+  if (options.countInvocations) vars[INVOCATIONS_VARIABLE] = 'on';
   return vars;
 }
 
@@ -297,7 +302,9 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
   const plan = r2 ? bucketPlan(servedDir) : undefined;
   const staged = r2 ? assetsWithoutApi(servedDir) : undefined;
   const envFile = writeEnvFile(workerVars(options, plan));
-  const config = options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, r2) : undefined;
+  const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
+  const config =
+    options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes) : undefined;
   const remove = () => {
     envFile.remove();
     config?.remove();
@@ -373,14 +380,14 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
 }
 
 if (import.meta.main) {
-  let settings: ServeSettings;
+  let settings: WorkerDevSettings;
   try {
     settings = settingsFromEnvironment(process.env, workerDevVariables);
   } catch (error) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit } = settings;
+  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -388,8 +395,10 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
+  if (bodies === 'r2')
+    console.log('  R2 mode: the API in local R2 (.wrangler/state), the Worker run only for /api, /mcp and /healthz.');
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
   );

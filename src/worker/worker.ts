@@ -8,7 +8,13 @@
 // the runtime's types come from `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
 import { sha256Hex } from '../contract/sha256.ts';
-import { BUCKET_BINDING, bucketKey, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
+import {
+  BUCKET_BINDING,
+  bucketKey,
+  INDEX_VARIABLE,
+  INVOCATIONS_PATH,
+  INVOCATIONS_VARIABLE,
+} from '../contract/bucket-layout.ts';
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
@@ -38,6 +44,7 @@ type WorkerEnv = Env & {
   [RATE_LIMIT_VARIABLE]?: string;
   [BUCKET_BINDING]?: R2Bucket;
   [INDEX_VARIABLE]?: string;
+  [INVOCATIONS_VARIABLE]?: string;
 };
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
@@ -55,6 +62,8 @@ interface Isolate {
 }
 
 let isolate: Promise<Isolate> | undefined;
+/** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
+let invocations = 0;
 
 /** Reads an API file by its dist/ path: its bytes, or undefined when it is not deployed. */
 interface ApiFiles {
@@ -220,6 +229,9 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
 export default {
   async fetch(request, env: WorkerEnv): Promise<Response> {
     const url = new URL(request.url);
+    if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
+      return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+    invocations++;
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
       throw error;

@@ -58,6 +58,19 @@ describe('PORT', () => {
   });
 });
 
+describe('BODIES', () => {
+  test('npm run worker keeps the API in the static assets unless BODIES=r2', () => {
+    expect(settingsFromEnvironment(base, workerDevVariables).bodies).toBe('assets');
+    expect(settingsFromEnvironment({ ...base, BODIES: 'R2' }, workerDevVariables).bodies).toBe('r2');
+  });
+
+  test('another place is refused, naming the variable', () => {
+    expect(() => settingsFromEnvironment({ ...base, BODIES: 's3' }, workerDevVariables)).toThrow(
+      'BODIES must be assets or r2, got "s3"',
+    );
+  });
+});
+
 describe('HOST', () => {
   test('a host name or an address', () => {
     for (const host of ['0.0.0.0', '::1', 'localhost', 'farm.example'])

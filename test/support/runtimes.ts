@@ -51,16 +51,18 @@ export interface RuntimeOptions extends TokenOptions {
   servedDir?: string;
   /** API_RATE_LIMIT (off when absent). */
   rateLimit?: RateLimit;
+  /** The Worker counts its invocations (INVOCATIONS_PATH tells them). */
+  countInvocations?: boolean;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
-  const { servedDir = distDir, ...tokens } = options;
+  const { servedDir = distDir, countInvocations, ...tokens } = options;
   if (name === 'node') {
     const server = await startServer({ distDir: servedDir, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
   if (name === 'worker') {
-    const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, ...tokens });
+    const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, countInvocations, ...tokens });
     return { name, url: worker.url, close: worker.close };
   }
   // A local R2 of its own, seeded from the build, removed with the run.
@@ -70,6 +72,7 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     assetsDir: servedDir,
     bodies: 'r2',
     persistDir,
+    countInvocations,
     ...tokens,
   });
   return {
