@@ -66,11 +66,12 @@ async function keysOf(bucket: WritableBucket): Promise<Set<string>> {
 /**
  * Puts the objects the bucket lacks, index last: an object is never overwritten (its key names
  * its content), so an interrupted upload leaves what was there serving and a second run
- * finishes it. Returns how many it put.
+ * finishes it. Returns how many it put (with `dryRun`, would put: it puts none).
  */
-export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan): Promise<number> {
+export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dryRun = false): Promise<number> {
   const present = await keysOf(bucket);
   const missing = plan.objects.filter(({ key }) => !present.has(key));
+  if (dryRun) return missing.length;
   // Bodies before the index that names them: an index is never there without its bodies.
   missing.sort((a, b) => Number(a.key.startsWith('index/')) - Number(b.key.startsWith('index/')));
   for (const { key, file } of missing) {

@@ -62,7 +62,7 @@ const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
  * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
  * removed when the run closes.
  */
-function runConfig(
+export function runConfig(
   configDir: string,
   rateLimit: RateLimit | undefined,
   workerRoutes: readonly string[] | undefined,
@@ -328,9 +328,15 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
 
 /**
  * Puts into wrangler's local R2 (the folder `wrangler dev --persist-to` reads) the objects of
- * the build it lacks, through wrangler's own simulation of the binding.
+ * the build it lacks, through wrangler's own simulation of the binding; with `dryRun`, counts
+ * them and puts none. Returns how many.
  */
-async function seedLocalBucket(configPath: string, persistDir: string, plan: BucketPlan): Promise<number> {
+export async function seedLocalBucket(
+  configPath: string,
+  persistDir: string,
+  plan: BucketPlan,
+  dryRun = false,
+): Promise<number> {
   const { getPlatformProxy } = await import('wrangler');
   const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
     configPath,
@@ -341,7 +347,7 @@ async function seedLocalBucket(configPath: string, persistDir: string, plan: Buc
   try {
     const bucket = proxy.env[BUCKET_BINDING];
     if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
-    return await uploadMissing(bucket, plan);
+    return await uploadMissing(bucket, plan, dryRun);
   } finally {
     await proxy.dispose();
   }
