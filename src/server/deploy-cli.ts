@@ -18,8 +18,8 @@ import {
   type AssetFile,
 } from '../build/deploy-limits.ts';
 import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
-import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { bucketPlan } from './bucket-objects.ts';
+import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
+import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
 
@@ -29,6 +29,8 @@ export interface DeployOptions {
   distDir: string;
   bodies: BodiesMode;
   dryRun: boolean;
+  /** The R2 bucket's name (R2_BUCKET). */
+  bucket: string;
   /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
   localPersistDir?: string;
   log: (line: string) => void;
@@ -66,19 +68,41 @@ export async function deploy(options: DeployOptions): Promise<number> {
     if (!options.dryRun) wrangler(['deploy']);
     return 0;
   }
-  if (options.localPersistDir === undefined)
-    throw new Error('uploading to Cloudflare R2 is not built yet: use --local (or --dry-run)');
-  const config = runConfig(projectDir, undefined, WORKER_ROUTES);
+  const local = options.localPersistDir !== undefined;
+  const where = local ? 'the local bucket' : `the R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
+  const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
+  const staged = assetsWithoutApi(distDir);
   try {
-    const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun);
+    const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun).catch(
+      (error: unknown) => {
+        throw new Error(
+          `${where} could not be read or written (${(error as Error).message}); ` +
+            `create it with npx wrangler r2 bucket create ${options.bucket}`,
+        );
+      },
+    );
     log(
       options.dryRun
-        ? `Dry run: ${count(missing)} objects the local bucket lacks; nothing uploaded.`
-        : `Uploaded ${count(missing)} objects the local bucket lacked (${INDEX_VARIABLE}=${plan.indexId}).`,
+        ? `Dry run: ${count(missing)} objects ${where} lacks; nothing uploaded, nothing deployed.`
+        : `Uploaded ${count(missing)} objects ${where} lacked (${INDEX_VARIABLE}=${plan.indexId}).`,
     );
+    // The Worker goes out only once every object it names is there; --local deploys nothing.
+    if (!local && !options.dryRun) {
+      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API.');
+      wrangler([
+        'deploy',
+        '--config',
+        config.path,
+        '--assets',
+        staged.dir,
+        '--var',
+        `${INDEX_VARIABLE}:${plan.indexId}`,
+      ]);
+    }
     return missing;
   } finally {
     config.remove();
+    staged.remove();
   }
 }
 
@@ -92,10 +116,11 @@ function wrangler(args: string[]): void {
 if (import.meta.main) {
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
-    const { bodies, distDir } = settingsFromEnvironment(process.env, workerDevVariables);
+    const { bodies, distDir, bucket } = settingsFromEnvironment(process.env, workerDevVariables);
     await deploy({
       distDir,
       bodies,
+      bucket,
       dryRun: values['dry-run'] ?? false,
       ...(values.local ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
       log: console.log,

@@ -45,11 +45,22 @@ export const bodiesModes = z
 
 export type BodiesMode = z.output<typeof bodiesModes>;
 
+/** The R2 mode's bucket when R2_BUCKET is not set: a local run's, and a deploy's by default. */
+export const DEFAULT_BUCKET = 'treefarm-data-api';
+
+/** An R2 bucket's name as Cloudflare allows it: 3 to 63 lowercase letters, digits and hyphens. */
+const bucketName = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be 3 to 63 lowercase letters, digits and hyphens');
+
 /** `npm run worker` reads the same variables, and BODIES; wrangler's own port is its default. */
 export const workerDevVariables = {
   ...serveVariables,
   port: variable('PORT', wholeNumberFrom(0, 65535), 8787),
   bodies: variable('BODIES', bodiesModes, 'assets'),
+  /** The R2 mode's bucket (`npm run deploy`): Cloudflare's rule for a bucket's name. */
+  bucket: variable('R2_BUCKET', bucketName, DEFAULT_BUCKET),
 };
 
 export type WorkerDevSettings = ValuesOf<typeof workerDevVariables> & LocalTokens;

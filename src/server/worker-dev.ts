@@ -19,7 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
-import { type BodiesMode, settingsFromEnvironment, type WorkerDevSettings, workerDevVariables } from './settings.ts';
+import {
+  type BodiesMode,
+  DEFAULT_BUCKET,
+  settingsFromEnvironment,
+  type WorkerDevSettings,
+  workerDevVariables,
+} from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -51,8 +57,11 @@ export interface WorkerOptions {
 
 /** The routes that run the Worker in the R2 mode: those that need the core; all else is static. */
 export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz'];
-/** The bucket's name in a local run (wrangler simulates it; a deploy names its own). */
-const LOCAL_BUCKET = 'treefarm-data-api';
+/** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
+export interface BucketPlace {
+  name: string;
+  remote: boolean;
+}
 
 /** The binding's name in the Worker (src/worker/worker.ts reads it so). */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
@@ -66,6 +75,7 @@ export function runConfig(
   configDir: string,
   rateLimit: RateLimit | undefined,
   workerRoutes: readonly string[] | undefined,
+  bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
 ): { path: string; remove(): void } {
   const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
   const absolute = (key: string) => (text: string) =>
@@ -88,8 +98,8 @@ simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
     config = `${routed}
 [[r2_buckets]]
 binding = "${BUCKET_BINDING}"
-bucket_name = "${LOCAL_BUCKET}"
-`;
+bucket_name = ${JSON.stringify(bucket.name)}
+${bucket.remote ? 'remote = true\n' : ''}`;
   }
   const path = join(folder, 'wrangler.toml');
   writeFileSync(path, config);
@@ -327,22 +337,23 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
 }
 
 /**
- * Puts into wrangler's local R2 (the folder `wrangler dev --persist-to` reads) the objects of
- * the build it lacks, through wrangler's own simulation of the binding; with `dryRun`, counts
+ * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
+ * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
+ * or with no `persistDir` the remote bucket the config marks `remote`. With `dryRun`, counts
  * them and puts none. Returns how many.
  */
 export async function seedLocalBucket(
   configPath: string,
-  persistDir: string,
+  persistDir: string | undefined,
   plan: BucketPlan,
   dryRun = false,
 ): Promise<number> {
   const { getPlatformProxy } = await import('wrangler');
   const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
     configPath,
-    persist: { path: join(persistDir, 'v3') },
+    ...(persistDir === undefined ? {} : { persist: { path: join(persistDir, 'v3') } }),
     envFiles: [],
-    remoteBindings: false,
+    remoteBindings: persistDir === undefined,
   });
   try {
     const bucket = proxy.env[BUCKET_BINDING];

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { deploy } from '../../src/server/deploy-cli.ts';
+import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -43,6 +44,7 @@ const run = async (distDir: string, dryRun: boolean) => {
   const missing = await deploy({
     distDir,
     bodies: 'r2',
+    bucket: DEFAULT_BUCKET,
     dryRun,
     localPersistDir: persistDir,
     log: (line) => lines.push(line),
@@ -59,7 +61,7 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
       '4 R2 objects, 0.0 MiB (largest 0.0 MiB).',
-    'Dry run: 4 objects the local bucket lacks; nothing uploaded.',
+    'Dry run: 4 objects the local bucket lacks; nothing uploaded, nothing deployed.',
   ]);
   // Nothing was put: a real run still finds all four missing.
   expect((await run(dist, false)).missing).toBe(4);

@@ -69,6 +69,13 @@ describe('BODIES', () => {
       'BODIES must be assets or r2, got "s3"',
     );
   });
+
+  test("R2_BUCKET names the R2 mode's bucket by Cloudflare's rule for a bucket's name", () => {
+    expect(settingsFromEnvironment({ ...base, R2_BUCKET: 'farm-api-2' }, workerDevVariables).bucket).toBe('farm-api-2');
+    expect(() => settingsFromEnvironment({ ...base, R2_BUCKET: 'Farm_API' }, workerDevVariables)).toThrow(
+      'R2_BUCKET must be 3 to 63 lowercase letters, digits and hyphens, got "Farm_API"',
+    );
+  });
 });
 
 describe('HOST', () => {
