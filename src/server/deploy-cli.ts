@@ -60,7 +60,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
   log(
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects, ` +
-      `${mebibytes(sizes.reduce((sum, size) => sum + size, 0))} (largest ${mebibytes(Math.max(0, ...sizes))}).`,
+      `${mebibytes(sizes.reduce((sum, size) => sum + size, 0))} (largest ${mebibytes(sizes.reduce((max, size) => Math.max(max, size), 0))}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
