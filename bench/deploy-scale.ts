@@ -7,7 +7,10 @@
 // last release added. The Worker module (in this process, over a stand-in of its assets
 // binding) shows what a cold isolate reads before its first answer; then (`--worker`) `npm run
 // worker` serves the build in workerd, and every release's lists and pinned searches are asked.
-// Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --dir <tmp>.
+// With `--bodies r2` it also counts the R2 mode (the static assets without api/, the R2
+// objects) and serves that mode (BODIES=r2, wrangler's local R2 seeded first).
+// Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --bodies
+// assets|r2, --dir <tmp>.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,8 @@ import { projectDir } from '../src/build/site.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
+import { bucketPlan } from '../src/server/bucket-objects.ts';
+import { statSync } from 'node:fs';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -27,6 +32,7 @@ const { values } = parseArgs({
     releases: { type: 'string', default: '51' },
     changes: { type: 'string', default: '1' },
     worker: { type: 'boolean', default: false },
+    bodies: { type: 'string', default: 'assets' },
     dir: { type: 'string', default: tmpdir() },
   },
 });
@@ -100,7 +106,18 @@ async function coldReads(distDir: string, target: string): Promise<{ reads: [str
 
 /** Every release's lists and pinned searches in workerd; the first request's time. */
 async function askWorker(distDir: string, manifest: BuildManifest, name: string) {
-  const worker = await startWorker({ port: await freePort(), assetsDir: distDir, tokens: [TOKEN] });
+  const r2 = values.bodies === 'r2';
+  const seeding = performance.now();
+  const worker = await startWorker({
+    port: await freePort(),
+    assetsDir: distDir,
+    tokens: [TOKEN],
+    ...(r2 ? { bodies: 'r2' as const, persistDir: join(distDir, '..', 'r2') } : {}),
+  });
+  if (r2)
+    console.log(
+      `- BODIES=r2: wrangler's local R2 seeded and the Worker up in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
+    );
   const failures: string[] = [];
   let asked = 0;
   try {
@@ -192,6 +209,17 @@ try {
       `${count(bodyBytes)} bytes; ` +
       `${cold.ms.toFixed(1)} ms in this process`,
   );
+  if (values.bodies === 'r2') {
+    const bucket = bucketPlan(outDir);
+    const sizes = bucket.objects.map(({ file }) => statSync(file).size);
+    const assets = files.filter((file) => !file.path.startsWith('api/'));
+    const largestAsset = assets.reduce((max, file) => Math.max(max, file.size), 0);
+    console.log(
+      `- R2 mode: ${count(assets.length)} static asset files (largest ${(largestAsset / MiB).toFixed(2)} MiB); ` +
+        `${count(bucket.objects.length)} R2 objects, ${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
+        `(largest ${(sizes.reduce((max, size) => Math.max(max, size), 0) / MiB).toFixed(2)} MiB)`,
+    );
+  }
   if (values.worker) {
     const asked = await askWorker(outDir, manifest, name);
     console.log(

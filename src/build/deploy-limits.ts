@@ -27,8 +27,8 @@ export interface AssetFile {
   size: number;
 }
 
-const count = (value: number) => value.toLocaleString('en-US');
-const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+export const count = (value: number) => value.toLocaleString('en-US');
+export const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
 /** What a deploy of these files as Workers static assets would run into: one sentence per problem, none if it fits. */
 export function workerAssetWarnings(files: readonly AssetFile[], ignored: readonly string[] = NOT_DEPLOYED): string[] {

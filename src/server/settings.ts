@@ -15,6 +15,7 @@ import {
   variable,
   wholeNumberFrom,
 } from '../schema/environment.ts';
+import { z } from 'zod';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
@@ -35,16 +36,43 @@ export const serveVariables = {
 
 export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;
 
-/** `npm run worker` reads the same variables; wrangler's own port is its default. */
-export const workerDevVariables = { ...serveVariables, port: variable('PORT', wholeNumberFrom(0, 65535), 8787) };
+/** Where `npm run worker` keeps the API's files: the static assets, or R2 (docs/deploy.md). */
+export const bodiesModes = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['assets', 'r2'], { error: 'must be assets or r2' }));
+
+export type BodiesMode = z.output<typeof bodiesModes>;
+
+/** The R2 mode's bucket when R2_BUCKET is not set: a local run's, and a deploy's by default. */
+export const DEFAULT_BUCKET = 'treefarm-data-api';
+
+/** An R2 bucket's name as Cloudflare allows it: 3 to 63 lowercase letters, digits and hyphens. */
+const bucketName = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be 3 to 63 lowercase letters, digits and hyphens');
+
+/** `npm run worker` reads the same variables, and BODIES; wrangler's own port is its default. */
+export const workerDevVariables = {
+  ...serveVariables,
+  port: variable('PORT', wholeNumberFrom(0, 65535), 8787),
+  bodies: variable('BODIES', bodiesModes, 'assets'),
+  /** The R2 mode's bucket (`npm run deploy`): Cloudflare's rule for a bucket's name. */
+  bucket: variable('R2_BUCKET', bucketName, DEFAULT_BUCKET),
+};
+
+export type WorkerDevSettings = ValuesOf<typeof workerDevVariables> & LocalTokens;
 
 /** The settings of this process (an EnvironmentError naming each bad variable). */
-export function settingsFromEnvironment(
+export function settingsFromEnvironment<V extends typeof serveVariables>(
   env: object = process.env,
-  variables: typeof serveVariables = serveVariables,
-): ServeSettings {
+  variables: V = serveVariables as V,
+): ValuesOf<V> & LocalTokens {
   const values = readEnvironment(variables, env);
-  return { ...values, ...localTokens(values) };
+  const serving: ValuesOf<typeof serveVariables> = values;
+  return { ...values, ...localTokens(serving) };
 }
 
 /** What a banner or a reload line says of a build. */

@@ -4,6 +4,9 @@
 // API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
 // Clients reach it through a small front on PORT that sets CF-Connecting-IP from the socket,
 // as Cloudflare's edge does; wrangler itself listens on a free port of loopback behind it.
+// With BODIES=r2 it runs the R2 mode (docs/deploy.md): the API's files in wrangler's local R2,
+// seeded from dist/ with what it lacks, the static assets without them, and the Worker run
+// first only for the routes that need the core.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
@@ -13,8 +16,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
+import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
-import { type ServeSettings, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import {
+  type BodiesMode,
+  DEFAULT_BUCKET,
+  settingsFromEnvironment,
+  type WorkerDevSettings,
+  workerDevVariables,
+} from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
@@ -36,6 +47,20 @@ export interface WorkerOptions {
   vars?: Record<string, string>;
   /** API_RATE_LIMIT: the Worker runs with Cloudflare's rate limiting binding, which wrangler simulates. */
   rateLimit?: RateLimit | undefined;
+  /** BODIES: where the API's files are, the static assets (the default) or R2. */
+  bodies?: BodiesMode;
+  /** Count the Worker's invocations, told at INVOCATIONS_PATH (tests of what runs the Worker). */
+  countInvocations?: boolean;
+  /** The R2 mode's local storage (wrangler's --persist-to): kept between runs, so a run seeds only what it lacks. */
+  persistDir?: string;
+}
+
+/** The routes that run the Worker in the R2 mode: those that need the core; all else is static. */
+export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz'];
+/** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
+export interface BucketPlace {
+  name: string;
+  remote: boolean;
 }
 
 /** The binding's name in the Worker (src/worker/worker.ts reads it so). */
@@ -43,9 +68,15 @@ const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
 /**
  * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
- * the rate limiting binding added, in a temporary folder removed when the run closes.
+ * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
+ * removed when the run closes.
  */
-function rateLimitedConfig(configDir: string, { requests, seconds }: RateLimit): { path: string; remove(): void } {
+export function runConfig(
+  configDir: string,
+  rateLimit: RateLimit | undefined,
+  workerRoutes: readonly string[] | undefined,
+  bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
+): { path: string; remove(): void } {
   const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
   const absolute = (key: string) => (text: string) =>
     text.replace(
@@ -53,12 +84,23 @@ function rateLimitedConfig(configDir: string, { requests, seconds }: RateLimit):
       (_line, path: string) => `${key} = ${JSON.stringify(resolvePath(configDir, path))}`,
     );
   const project = readFileSync(join(configDir, 'wrangler.toml'), 'utf8');
-  const config = `${absolute('directory')(absolute('main')(project))}
+  let config = absolute('directory')(absolute('main')(project));
+  if (rateLimit)
+    config += `
 [[ratelimits]]
 name = "${RATE_LIMIT_BINDING}"
 namespace_id = "1001"
-simple = { limit = ${requests}, period = ${seconds} }
+simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
 `;
+  if (workerRoutes) {
+    const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
+    if (routed === config) throw new Error(`wrangler.toml in ${configDir} has no "run_worker_first = true" to replace`);
+    config = `${routed}
+[[r2_buckets]]
+binding = "${BUCKET_BINDING}"
+bucket_name = ${JSON.stringify(bucket.name)}
+${bucket.remote ? 'remote = true\n' : ''}`;
+  }
   const path = join(folder, 'wrangler.toml');
   writeFileSync(path, config);
   return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
@@ -124,11 +166,13 @@ function groupCloser(child: ChildProcess): () => Promise<void> {
 }
 
 /** The Worker's env: the extra variables and the token lists. */
-function workerVars(options: WorkerOptions): Record<string, string> {
+function workerVars(options: WorkerOptions, bucket: BucketPlan | undefined): Record<string, string> {
   const vars: Record<string, string> = { ...options.vars };
   if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
   if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
   if (options.rateLimit) vars[RATE_LIMIT_VARIABLE] = `${options.rateLimit.requests}/${options.rateLimit.seconds}s`;
+  if (bucket) vars[INDEX_VARIABLE] = bucket.indexId;
+  if (options.countInvocations) vars[INVOCATIONS_VARIABLE] = 'on';
   return vars;
 }
 
@@ -225,13 +269,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     'warn',
     '--show-interactive-dev-session=false',
   ];
-  // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
-  if (options.assetsDir) args.push('--assets', options.assetsDir);
-  const envFile = writeEnvFile(workerVars(options));
-  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
-  args.push('--env-file', envFile.path);
-  const limited = options.rateLimit && rateLimitedConfig(options.cwd ?? projectDir, options.rateLimit);
-  if (limited) args.push('--config', limited.path);
+  const run = await runFiles(options);
+  args.push(...run.args);
   // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
   // whole group, and so does this process's exit, so no workerd outlives the run that started it.
   const child = spawn(process.execPath, args, {
@@ -243,15 +282,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const url = `http://${host}:${options.port}`;
   const closeGroup = groupCloser(child);
   const front = connectingIpFront(upstreamPort);
-  // wrangler reads the file once at start; removed when it stops, or when this process exits.
-  process.once('exit', envFile.remove);
+  // wrangler reads the files once at start; removed when it stops, or when this process exits.
+  process.once('exit', run.remove);
   const close = () => {
     front.close();
     front.closeAllConnections();
     return closeGroup().finally(() => {
-      process.off('exit', envFile.remove);
-      envFile.remove();
-      limited?.remove();
+      process.off('exit', run.remove);
+      run.remove();
     });
   };
   await whenReady(child, `http://127.0.0.1:${upstreamPort}`, close, options.echo);
@@ -261,6 +299,69 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     throw error;
   });
   return { url, process: child, close };
+}
+
+/**
+ * The files a run hands wrangler, as its arguments: the env file, the config when the run
+ * differs from wrangler.toml, and in the R2 mode the assets without the API and the local R2,
+ * seeded with what it lacks. `remove` removes the temporary ones.
+ */
+async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remove(): void }> {
+  const r2 = options.bodies === 'r2';
+  const servedDir = options.assetsDir ?? join(projectDir, 'dist');
+  const plan = r2 ? bucketPlan(servedDir) : undefined;
+  const staged = r2 ? assetsWithoutApi(servedDir) : undefined;
+  const envFile = writeEnvFile(workerVars(options, plan));
+  const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
+  const config =
+    options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes) : undefined;
+  const remove = () => {
+    envFile.remove();
+    config?.remove();
+    staged?.remove();
+  };
+  // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
+  const assets = staged?.dir ?? options.assetsDir;
+  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
+  const args = [...(assets ? ['--assets', assets] : []), '--env-file', envFile.path];
+  if (config) args.push('--config', config.path);
+  if (plan && config) {
+    const persistDir = options.persistDir ?? join(projectDir, '.wrangler', 'state');
+    args.push('--persist-to', persistDir);
+    await seedLocalBucket(config.path, persistDir, plan).catch((error: unknown) => {
+      remove();
+      throw error;
+    });
+  }
+  return { args, remove };
+}
+
+/**
+ * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
+ * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
+ * or with no `persistDir` the remote bucket the config marks `remote`. With `dryRun`, counts
+ * them and puts none. Returns how many.
+ */
+export async function seedLocalBucket(
+  configPath: string,
+  persistDir: string | undefined,
+  plan: BucketPlan,
+  dryRun = false,
+): Promise<number> {
+  const { getPlatformProxy } = await import('wrangler');
+  const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
+    configPath,
+    ...(persistDir === undefined ? {} : { persist: { path: join(persistDir, 'v3') } }),
+    envFiles: [],
+    remoteBindings: persistDir === undefined,
+  });
+  try {
+    const bucket = proxy.env[BUCKET_BINDING];
+    if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
+    return await uploadMissing(bucket, plan, dryRun);
+  } finally {
+    await proxy.dispose();
+  }
 }
 
 /** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
@@ -296,14 +397,14 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
 }
 
 if (import.meta.main) {
-  let settings: ServeSettings;
+  let settings: WorkerDevSettings;
   try {
     settings = settingsFromEnvironment(process.env, workerDevVariables);
   } catch (error) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit } = settings;
+  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -311,8 +412,10 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
+  if (bodies === 'r2')
+    console.log('  R2 mode: the API in local R2 (.wrangler/state), the Worker run only for /api, /mcp and /healthz.');
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
   );

@@ -1,11 +1,20 @@
-// The Cloudflare Worker: the same edge core in front of Workers static assets. The Worker
-// runs first for every request (wrangler.toml), so the API folder is reachable only through
-// the core; everything the core calls static goes to the assets binding. It reads the routing
-// index a shard at a time and each body by its SHA-256, so a cold isolate reads one root, one
-// shard and one body before its first answer, whatever the size of the build. Web-standard
-// only: no nodejs_compat. Env and the runtime's types come from `npm run worker:types`.
+// The Cloudflare Worker: the same edge core in front of Workers static assets. In the
+// assets-only mode it runs first for every request (wrangler.toml), so the API folder is
+// reachable only through the core; in the R2 mode (an API_BUCKET binding) the API's files are
+// in R2 alone and the Worker runs only for the routes that need the core. Everything the core
+// calls static goes to the assets binding. It reads the routing index a shard at a time and
+// each body by its SHA-256, so a cold isolate reads one root, one shard and one body before its
+// first answer, whatever the size of the build. Web-standard only: no nodejs_compat. Env and
+// the runtime's types come from `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
 import { sha256Hex } from '../contract/sha256.ts';
+import {
+  BUCKET_BINDING,
+  bucketKey,
+  INDEX_VARIABLE,
+  INVOCATIONS_PATH,
+  INVOCATIONS_VARIABLE,
+} from '../contract/bucket-layout.ts';
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
@@ -26,8 +35,17 @@ import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironm
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
-/** Env as wrangler.toml types it, with the optional rate limit: the binding, and API_RATE_LIMIT for its numbers. */
-type WorkerEnv = Env & { [RATE_LIMIT_BINDING]?: RateLimit; [RATE_LIMIT_VARIABLE]?: string };
+/**
+ * Env as wrangler.toml types it, with the optional rate limit (the binding, and API_RATE_LIMIT
+ * for its numbers) and the optional R2 mode (the bucket, and API_INDEX naming the index).
+ */
+type WorkerEnv = Env & {
+  [RATE_LIMIT_BINDING]?: RateLimit;
+  [RATE_LIMIT_VARIABLE]?: string;
+  [BUCKET_BINDING]?: R2Bucket;
+  [INDEX_VARIABLE]?: string;
+  [INVOCATIONS_VARIABLE]?: string;
+};
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -44,18 +62,51 @@ interface Isolate {
 }
 
 let isolate: Promise<Isolate> | undefined;
+/** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
+let invocations = 0;
 
-/** The bytes of a deployed asset; undefined when it is not deployed (404). */
-async function assetBytes(env: Env, origin: string, path: string): Promise<Bytes | undefined> {
-  const response = await env.ASSETS.fetch(`${origin}/${path}`);
-  if (response.status === 404) return undefined;
-  if (!response.ok) throw new Error(`${path} could not be read from the deployed assets (${response.status})`);
-  return new Uint8Array(await response.arrayBuffer());
+/** Reads an API file by its dist/ path: its bytes, or undefined when it is not deployed. */
+interface ApiFiles {
+  read(path: string): Promise<Bytes | undefined>;
+  /** Where the files are, for an error message. */
+  where: string;
 }
 
-async function requiredAsset(env: Env, origin: string, path: string): Promise<Bytes> {
-  const bytes = await assetBytes(env, origin, path);
-  if (!bytes) throw new Error(`${path} is missing from the deployed assets`);
+/** The API's files as static assets (the assets-only mode). */
+function assetFiles(env: Env, origin: string): ApiFiles {
+  const where = 'the deployed assets';
+  return {
+    where,
+    async read(path) {
+      const response = await env.ASSETS.fetch(`${origin}/${path}`);
+      if (response.status === 404) return undefined;
+      if (!response.ok) throw new Error(`${path} could not be read from ${where} (${response.status})`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+  };
+}
+
+/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
+function bucketFiles(bucket: R2Bucket, env: WorkerEnv): ApiFiles {
+  const indexId = env[INDEX_VARIABLE];
+  if (!indexId)
+    throw new EnvironmentError(
+      `the ${BUCKET_BINDING} R2 binding is configured but ${INDEX_VARIABLE} (the index the deploy uploaded) is not set`,
+    );
+  const where = `the ${BUCKET_BINDING} R2 bucket`;
+  return {
+    where,
+    async read(path) {
+      const key = bucketKey(path, indexId);
+      const object = key === undefined ? null : await bucket.get(key);
+      return object ? new Uint8Array(await object.arrayBuffer()) : undefined;
+    },
+  };
+}
+
+async function requiredFile(files: ApiFiles, path: string): Promise<Bytes> {
+  const bytes = await files.read(path);
+  if (!bytes) throw new Error(`${path} is missing from ${files.where}`);
   return bytes;
 }
 
@@ -79,7 +130,7 @@ function rememberedReads<T>(limit: number): (key: string, read: () => Promise<T>
  * The stored bodies of the deployment, each checked against its SHA-256 when fetched (an asset
  * that does not match is never served) and kept, oldest out past BODY_CACHE_BYTES.
  */
-function storedBodies(env: Env, origin: string): (stored: string) => Promise<Bytes> {
+function storedBodies(files: ApiFiles): (stored: string) => Promise<Bytes> {
   const containers = new Map<string, Promise<Bytes>>();
   const sizes = new Map<string, number>();
   let cachedBytes = 0;
@@ -98,7 +149,7 @@ function storedBodies(env: Env, origin: string): (stored: string) => Promise<Byt
     const known = containers.get(stored);
     if (known) return known;
     const path = storedBodyPath(stored);
-    const fetched = requiredAsset(env, origin, path).then(async (read) => {
+    const fetched = requiredFile(files, path).then(async (read) => {
       if ((await sha256Hex(read)) !== stored) throw new Error(`${path} does not match its SHA-256`);
       return read;
     });
@@ -113,8 +164,10 @@ function storedBodies(env: Env, origin: string): (stored: string) => Promise<Byt
   };
 }
 
-async function startIsolate(env: Env, origin: string): Promise<Isolate> {
-  const container = storedBodies(env, origin);
+async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
+  const bucket = env[BUCKET_BINDING];
+  const files = bucket ? bucketFiles(bucket, env) : assetFiles(env, origin);
+  const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
     const [start, end] = bodyLayout(bytes, storedBodyPath(stored))[part];
@@ -125,12 +178,12 @@ async function startIsolate(env: Env, origin: string): Promise<Isolate> {
   const index: RouteIndex = {
     root: (release) =>
       roots(rootPath(release), async () => {
-        const bytes = await assetBytes(env, origin, rootPath(release));
+        const bytes = await files.read(rootPath(release));
         return bytes && checkRoot(JSON.parse(decoder.decode(bytes)), rootPath(release));
       }),
     shard: (release, n) =>
       shards(shardPath(release, n), async () =>
-        JSON.parse(decoder.decode(await requiredAsset(env, origin, shardPath(release, n)))),
+        JSON.parse(decoder.decode(await requiredFile(files, shardPath(release, n)))),
       ),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
@@ -176,6 +229,9 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
 export default {
   async fetch(request, env: WorkerEnv): Promise<Response> {
     const url = new URL(request.url);
+    if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
+      return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+    invocations++;
     isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
       isolate = undefined;
       throw error;

@@ -13,7 +13,7 @@ import { createClient, openBundle, type BundleClient } from '../../src/client/in
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { kinds, type KindId } from '../../src/schema/kinds.ts';
 import { readManifest } from '../../src/server/body-store.ts';
-import { distDir, runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { distDir, contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { referenceSuggestions, type ReferenceSuggestion } from '../support/suggest-reference.ts';
 
 const TOKEN = 'suggest-contract-token';
@@ -38,7 +38,7 @@ interface Target {
 }
 
 const targets: { name: string; open(): Promise<Target & { close(): Promise<void> }> }[] = [
-  ...runtimeNames.map((name) => ({
+  ...contractRuntimeNames.map((name) => ({
     name,
     async open() {
       const runtime = await startRuntime(name, { tokens: [TOKEN] });
@@ -236,7 +236,7 @@ describe.each(targets)('suggestions, $name', (opener) => {
   });
 });
 
-describe.each(runtimeNames)('suggestions over HTTP, %s runtime', (runtimeName) => {
+describe.each(contractRuntimeNames)('suggestions over HTTP, %s runtime', (runtimeName) => {
   let runtime: Runtime;
   beforeAll(async () => {
     runtime = await startRuntime(runtimeName, { tokens: [TOKEN] });

@@ -11,7 +11,7 @@ import { listRoute, nameRoute, rootPath, shardPath, storedBodyPath } from '../..
 import { routeBody } from '../support/dist-routes.ts';
 import { decodeBody } from '../reliability/builds.ts';
 import { rawRequest, type RawResponse } from '../support/http.ts';
-import { runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { contractRuntimeNames, runsInWorkerd, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
 
 /** API files of the build to aim at: stored bodies, the routing index, the pack the Node server reads. */
@@ -22,7 +22,7 @@ const API_FILES = [
   shardPath(undefined, 0),
   PACK_FILE,
 ];
-const RUNS = { node: 300, worker: 150 };
+const RUNS = { node: 300, worker: 150, 'worker-r2': 150 };
 
 /** How one character is written: as it is, %XX, %xx, or encoded twice (%25XX). */
 const spellings = ['as is', 'upper', 'lower', 'twice'] as const;
@@ -69,7 +69,7 @@ const spelledApiPath = fc
     return `${detour}${path}`;
   });
 
-describe.each(runtimeNames)('%s runtime', (runtimeName) => {
+describe.each(contractRuntimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   let digests: ReturnType<typeof siteDigests>;
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
   /** What is wrong with an answer to a request without a token. */
   function problem(response: RawResponse | undefined): string | undefined {
     if (!response) return undefined;
-    if (response.status >= 500 && !(runtimeName === 'worker' && refusedByWorkerd(response))) return 'a 5xx';
+    if (response.status >= 500 && !(runsInWorkerd(runtimeName) && refusedByWorkerd(response))) return 'a 5xx';
     const body = decodeBody(response.body, response.headers['content-encoding']);
     if (digests.api.has(createHash('sha256').update(body).digest('hex'))) return 'an API file';
     if (hasData(body)) return 'API data';
@@ -93,7 +93,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
       fc.asyncProperty(spelledApiPath, async (target) => {
         // workerd may close a connection whose target it cannot parse; the Node server always answers.
         const response = await rawRequest(runtime.url, { target }).catch((error: unknown) => {
-          if (runtimeName === 'worker') return undefined;
+          if (runsInWorkerd(runtimeName)) return undefined;
           throw error;
         });
         expect({ target, status: response?.status, problem: problem(response) }).toEqual({

@@ -6,7 +6,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { openConnection, requestBytes, takeResponse, type RawRequest, type RawResponse } from '../support/http.ts';
-import { runtimeNames, startRuntime, type Runtime, type RuntimeName } from '../support/runtimes.ts';
+import {
+  contractRuntimeNames,
+  startRuntime,
+  runsInWorkerd,
+  type Runtime,
+  type RuntimeName,
+} from '../support/runtimes.ts';
 import { decodeBody } from '../reliability/builds.ts';
 import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
 
@@ -470,7 +476,7 @@ const corpus: HostileCase[] = [
   ),
 ];
 
-describe.each(runtimeNames)('%s runtime', (runtimeName) => {
+describe.each(contractRuntimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   let digests: ReturnType<typeof siteDigests>;
   beforeAll(async () => {
@@ -484,7 +490,7 @@ describe.each(runtimeNames)('%s runtime', (runtimeName) => {
     for (const [index, response] of responses.entries()) {
       const apiData = hostile.requests[index]?.apiData ?? false;
       const where = `response ${index + 1} (${response.status})`;
-      if (response.status >= 500 && !(runtimeName === 'worker' && refusedByWorkerd(response)))
+      if (response.status >= 500 && !(runsInWorkerd(runtimeName) && refusedByWorkerd(response)))
         found.push(`${where}: a 5xx`);
       const body = decodeBody(response.body, response.headers['content-encoding']);
       const digest = createHash('sha256').update(body).digest('hex');

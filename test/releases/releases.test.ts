@@ -12,7 +12,7 @@ import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { minimalRecords } from '../fixtures/minimal-content.ts';
 import { filesBelow, tempDir } from '../reliability/builds.ts';
-import { runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { MAPLE, makeHistory, runBuild, runRelease, type History } from './history.ts';
 
 const TOKEN = 'releases-test-token';
@@ -174,7 +174,7 @@ const releasedLists = () => [
   { id: ids[3], trees: [oak7, birch, MAPLE], cutters: [fist, blade] },
 ];
 
-describe.each(runtimeNames)('%s runtime', (runtimeName) => {
+describe.each(contractRuntimeNames)('%s runtime', (runtimeName) => {
   let runtime: Runtime;
   beforeAll(async () => {
     runtime = await startRuntime(runtimeName, { tokens: [TOKEN], servedDir: dist });

@@ -58,6 +58,26 @@ describe('PORT', () => {
   });
 });
 
+describe('BODIES', () => {
+  test('npm run worker keeps the API in the static assets unless BODIES=r2', () => {
+    expect(settingsFromEnvironment(base, workerDevVariables).bodies).toBe('assets');
+    expect(settingsFromEnvironment({ ...base, BODIES: 'R2' }, workerDevVariables).bodies).toBe('r2');
+  });
+
+  test('another place is refused, naming the variable', () => {
+    expect(() => settingsFromEnvironment({ ...base, BODIES: 's3' }, workerDevVariables)).toThrow(
+      'BODIES must be assets or r2, got "s3"',
+    );
+  });
+
+  test("R2_BUCKET names the R2 mode's bucket by Cloudflare's rule for a bucket's name", () => {
+    expect(settingsFromEnvironment({ ...base, R2_BUCKET: 'farm-api-2' }, workerDevVariables).bucket).toBe('farm-api-2');
+    expect(() => settingsFromEnvironment({ ...base, R2_BUCKET: 'Farm_API' }, workerDevVariables)).toThrow(
+      'R2_BUCKET must be 3 to 63 lowercase letters, digits and hyphens, got "Farm_API"',
+    );
+  });
+});
+
 describe('HOST', () => {
   test('a host name or an address', () => {
     for (const host of ['0.0.0.0', '::1', 'localhost', 'farm.example'])

@@ -1,6 +1,9 @@
 // Starts the API in each runtime against the built dist/, so one suite can assert the
-// contract of both: the Node server in-process and the Worker in workerd (wrangler dev).
+// contract of each: the Node server in-process, the Worker in workerd (wrangler dev) with the
+// API in its static assets, and the Worker in its R2 mode (the API in wrangler's local R2).
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/server/worker-dev.ts';
@@ -9,8 +12,13 @@ import type { RateLimit } from '../../src/schema/environment.ts';
 
 export const distDir = join(projectDir, 'dist');
 
-export type RuntimeName = 'node' | 'worker';
+export type RuntimeName = 'node' | 'worker' | 'worker-r2';
+/** The runtimes every suite of the API runs against. */
 export const runtimeNames: readonly RuntimeName[] = ['node', 'worker'];
+/** The contract, suggestion, release and hostile suites also run the Worker's R2 mode. */
+export const contractRuntimeNames: readonly RuntimeName[] = [...runtimeNames, 'worker-r2'];
+/** Whether the runtime is workerd (which may refuse a request it cannot parse). */
+export const runsInWorkerd = (name: RuntimeName): boolean => name !== 'node';
 
 export interface TokenOptions {
   tokens?: readonly string[];
@@ -43,14 +51,33 @@ export interface RuntimeOptions extends TokenOptions {
   servedDir?: string;
   /** API_RATE_LIMIT (off when absent). */
   rateLimit?: RateLimit;
+  /** The Worker counts its invocations (INVOCATIONS_PATH tells them). */
+  countInvocations?: boolean;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
-  const { servedDir = distDir, ...tokens } = options;
+  const { servedDir = distDir, countInvocations, ...tokens } = options;
   if (name === 'node') {
     const server = await startServer({ distDir: servedDir, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
-  const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, ...tokens });
-  return { name, url: worker.url, close: worker.close };
+  if (name === 'worker') {
+    const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, countInvocations, ...tokens });
+    return { name, url: worker.url, close: worker.close };
+  }
+  // A local R2 of its own, seeded from the build, removed with the run.
+  const persistDir = mkdtempSync(join(tmpdir(), 'treefarm-r2-'));
+  const worker = await startWorker({
+    port: await freePort(),
+    assetsDir: servedDir,
+    bodies: 'r2',
+    persistDir,
+    countInvocations,
+    ...tokens,
+  });
+  return {
+    name,
+    url: worker.url,
+    close: () => worker.close().finally(() => rmSync(persistDir, { recursive: true, force: true })),
+  };
 }

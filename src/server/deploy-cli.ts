@@ -1,0 +1,132 @@
+// `npm run deploy`: says which mode and plan the build needs, with the figures, then uploads
+// to R2 the objects the bucket lacks (the R2 mode, BODIES=r2) and deploys the Worker.
+// --dry-run prints the plan and changes nothing; --local uses wrangler's local R2 simulation
+// (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  assetFilesBelow,
+  assetsIgnoreOf,
+  count,
+  mebibytes,
+  planNeeded,
+  uploadedFiles,
+  type AssetFile,
+} from '../build/deploy-limits.ts';
+import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
+import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
+import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
+import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
+
+const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface DeployOptions {
+  distDir: string;
+  bodies: BodiesMode;
+  dryRun: boolean;
+  /** The R2 bucket's name (R2_BUCKET). */
+  bucket: string;
+  /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
+  localPersistDir?: string;
+  log: (line: string) => void;
+}
+
+/** One line of figures: how many files, the largest, and the plan that holds them. */
+function describeAssets(files: readonly AssetFile[], ignored: readonly string[]): string {
+  const uploaded = uploadedFiles(files, ignored);
+  const largest = uploaded.reduce((max, file) => Math.max(max, file.size), 0);
+  const plan = planNeeded(files, ignored);
+  return `${count(uploaded.length)} static asset files (largest ${mebibytes(largest)}): ${
+    plan ? `fits the Workers ${plan} plan` : 'fits no Workers plan'
+  }`;
+}
+
+/** Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects that is. */
+export async function deploy(options: DeployOptions): Promise<number> {
+  const { distDir, log } = options;
+  if (!existsSync(join(distDir, MANIFEST_FILE))) throw new Error(`${distDir} holds no build: run npm run build first`);
+  const files = assetFilesBelow(distDir);
+  const ignored = assetsIgnoreOf(distDir);
+  const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`));
+  const plan = bucketPlan(distDir);
+  const sizes = plan.objects.map(({ file }) => statSync(file).size);
+  const needsR2 = planNeeded(files, ignored) === undefined;
+  log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
+  log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
+  log(
+    `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects, ` +
+      `${mebibytes(sizes.reduce((sum, size) => sum + size, 0))} (largest ${mebibytes(sizes.reduce((max, size) => Math.max(max, size), 0))}).`,
+  );
+  if (options.bodies === 'assets') {
+    if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
+    log(options.dryRun ? 'Dry run: nothing deployed.' : 'Deploying the Worker with dist/ as its assets.');
+    if (!options.dryRun) wrangler(['deploy']);
+    return 0;
+  }
+  const local = options.localPersistDir !== undefined;
+  const where = local ? 'the local bucket' : `the R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
+  const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
+  const staged = assetsWithoutApi(distDir);
+  try {
+    const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun).catch(
+      (error: unknown) => {
+        throw new Error(
+          `${where} could not be read or written (${(error as Error).message}); ` +
+            `create it with npx wrangler r2 bucket create ${options.bucket}`,
+        );
+      },
+    );
+    log(
+      options.dryRun
+        ? `Dry run: ${count(missing)} objects ${where} lacks; nothing uploaded, nothing deployed.`
+        : `Uploaded ${count(missing)} objects ${where} lacked (${INDEX_VARIABLE}=${plan.indexId}).`,
+    );
+    // The Worker goes out only once every object it names is there; --local deploys nothing.
+    if (!local && !options.dryRun) {
+      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API.');
+      wrangler([
+        'deploy',
+        '--config',
+        config.path,
+        '--assets',
+        staged.dir,
+        '--var',
+        `${INDEX_VARIABLE}:${plan.indexId}`,
+      ]);
+    }
+    return missing;
+  } finally {
+    config.remove();
+    staged.remove();
+  }
+}
+
+const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+
+function wrangler(args: string[]): void {
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: projectDir, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed (${result.status})`);
+}
+
+if (import.meta.main) {
+  try {
+    const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
+    const { bodies, distDir, bucket } = settingsFromEnvironment(process.env, workerDevVariables);
+    await deploy({
+      distDir,
+      bodies,
+      bucket,
+      dryRun: values['dry-run'] ?? false,
+      ...(values.local ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
+      log: console.log,
+    });
+  } catch (error) {
+    console.error(`Cannot deploy: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
