@@ -202,12 +202,13 @@ describe('npm run serve', () => {
   }, 60_000);
 
   test('a site page gets its line even when its client closes the connection as the last byte arrives', async () => {
-    running = await startServe({ tokens: [FIRST] });
-    const { port } = new URL(running.url);
+    const served = await startServe({ tokens: [FIRST] });
+    running = served;
+    const { port } = new URL(served.url);
     const pages = 30;
     for (let page = 0; page < pages; page++) await readThenDrop(Number(port), '/');
     const pageLines = () =>
-      running
+      served
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{"time"') && (JSON.parse(line) as { path: string }).path === '/');
@@ -216,7 +217,7 @@ describe('npm run serve', () => {
     const deadline = Date.now() + 30_000;
     while (pageLines().length < pages && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pageLines()).toHaveLength(pages);
-    await running.stop('SIGTERM');
+    await served.stop('SIGTERM');
   }, 60_000);
 
   test('a reader of stdout that goes away ends the access log, not the server: it serves on, exits 0', async () => {
