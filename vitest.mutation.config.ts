@@ -15,6 +15,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/core.property.test.ts',
     'test/edge/remembered.test.ts',
     'test/edge/rate-limit.test.ts',
+    'test/edge/client-address.test.ts',
     'test/worker/worker.test.ts',
   ],
   contract: [
@@ -39,6 +40,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/client/network.test.ts',
     'test/client/transport.test.ts',
     'test/client/economics.test.ts',
+    'test/client/terminal.test.ts',
+    'test/client/cli-digest.test.ts',
     'test/bundles/bundles.test.ts',
     'test/build/suggest.property.test.ts',
   ],

@@ -148,3 +148,145 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 });
+
+/** The offsets of a one-entry zip of zipOf's: its central header and its end record. */
+interface ZipOffsets {
+  central: number;
+  end: number;
+}
+
+/** A zip of one deflated entry, a.json holding `text`, with `change` made to its bytes. */
+function alteredZip(change: (view: DataView, at: ZipOffsets) => void, text = '{"a":1}'): Uint8Array {
+  const data = deflateRawSync(bytes(text));
+  const zip = zipOf([{ name: 'a.json', data, size: text.length }]);
+  change(new DataView(zip.buffer, zip.byteOffset, zip.byteLength), {
+    central: 30 + 6 + data.length,
+    end: zip.length - 22,
+  });
+  return zip;
+}
+
+describe('a zip is read from its central directory, each entry checked against its local header', () => {
+  test('a zip as the bombs are written, unaltered, is read: the checks below refuse only what they name', async () => {
+    const files = await readArchive(alteredZip(() => {}));
+    expect(new TextDecoder().decode(files.get('a.json'))).toBe('{"a":1}');
+  });
+
+  test('a zip with a comment after its end record is read', async () => {
+    const zip = alteredZip((view, { end }) => view.setUint16(end + 20, 3, true));
+    const files = await readArchive(Buffer.concat([zip, Buffer.from('abc')]));
+    expect([...files.keys()]).toEqual(['a.json']);
+  });
+
+  test('a zip without an end record, or with a comment of another length, is damaged', async () => {
+    const zip = alteredZip(() => {});
+    await expect(readArchive(zip.subarray(0, zip.length - 1))).rejects.toThrow(
+      'The archive is damaged: it has no end of central directory record.',
+    );
+    await expect(readArchive(Buffer.concat([zip, Buffer.from('abc')]))).rejects.toThrow(
+      'The archive is damaged: it has no end of central directory record.',
+    );
+  });
+
+  test('a zip of several disks is refused as damaged', async () => {
+    const spanning = 'The archive is damaged: it spans several disks.';
+    await expect(readArchive(alteredZip((view, { end }) => view.setUint16(end + 4, 1, true)))).rejects.toThrow(
+      spanning,
+    );
+    await expect(readArchive(alteredZip((view, { end }) => view.setUint16(end + 8, 2, true)))).rejects.toThrow(
+      spanning,
+    );
+  });
+
+  test('a central directory said to reach past the end record is damaged', async () => {
+    const zip = alteredZip((view, { end }) => view.setUint32(end + 12, view.getUint32(end + 12, true) + 1, true));
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: its central directory lies past its end record.',
+    );
+  });
+
+  test('an entry the end record counts but the central directory lacks is damaged, named by its number', async () => {
+    const zip = alteredZip((view, { end }) => {
+      view.setUint16(end + 8, 2, true);
+      view.setUint16(end + 10, 2, true);
+    });
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: entry 2 of its central directory is missing.',
+    );
+    const notAHeader = alteredZip((view, { central }) => view.setUint32(central, 0x02014b51, true));
+    await expect(readArchive(notAHeader)).rejects.toThrow(
+      'The archive is damaged: entry 1 of its central directory is missing.',
+    );
+  });
+
+  test('an encrypted entry is refused, named', async () => {
+    const zip = alteredZip((view, { central }) => view.setUint16(central + 8, 0x1, true));
+    await expect(readArchive(zip)).rejects.toThrow(
+      new BundleError('a.json is encrypted: a bundle never is.', 'a.json'),
+    );
+  });
+
+  test('a compression method other than stored or deflate is refused, named', async () => {
+    const zip = alteredZip((view, { central }) => view.setUint16(central + 10, 12, true));
+    await expect(readArchive(zip)).rejects.toThrow(
+      new BundleError('a.json uses compression method 12: a bundle uses deflate only.', 'a.json'),
+    );
+  });
+
+  test('an entry whose local header is not where the central directory says is damaged', async () => {
+    const missing = 'The archive is damaged: the local header of a.json is missing.';
+    await expect(readArchive(alteredZip((view, { central }) => view.setUint32(central + 42, 1, true)))).rejects.toThrow(
+      missing,
+    );
+  });
+
+  test('a local header that names another file than the central directory is damaged', async () => {
+    const zip = alteredZip((view) => view.setUint8(30, 'b'.charCodeAt(0)));
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: the local header of a.json names another file.',
+    );
+  });
+
+  test('an entry whose data would run into the central directory is damaged', async () => {
+    const zip = alteredZip((view, { central }) =>
+      view.setUint32(central + 20, view.getUint32(central + 20, true) + 1, true),
+    );
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: the data of a.json runs into its central directory.',
+    );
+  });
+
+  test('a stored entry is read as it is; one stored with two sizes is damaged', async () => {
+    const stored = (size: number) =>
+      zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size }]).map((byte, index) =>
+        index === 8 || index === 36 + 7 + 10 ? 0 : byte,
+      );
+    expect(new TextDecoder().decode((await readArchive(stored(7))).get('a.json'))).toBe('{"a":1}');
+    await expect(readArchive(stored(8))).rejects.toThrow('The archive is damaged: a.json is stored with two sizes.');
+  });
+
+  test('an entry that inflates to fewer bytes than it declares is damaged, with both figures', async () => {
+    const zip = alteredZip((view, { central }) => {
+      view.setUint32(22, 1200, true);
+      view.setUint32(central + 24, 1200, true);
+    });
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: a.json inflates to 7 bytes, not the 1,200 it declares.',
+    );
+  });
+
+  test('names are UTF-8 with the flag for it, a byte a character without', async () => {
+    const name = 'ä.json';
+    const utf8 = bytes(name);
+    const data = deflateRawSync(bytes('{}'));
+    const zipNamed = (flags: number) => {
+      const zip = zipOf([{ name, data, size: 2 }]);
+      const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+      view.setUint16(6, flags, true);
+      view.setUint16(30 + utf8.length + data.length + 8, flags, true);
+      return zip;
+    };
+    expect([...(await readArchive(zipNamed(0x800))).keys()]).toEqual([name]);
+    expect([...(await readArchive(zipNamed(0))).keys()]).toEqual([String.fromCharCode(...utf8)]);
+  });
+});

@@ -555,6 +555,11 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
     },
   );
 
+  test('a digest with white space around it is that digest', async () => {
+    const digest = sha256(archives.zip);
+    expect((await openBundle(archives.zip, { sha256: ` ${digest}\n` })).version).toBe(content.version);
+  });
+
   describe("publishedSha256 reads the site's downloads/latest.json", () => {
     const latestJson = () => readFileSync(join(projectDir, 'dist', DOWNLOADS_DIR, 'latest.json'));
     const site = (answer: () => Response) => {
@@ -581,6 +586,51 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
           `${bundleFileName(content.version, 'tar.gz')}, ${bundleFileName(content.version, 'zip')}): ` +
           'give its SHA-256 from where you downloaded it.',
       );
+    });
+
+    test('a list that is no list, or whose entries are not bundles: a TreefarmError naming the names it lists', async () => {
+      const { fetch: noList } = site(() => Response.json({ bundles: 'x.zip' }));
+      await expect(publishedSha256('https://trees.example', 'x.zip', { fetch: noList })).rejects.toThrow(
+        new TreefarmError(
+          'https://trees.example/downloads/latest.json lists no bundle named x.zip (it lists none): ' +
+            'give its SHA-256 from where you downloaded it.',
+        ),
+      );
+      const odd = [null, 'y.zip', { sha256: '0'.repeat(64) }, { name: 'b.zip', sha256: '1'.repeat(64) }];
+      const { fetch: oddList } = site(() => Response.json({ bundles: odd }));
+      await expect(publishedSha256('https://trees.example', 'x.zip', { fetch: oddList })).rejects.toThrow(
+        new TreefarmError(
+          'https://trees.example/downloads/latest.json lists no bundle named x.zip (it lists b.zip): ' +
+            'give its SHA-256 from where you downloaded it.',
+        ),
+      );
+      expect(await publishedSha256('https://trees.example', 'b.zip', { fetch: oddList })).toBe('1'.repeat(64));
+    });
+
+    test('a listed sha256 that is no digest: a TreefarmError naming the address and the bundle', async () => {
+      const { fetch } = site(() => Response.json({ bundles: [{ name: 'x.zip', sha256: 'abc' }] }));
+      await expect(publishedSha256('https://trees.example', 'x.zip', { fetch })).rejects.toThrow(
+        new TreefarmError(
+          'The sha256 https://trees.example/downloads/latest.json gives x.zip must be a SHA-256 digest, ' +
+            '64 hexadecimal digits; got "abc" (3 characters).',
+        ),
+      );
+    });
+
+    test('the signal given goes with the request; no answer is a NetworkError caused by the failure', async () => {
+      const signals: AbortSignal[] = [];
+      const failure = new TypeError('fetch failed');
+      const down = (async (request: Request) => {
+        signals.push(request.signal);
+        throw failure;
+      }) as typeof globalThis.fetch;
+      const error = await publishedSha256('https://trees.example', 'x.zip', {
+        fetch: down,
+        signal: AbortSignal.abort(),
+      }).catch((thrown: unknown) => thrown);
+      expect(signals.map((signal) => signal.aborted)).toEqual([true]);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as Error).cause).toBe(failure);
     });
 
     test('an answer that is not a list of bundles, or no answer: an error naming the address', async () => {

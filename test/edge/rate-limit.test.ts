@@ -266,6 +266,16 @@ describe('rate limits', () => {
     expect(counted).toEqual([]);
   });
 
+  test('a request without a valid token is counted by its address every time, also through the wrapper', async () => {
+    const { core, count, counted } = limitedCore();
+    const edge = rememberDecisions(core, count);
+    const anonymous = { ...repeated, header: () => null };
+    const statuses: number[] = [];
+    for (let round = 0; round <= LIMIT.requests; round++) statuses.push(sent(await edge.decide(anonymous)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect(counted).toEqual(Array.from({ length: LIMIT.requests + 1 }, () => ['address', 'x']));
+  });
+
   test("with a count that answers later (another process's), the wrapper never keeps a counted answer", async () => {
     const { core, counted } = limitedCore();
     const edge = rememberDecisions(core);
