@@ -114,10 +114,10 @@ async function askWorker(distDir: string, manifest: BuildManifest, name: string)
     tokens: [TOKEN],
     ...(r2 ? { bodies: 'r2' as const, persistDir: join(distDir, '..', 'r2') } : {}),
   });
-  if (r2)
-    console.log(
-      `- BODIES=r2: wrangler's local R2 seeded and the Worker up in ${((performance.now() - seeding) / 1000).toFixed(0)} s`,
-    );
+  if (r2) {
+    const seconds = ((performance.now() - seeding) / 1000).toFixed(0);
+    console.log(`- BODIES=r2: wrangler's local R2 seeded and the Worker up in ${seconds} s`);
+  }
   const failures: string[] = [];
   let asked = 0;
   try {

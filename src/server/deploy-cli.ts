@@ -58,9 +58,11 @@ export async function deploy(options: DeployOptions): Promise<number> {
   const needsR2 = planNeeded(files, ignored) === undefined;
   log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
   log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
   log(
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects, ` +
-      `${mebibytes(sizes.reduce((sum, size) => sum + size, 0))} (largest ${mebibytes(sizes.reduce((max, size) => Math.max(max, size), 0))}).`,
+      `${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');

@@ -588,7 +588,7 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
       );
     });
 
-    test('a list that is no list, or whose entries are not bundles: a TreefarmError naming the names it lists', async () => {
+    test('a list that is no list, or of entries not bundles: a TreefarmError naming what it lists', async () => {
       const { fetch: noList } = site(() => Response.json({ bundles: 'x.zip' }));
       await expect(publishedSha256('https://trees.example', 'x.zip', { fetch: noList })).rejects.toThrow(
         new TreefarmError(
