@@ -3,6 +3,7 @@
 // hands it a count (rate-counter.ts locally, Cloudflare's binding in the Worker).
 import { rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import type { RateLimit } from '../schema/environment.ts';
+import { addressKey } from './client-address.ts';
 import { type AnswerCache, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
 import type { CountedResponse, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
 import { boundedMemo } from './memo.ts';
@@ -48,7 +49,8 @@ export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCach
   return {
     count(request, verdict, tokenCount) {
       if (typeof verdict === 'object') return tokenCount ?? count('token', verdict.key);
-      return count('address', request.client ?? '');
+      // By its key (an IPv6 address by its /64), so every runtime's count groups addresses alike.
+      return count('address', addressKey(request.client ?? ''));
     },
     async tooMany(request, refused) {
       const seconds = refused.resetSeconds ?? limit.seconds;

@@ -1,10 +1,9 @@
 // Counts requests per key in fixed windows of the configured length, aligned to the clock
 // (a window of 60 s starts at each whole minute), so every process and a restarted one agree
 // where a window ends. What the local server's rate limit (API_RATE_LIMIT) counts with: by
-// token digest, and by client address (its /64 for IPv6, client-address.ts) for requests
+// token digest, and by client address (as the core keys it: its /64 for IPv6) for requests
 // without a valid token.
 import type { RateLimit } from '../schema/environment.ts';
-import { addressKey } from '../edge/client-address.ts';
 import type { RateCount, RateScope } from '../edge/core.ts';
 
 /**
@@ -67,5 +66,5 @@ export const MAX_ADDRESSES_PER_WINDOW = 100_000;
 export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
-  return (scope, key) => (scope === 'token' ? tokens.hit(key) : addresses.hit(addressKey(key)));
+  return (scope, key) => (scope === 'token' ? tokens.hit(key) : addresses.hit(key));
 }

@@ -25,7 +25,6 @@ import {
   type EdgeRequest,
   type EdgeResponse,
 } from '../edge/core.ts';
-import { addressKey } from '../edge/client-address.ts';
 import { answerMcp } from '../edge/mcp.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
@@ -218,11 +217,8 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
   return {
     limit: rateLimit,
     // The binding says only whether this request is within the limit: no remaining count, no
-    // reset. An address is counted by its key (an IPv6 /64), as the Node server counts it.
-    count: async (scope, key) => {
-      const counted = scope === 'address' ? addressKey(key) : key;
-      return { allowed: (await binding.limit({ key: `${scope}:${counted}` })).success };
-    },
+    // reset. An address comes keyed by the core (an IPv6 address by its /64).
+    count: async (scope, key) => ({ allowed: (await binding.limit({ key: `${scope}:${key}` })).success }),
   };
 }
 

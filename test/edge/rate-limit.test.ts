@@ -233,6 +233,35 @@ describe('rate limits', () => {
     expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.1' })).status).toBe(429);
   });
 
+  test('the addresses of one IPv6 /64 are one count, in any spelling; another /64 has its own', async () => {
+    const { core, counted } = limitedCore(undefined, { requests: 2, seconds: 60 });
+    expect(sent(await ask(core, { token: 'wrong', client: '2001:db8:1:2::1' })).status).toBe(401);
+    expect(sent(await ask(core, { token: 'wrong', client: '2001:DB8:1:2:ffff::9%eth0' })).status).toBe(401);
+    expect(sent(await ask(core, { token: 'wrong', client: '2001:db8:1:2:abcd:0:0:7' })).status).toBe(429);
+    expect(sent(await ask(core, { token: 'wrong', client: '2001:db8:1:3::1' })).status).toBe(401);
+    expect(counted.map(([, key]) => key)).toEqual([
+      '2001:db8:1:2::/64',
+      '2001:db8:1:2::/64',
+      '2001:db8:1:2::/64',
+      '2001:db8:1:3::/64',
+    ]);
+  });
+
+  test('an IPv4 address is one count however the socket gives it (IPv4-mapped on a dual-stack one)', async () => {
+    const { core } = limitedCore(undefined, { requests: 1, seconds: 60 });
+    expect(sent(await ask(core, { token: 'wrong', client: '::ffff:192.0.2.1' })).status).toBe(401);
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.1' })).status).toBe(429);
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.2' })).status).toBe(401);
+  });
+
+  test('one host rotating through its /64 cannot fill the address table', async () => {
+    const { core } = limitedCore(undefined, { requests: 1, seconds: 60 }, 2);
+    for (let index = 0; index < 10; index++) await ask(core, { token: 'wrong', client: `2001:db8:1:2::${index + 1}` });
+    // The table holds one key: a new address is still counted, and refused past its limit.
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.1' })).status).toBe(401);
+    expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.1' })).status).toBe(429);
+  });
+
   test('a runtime that knows only allowed or not (the Worker): no RateLimit until the 429, then r=0', async () => {
     let calls = 0;
     const { core } = limitedCore(() => ({ allowed: ++calls <= 1 }));
