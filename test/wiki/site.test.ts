@@ -4,6 +4,7 @@ import { join, posix } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
+import { toolNames } from '../../src/contract/mcp/tools.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { builtPages } from '../support/built-pages.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -85,6 +86,21 @@ describe('pages', () => {
       'Suggestions for the requested tree.',
     ])
       expect(page).toContain(text);
+  });
+
+  test('the API docs describe POST /mcp: every MCP tool with its arguments, the token, the offline command', () => {
+    const page = pages.get('/docs/api/') ?? '';
+    const section = /<section aria-labelledby="mcp">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+    const listed = [...section.matchAll(/<th scope="row"[^>]*><code[^>]*>([a-z_]+)\(/g)].map((match) => match[1]);
+    expect(listed).toEqual(toolNames);
+    for (const text of [
+      'find_record(kind, query, release?)',
+      'POST /mcp',
+      'Authorization: Bearer &lt;token&gt;',
+      'treefarm mcp --bundle &lt;file&gt;',
+      'mcpServers',
+    ])
+      expect(section).toContain(text);
   });
 
   test('plots are at /plots/level-N/, one per level', () => {
