@@ -4,6 +4,30 @@
 // zlib's sync calls free their memory at once. Past 65,535 files the archive carries the
 // ZIP64 end records (APPNOTE.TXT 4.3.14-4.3.16), which readers such as fflate's unzipSync follow.
 import { crc32, deflateRawSync } from 'node:zlib';
+import {
+  CENTRAL_HEADER,
+  CENTRAL_HEADER_SIGNATURE,
+  CENTRAL_HEADER_SIZE,
+  DEFLATED,
+  END_RECORD,
+  END_RECORD_SIGNATURE,
+  END_RECORD_SIZE,
+  type EntryFieldOffsets,
+  LOCAL_HEADER,
+  LOCAL_HEADER_SIGNATURE,
+  LOCAL_HEADER_SIZE,
+  MAX_16,
+  MAX_32,
+  UTF8_NAME_FLAG,
+  VERSION_DEFLATE,
+  VERSION_ZIP64,
+  ZIP64_END_RECORD,
+  ZIP64_END_RECORD_SIGNATURE,
+  ZIP64_END_RECORD_SIZE,
+  ZIP64_LOCATOR,
+  ZIP64_LOCATOR_SIGNATURE,
+  ZIP64_LOCATOR_SIZE,
+} from '../contract/zip-format.ts';
 
 export interface ZipFile {
   name: string;
@@ -20,13 +44,6 @@ export interface ZipOptions {
   dosTime: number;
 }
 
-const DEFLATE = 8;
-const VERSION = 20;
-const VERSION_ZIP64 = 45;
-const UTF8_NAMES = 0x800;
-const MAX_16 = 0xffff;
-const MAX_32 = 0xffffffff;
-
 /** The MS-DOS date and time fields of a calendar time (as written, with no time zone). */
 export function dosDateTime(year: number, month: number, day: number): { dosDate: number; dosTime: number } {
   return { dosDate: ((year - 1980) << 9) | (month << 5) | day, dosTime: 0 };
@@ -41,25 +58,23 @@ export function writeZip(files: readonly ZipFile[], options: ZipOptions): Uint8A
     const name = Buffer.from(file.name, 'utf8');
     const data = deflateRawSync(file.bytes, { level: 9 });
     const fields = {
-      flags: name.length === file.name.length ? 0 : UTF8_NAMES,
+      flags: name.length === file.name.length ? 0 : UTF8_NAME_FLAG,
       crc: crc32(file.bytes),
       compressedSize: data.length,
       size: file.bytes.length,
     };
     if (offset > MAX_32 || data.length > MAX_32) throw new Error(`${file.name}: the zip grew past 4 GiB`);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    writeCommon(local, 4, fields, options);
-    local.writeUInt16LE(name.length, 26);
+    const local = Buffer.alloc(LOCAL_HEADER_SIZE);
+    local.writeUInt32LE(LOCAL_HEADER_SIGNATURE, 0);
+    writeCommon(local, LOCAL_HEADER, name.length, fields, options);
     parts.push(local, name, data);
 
-    const header = Buffer.alloc(46);
-    header.writeUInt32LE(0x02014b50, 0);
-    header.writeUInt16LE((options.os << 8) | VERSION, 4);
-    writeCommon(header, 6, fields, options);
-    header.writeUInt16LE(name.length, 28);
-    header.writeUInt32LE(options.attrs >>> 0, 38);
-    header.writeUInt32LE(offset, 42);
+    const header = Buffer.alloc(CENTRAL_HEADER_SIZE);
+    header.writeUInt32LE(CENTRAL_HEADER_SIGNATURE, 0);
+    header.writeUInt16LE((options.os << 8) | VERSION_DEFLATE, CENTRAL_HEADER.versionMadeBy);
+    writeCommon(header, CENTRAL_HEADER, name.length, fields, options);
+    header.writeUInt32LE(options.attrs >>> 0, CENTRAL_HEADER.externalAttributes);
+    header.writeUInt32LE(offset, CENTRAL_HEADER.localHeaderOffset);
     central.push(header, name);
     offset += local.length + name.length + data.length;
   }
@@ -68,45 +83,48 @@ export function writeZip(files: readonly ZipFile[], options: ZipOptions): Uint8A
   return Buffer.concat([...parts, ...central, ...endRecords(files.length, centralSize, offset, options)]);
 }
 
-/** Version needed, flags, method, time, date, CRC and sizes: the same run in both headers. */
+/** Version needed, flags, method, time, date, CRC, sizes and name length: the fields both headers hold. */
 function writeCommon(
   buffer: Buffer,
-  at: number,
+  at: EntryFieldOffsets,
+  nameLength: number,
   fields: { flags: number; crc: number; compressedSize: number; size: number },
   options: ZipOptions,
 ): void {
-  buffer.writeUInt16LE(VERSION, at);
-  buffer.writeUInt16LE(fields.flags, at + 2);
-  buffer.writeUInt16LE(DEFLATE, at + 4);
-  buffer.writeUInt16LE(options.dosTime, at + 6);
-  buffer.writeUInt16LE(options.dosDate, at + 8);
-  buffer.writeUInt32LE(fields.crc, at + 10);
-  buffer.writeUInt32LE(fields.compressedSize, at + 14);
-  buffer.writeUInt32LE(fields.size, at + 18);
+  buffer.writeUInt16LE(VERSION_DEFLATE, at.versionNeeded);
+  buffer.writeUInt16LE(fields.flags, at.flags);
+  buffer.writeUInt16LE(DEFLATED, at.method);
+  buffer.writeUInt16LE(options.dosTime, at.time);
+  buffer.writeUInt16LE(options.dosDate, at.date);
+  buffer.writeUInt32LE(fields.crc, at.crc);
+  buffer.writeUInt32LE(fields.compressedSize, at.compressedSize);
+  buffer.writeUInt32LE(fields.size, at.uncompressedSize);
+  buffer.writeUInt16LE(nameLength, at.nameLength);
 }
 
 /** The end of central directory record, preceded by the ZIP64 record and locator when the count needs them. */
 function endRecords(count: number, centralSize: number, centralOffset: number, options: ZipOptions): Buffer[] {
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
+  const end = Buffer.alloc(END_RECORD_SIZE);
+  end.writeUInt32LE(END_RECORD_SIGNATURE, 0);
   const zip64 = count >= MAX_16;
-  end.writeUInt16LE(zip64 ? MAX_16 : count, 8);
-  end.writeUInt16LE(zip64 ? MAX_16 : count, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(centralOffset, 16);
+  end.writeUInt16LE(zip64 ? MAX_16 : count, END_RECORD.diskEntries);
+  end.writeUInt16LE(zip64 ? MAX_16 : count, END_RECORD.entries);
+  end.writeUInt32LE(centralSize, END_RECORD.centralDirectorySize);
+  end.writeUInt32LE(centralOffset, END_RECORD.centralDirectoryOffset);
   if (!zip64) return [end];
-  const record = Buffer.alloc(56);
-  record.writeUInt32LE(0x06064b50, 0);
-  record.writeBigUInt64LE(44n, 4);
-  record.writeUInt16LE((options.os << 8) | VERSION_ZIP64, 12);
-  record.writeUInt16LE(VERSION_ZIP64, 14);
-  record.writeBigUInt64LE(BigInt(count), 24);
-  record.writeBigUInt64LE(BigInt(count), 32);
-  record.writeBigUInt64LE(BigInt(centralSize), 40);
-  record.writeBigUInt64LE(BigInt(centralOffset), 48);
-  const locator = Buffer.alloc(20);
-  locator.writeUInt32LE(0x07064b50, 0);
-  locator.writeBigUInt64LE(BigInt(centralOffset + centralSize), 8);
-  locator.writeUInt32LE(1, 16);
+  const record = Buffer.alloc(ZIP64_END_RECORD_SIZE);
+  record.writeUInt32LE(ZIP64_END_RECORD_SIGNATURE, 0);
+  // The record's size counts neither its signature nor this field itself: 12 bytes fewer.
+  record.writeBigUInt64LE(BigInt(ZIP64_END_RECORD_SIZE - 12), ZIP64_END_RECORD.recordSize);
+  record.writeUInt16LE((options.os << 8) | VERSION_ZIP64, ZIP64_END_RECORD.versionMadeBy);
+  record.writeUInt16LE(VERSION_ZIP64, ZIP64_END_RECORD.versionNeeded);
+  record.writeBigUInt64LE(BigInt(count), ZIP64_END_RECORD.diskEntries);
+  record.writeBigUInt64LE(BigInt(count), ZIP64_END_RECORD.entries);
+  record.writeBigUInt64LE(BigInt(centralSize), ZIP64_END_RECORD.centralDirectorySize);
+  record.writeBigUInt64LE(BigInt(centralOffset), ZIP64_END_RECORD.centralDirectoryOffset);
+  const locator = Buffer.alloc(ZIP64_LOCATOR_SIZE);
+  locator.writeUInt32LE(ZIP64_LOCATOR_SIGNATURE, 0);
+  locator.writeBigUInt64LE(BigInt(centralOffset + centralSize), ZIP64_LOCATOR.endRecordOffset);
+  locator.writeUInt32LE(1, ZIP64_LOCATOR.disks);
   return [record, locator, end];
 }

@@ -6,6 +6,22 @@
 import { Gunzip, Inflate } from 'fflate';
 import tar from 'tar-stream';
 import { archiveFormat } from '../contract/bundle-layout.ts';
+import {
+  CENTRAL_HEADER,
+  CENTRAL_HEADER_SIGNATURE,
+  CENTRAL_HEADER_SIZE,
+  DEFLATED,
+  ENCRYPTED_FLAG,
+  END_RECORD,
+  END_RECORD_SIGNATURE,
+  END_RECORD_SIZE,
+  LOCAL_HEADER,
+  LOCAL_HEADER_SIGNATURE,
+  LOCAL_HEADER_SIZE,
+  MAX_COMMENT_LENGTH,
+  STORED,
+  UTF8_NAME_FLAG,
+} from '../contract/zip-format.ts';
 import { BundleError } from './errors.ts';
 
 export type ArchiveFiles = Map<string, Uint8Array>;
@@ -143,20 +159,9 @@ function filesOf(entries: [string, Uint8Array][]): ArchiveFiles {
   return files;
 }
 
-// The zip format (APPNOTE.TXT): each entry's local header and data, then the central directory
-// listing every entry with its sizes and the offset of its local header, then its end record.
-const END_RECORD = 0x06054b50;
-const END_RECORD_SIZE = 22;
-const CENTRAL_HEADER = 0x02014b50;
-const CENTRAL_HEADER_SIZE = 46;
-const LOCAL_HEADER = 0x04034b50;
-const LOCAL_HEADER_SIZE = 30;
-const MAX_COMMENT = 0xffff;
-const STORED = 0;
-const DEFLATED = 8;
-const ENCRYPTED = 0x1;
-const UTF8_NAME = 0x800;
-
+// The zip format (src/contract/zip-format.ts): each entry's local header and data, then the
+// central directory listing every entry with its sizes and the offset of its local header, then
+// its end record.
 interface ZipEntry {
   name: string;
   method: number;
@@ -192,32 +197,36 @@ function readZip(bytes: Uint8Array, limit: number): [string, Uint8Array][] {
 
 function centralDirectory(view: DataView, bytes: Uint8Array): ZipEntry[] {
   const end = endRecord(view);
-  const count = view.getUint16(end + 10, true);
-  const size = view.getUint32(end + 12, true);
-  const offset = view.getUint32(end + 16, true);
-  if (view.getUint16(end + 4, true) !== 0 || view.getUint16(end + 8, true) !== count)
+  const count = view.getUint16(end + END_RECORD.entries, true);
+  const size = view.getUint32(end + END_RECORD.centralDirectorySize, true);
+  const offset = view.getUint32(end + END_RECORD.centralDirectoryOffset, true);
+  if (view.getUint16(end + END_RECORD.disk, true) !== 0 || view.getUint16(end + END_RECORD.diskEntries, true) !== count)
     throw damaged('it spans several disks.');
   if (count > MAX_ENTRIES) throw tooManyEntries(count);
   if (offset + size > end) throw damaged('its central directory lies past its end record.');
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let index = 0; index < count; index++) {
-    if (at + CENTRAL_HEADER_SIZE > offset + size || view.getUint32(at, true) !== CENTRAL_HEADER)
+    if (at + CENTRAL_HEADER_SIZE > offset + size || view.getUint32(at, true) !== CENTRAL_HEADER_SIGNATURE)
       throw damaged(`entry ${index + 1} of its central directory is missing.`);
-    const flags = view.getUint16(at + 8, true);
-    const nameLength = view.getUint16(at + 28, true);
+    const flags = view.getUint16(at + CENTRAL_HEADER.flags, true);
+    const nameLength = view.getUint16(at + CENTRAL_HEADER.nameLength, true);
     const name = decodeName(bytes.subarray(at + CENTRAL_HEADER_SIZE, at + CENTRAL_HEADER_SIZE + nameLength), flags);
     const entry = localEntry(view, bytes, {
       name,
       flags,
-      method: view.getUint16(at + 10, true),
-      compressed: view.getUint32(at + 20, true),
-      size: view.getUint32(at + 24, true),
-      header: view.getUint32(at + 42, true),
+      method: view.getUint16(at + CENTRAL_HEADER.method, true),
+      compressed: view.getUint32(at + CENTRAL_HEADER.compressedSize, true),
+      size: view.getUint32(at + CENTRAL_HEADER.uncompressedSize, true),
+      header: view.getUint32(at + CENTRAL_HEADER.localHeaderOffset, true),
       limit: offset,
     });
     entries.push(entry);
-    at += CENTRAL_HEADER_SIZE + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+    at +=
+      CENTRAL_HEADER_SIZE +
+      nameLength +
+      view.getUint16(at + CENTRAL_HEADER.extraLength, true) +
+      view.getUint16(at + CENTRAL_HEADER.commentLength, true);
   }
   return entries;
 }
@@ -225,10 +234,10 @@ function centralDirectory(view: DataView, bytes: Uint8Array): ZipEntry[] {
 /** The end of central directory record: the last 22 bytes, or further back past a comment. */
 function endRecord(view: DataView): number {
   const last = view.byteLength - END_RECORD_SIZE;
-  for (let at = last; at >= Math.max(0, last - MAX_COMMENT); at--) {
+  for (let at = last; at >= Math.max(0, last - MAX_COMMENT_LENGTH); at--) {
     if (
-      view.getUint32(at, true) === END_RECORD &&
-      at + END_RECORD_SIZE + view.getUint16(at + 20, true) === view.byteLength
+      view.getUint32(at, true) === END_RECORD_SIGNATURE &&
+      at + END_RECORD_SIZE + view.getUint16(at + END_RECORD.commentLength, true) === view.byteLength
     )
       return at;
   }
@@ -250,13 +259,13 @@ function localEntry(
   },
 ): ZipEntry {
   const { name, flags, method, compressed, size, header, limit } = listed;
-  if (flags & ENCRYPTED) throw new BundleError(`${name} is encrypted: a bundle never is.`, name);
+  if (flags & ENCRYPTED_FLAG) throw new BundleError(`${name} is encrypted: a bundle never is.`, name);
   if (method !== STORED && method !== DEFLATED)
     throw new BundleError(`${name} uses compression method ${method}: a bundle uses deflate only.`, name);
-  if (header + LOCAL_HEADER_SIZE > limit || view.getUint32(header, true) !== LOCAL_HEADER)
+  if (header + LOCAL_HEADER_SIZE > limit || view.getUint32(header, true) !== LOCAL_HEADER_SIGNATURE)
     throw damaged(`the local header of ${name} is missing.`);
-  const nameLength = view.getUint16(header + 26, true);
-  const start = header + LOCAL_HEADER_SIZE + nameLength + view.getUint16(header + 28, true);
+  const nameLength = view.getUint16(header + LOCAL_HEADER.nameLength, true);
+  const start = header + LOCAL_HEADER_SIZE + nameLength + view.getUint16(header + LOCAL_HEADER.extraLength, true);
   // Another name in the local header: readers that walk the local headers would see another file.
   if (decodeName(bytes.subarray(header + LOCAL_HEADER_SIZE, header + LOCAL_HEADER_SIZE + nameLength), flags) !== name)
     throw damaged(`the local header of ${name} names another file.`);
@@ -267,7 +276,7 @@ function localEntry(
 }
 
 function decodeName(bytes: Uint8Array, flags: number): string {
-  if (flags & UTF8_NAME) return new TextDecoder().decode(bytes);
+  if (flags & UTF8_NAME_FLAG) return new TextDecoder().decode(bytes);
   // Names without the UTF-8 flag are read a byte a character, as fflate reads them.
   return Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
 }

@@ -1,6 +1,7 @@
 // The layout of an offline bundle, shared by the build that writes bundles and the client
 // that reads them. API envelopes keep the paths of src/contract/paths.ts.
 import { MANIFEST_FILE } from './paths.ts';
+import { startsAsZip } from './zip-format.ts';
 import type { KindId } from '../schema/kinds.ts';
 
 export const BUNDLE_NAME = 'treefarm-data';
@@ -30,7 +31,7 @@ export const csvPath = (kind: KindId) => `csv/${kind}.csv`;
 /** The format of an archive by its first bytes, or undefined when it is neither. */
 export function archiveFormat(bytes: Uint8Array): BundleFormat | undefined {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
+  if (startsAsZip(bytes)) return 'zip';
   return undefined;
 }
 
