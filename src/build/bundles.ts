@@ -16,6 +16,7 @@ import {
   dataPath,
   DOWNLOADS_DIR,
   LATEST_FILE,
+  PUBLISHED_BUNDLES,
   SQLITE_FILE,
   type BundleFormat,
   type BundleIndex,
@@ -96,6 +97,14 @@ With the client package (\`npm install treefarm-data-client\`):
 It checks every file against manifest.json first. With Python's standard library:
 \`sqlite3.connect('${SQLITE_FILE}')\`, or \`csv.DictReader(open('csv/trees.csv', newline='', encoding='utf-8'))\`.
 In a clone of the project, \`npm run bundle:verify -- <archive>\` checks an archive.
+
+Check that an archive is the one the site published, not only undamaged: whoever changes a file can
+rewrite manifest.json too, but not the archive's SHA-256 that the site publishes on its Downloads page and
+in \`${PUBLISHED_BUNDLES}\`. Given it, the client package refuses any other archive before reading anything
+in it: \`npx treefarm trees --bundle ${bundleFileName(content.version, 'tar.gz')} --sha256 <digest>\` (or
+\`--url https://<site>\`, which reads the digest from that file), and in code \`openBundle(file, { sha256 })\`;
+in a clone of the project, \`npm run bundle:verify -- <archive> --sha256 <digest>\` (or \`--url https://<site>\`).
+Without Node, compare \`sha256sum <archive>\` with the published digest.
 `;
 }
 

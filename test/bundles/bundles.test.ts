@@ -22,9 +22,11 @@ import {
   dataPath,
   DOWNLOADS_DIR,
   LATEST_FILE,
+  PUBLISHED_BUNDLES,
   SQLITE_FILE,
 } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
+import { parseCommandLine } from '../../src/client/cli/args.ts';
 import { listRoute } from '../../src/contract/paths.ts';
 import { bundleIndex } from '../../src/client/bundle.ts';
 import { routeText, scopeRoutes, storedBytes } from '../support/dist-routes.ts';
@@ -254,6 +256,24 @@ describe('a bundle', () => {
       'manifest.json',
     ])
       expect(readme).toContain(part);
+  });
+
+  test("README.md says to check the archive against the site's published SHA-256, with a command the CLI takes", () => {
+    const readme = text(entries.get('README.md'));
+    for (const part of [
+      PUBLISHED_BUNDLES,
+      '--url https://<site>',
+      'openBundle(file, { sha256 })',
+      'npm run bundle:verify -- <archive> --sha256 <digest>',
+    ])
+      expect(readme).toContain(part);
+    const command = /`npx treefarm ([^`]*--sha256 <digest>)`/.exec(readme)?.[1] ?? '';
+    const digest = 'ab'.repeat(32);
+    expect(parseCommandLine(command.replace('<digest>', digest).split(' '))).toMatchObject({
+      command: { name: 'records', kind: 'trees' },
+      bundle: bundleFileName(content.version, 'tar.gz'),
+      sha256: digest,
+    });
   });
 });
 
