@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
+import { memoryBucket } from '../support/memory-bucket.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -51,13 +52,18 @@ function edgeRequest(path: string, clientAcceptEncoding: string | undefined): Re
   return Object.assign(request, { cf: { clientAcceptEncoding } });
 }
 
-let worker: WorkerHandler;
-beforeEach(async () => {
-  // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
+/** The Worker as a new isolate loads it: nothing remembered of an earlier env. */
+async function freshWorker(): Promise<WorkerHandler> {
   vi.resetModules();
   const loaded: unknown = await import(workerModule);
   if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
-  worker = loaded.default;
+  return loaded.default;
+}
+
+let worker: WorkerHandler;
+beforeEach(async () => {
+  // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
+  worker = await freshWorker();
 });
 
 /** The same bytes with one changed: the same size, another sha256. */
@@ -75,17 +81,15 @@ describe('a stored body that does not match its SHA-256', () => {
     expect(tampered.length).toBe(original.length);
     // The identity part, and the last byte (the gzip part's).
     for (const bytes of [tampered, flipped(treesList, (length) => length - 1)]) {
-      vi.resetModules();
-      const loaded: unknown = await import(workerModule);
-      if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+      const isolate = await freshWorker();
       const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: bytes }), API_TOKENS: TOKEN };
       for (const coding of ['identity', 'gzip', 'br']) {
-        await expect(loaded.default.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
+        await expect(isolate.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
           `${treesList} does not match its SHA-256`,
         );
       }
       // The bodies that match are served.
-      expect((await loaded.default.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
+      expect((await isolate.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
     }
   });
 });
@@ -170,12 +174,37 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     expect(answer.status).toBe(500);
     expect(answer.body.message).toContain('API_RATE_LIMIT must be <requests>/<seconds>s');
     const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_RATE_LIMIT: '100/60s', API_RATE_LIMITER: binding };
-    vi.resetModules();
-    const loaded: unknown = await import(workerModule);
-    if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
-    const served = await loaded.default.fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
+    const served = await (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
     expect(served.status).toBe(200);
     expect(served.headers.get('ratelimit-policy')).toBe('"token";q=100;w=60');
+  });
+
+  test('the API_BUCKET binding without API_INDEX', async () => {
+    const answer = await misconfigured({ API_BUCKET: memoryBucket() });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: the API_BUCKET R2 binding is configured but API_INDEX ' +
+        '(the index the deploy uploaded) is not set',
+    );
+  });
+
+  test('API_INDEX without the API_BUCKET binding', async () => {
+    const answer = await misconfigured({ API_INDEX: 'f00d' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: API_INDEX is set but the API_BUCKET R2 binding is not ' +
+        '([[r2_buckets]] in wrangler.toml)',
+    );
+  });
+
+  test("API_INDEX naming an index the bucket lacks: the binding and the missing root's key", async () => {
+    const answer = await misconfigured({ API_BUCKET: memoryBucket(), API_INDEX: 'f00d' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: the API_BUCKET R2 bucket lacks index/f00d/current/root.json, the ' +
+        'root of the index API_INDEX names: its upload did not finish (run the deploy again) or another bucket ' +
+        'is bound',
+    );
   });
 });
 
