@@ -18,26 +18,27 @@ function projectAt(files: Record<string, number>): string {
     utimesSync(join(project, path), time, time);
   }
   // Folders dated with the oldest, so that only the files' times count.
-  for (const folder of ['content', 'content/trees', 'dist']) utimesSync(join(project, folder), 1, 1);
+  for (const path of Object.keys(files))
+    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) utimesSync(join(project, folder), 1, 1);
   return project;
 }
 
 test('no build yet: the build folder is named', () => {
-  const dir = projectAt({ 'content/trees/oak.md': 100, 'dist/index.html': 100 });
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/index.html': 100 });
   expect(staleReason(dir)).toBe(`${join(dir, 'dist')} has no build yet`);
 });
 
 test('a source newer than the build: the newest file that changed is named', () => {
   const dir = projectAt({
-    'content/trees/birch.md': 150,
-    'content/trees/oak.md': 300,
-    'content/cutters.md': 50,
+    'content/trees/birch.yaml': 150,
+    'content/trees/oak-tree.yaml': 300,
+    'content/cutters/axe.yaml': 50,
     'dist/manifest.json': 200,
   });
-  expect(staleReason(dir)).toBe('content/trees/oak.md changed since the last build');
+  expect(staleReason(dir)).toBe('content/trees/oak-tree.yaml changed since the last build');
 });
 
 test('a build newer than every source is up to date', () => {
-  const dir = projectAt({ 'content/trees/oak.md': 100, 'dist/manifest.json': 200 });
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
   expect(staleReason(dir)).toBeUndefined();
 });

@@ -1,13 +1,24 @@
 // The Worker module (src/worker/worker.ts) in-process, with a stand-in for the assets binding
-// that serves the bytes of dist/: fast checks of what only the Worker does, beside the slower
-// runs in workerd (test/edge/contract.test.ts, test/reliability/faults.test.ts).
-import { readFileSync } from 'node:fs';
+// that serves the bytes of dist/ (or, in the R2 mode, for the bucket): fast checks of what only
+// the Worker does, beside the slower runs in workerd (test/edge/contract.test.ts,
+// test/reliability/faults.test.ts).
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
+import {
+  BODIES_DIR,
+  INDEX_DIR,
+  listRoute,
+  rootPath,
+  storedBodyPath,
+  suggestShardRoute,
+} from '../../src/contract/paths.ts';
+import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
-import { memoryBucket } from '../support/memory-bucket.ts';
+import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -205,6 +216,61 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
         'root of the index API_INDEX names: its upload did not finish (run the deploy again) or another bucket ' +
         'is bound',
     );
+  });
+});
+
+describe('the R2 mode: an interrupted upload leaves the deployed version serving', () => {
+  // The static assets of the R2 mode hold no API file: every API byte comes from the bucket.
+  const noApiAssets: StandInEnv['ASSETS'] = { fetch: async () => new Response(null, { status: 404 }) };
+  const r2Env = (bucket: MemoryBucket, index: string) =>
+    ({ ASSETS: noApiAssets, API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: index }) as StandInEnv;
+  const trees = async (bucket: MemoryBucket, index: string) =>
+    (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), r2Env(bucket, index));
+
+  /** The next build: the same data with its root written anew (so a new index) and one new body. */
+  function nextBuild(): string {
+    const next = mkdtempSync(join(tmpdir(), 'worker-next-'));
+    for (const dir of [INDEX_DIR, BODIES_DIR]) cpSync(join(distDir, dir), join(next, dir), { recursive: true });
+    const root = join(next, rootPath(undefined));
+    writeFileSync(root, JSON.stringify(JSON.parse(readFileSync(root, 'utf8')), null, 1));
+    const body = 'a body only the next build has';
+    writeFileSync(join(next, storedBodyPath(createHash('sha256').update(body).digest('hex'))), body);
+    return next;
+  }
+
+  test('the index goes last: a put that fails leaves the old index serving; a second run puts the rest', async () => {
+    const bucket = memoryBucket();
+    const deployed = bucketPlan(distDir);
+    await uploadMissing(bucket, deployed);
+    const next = nextBuild();
+    try {
+      const plan = bucketPlan(next);
+      expect(plan.indexId).not.toBe(deployed.indexId);
+      const indexObjects = plan.objects.filter(({ key }) => key.startsWith(`index/${plan.indexId}/`));
+      // The new body goes in, then the first object of the new index fails.
+      bucket.putsLeft = 1;
+      const interrupted = await uploadMissing(bucket, plan).catch((error: unknown) => error);
+      expect(interrupted).toBeInstanceOf(UploadInterrupted);
+      expect((interrupted as UploadInterrupted).key).toBe(indexObjects[0]?.key);
+      expect([...bucket.objects.keys()].filter((key) => key.startsWith(`index/${plan.indexId}/`))).toEqual([]);
+      // The Worker deployed before (its API_INDEX) serves as it did, byte for byte.
+      const served = await trees(bucket, deployed.indexId);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(routeBytes(listRoute('trees')))).toBe(true);
+      // A Worker sent out too soon with the new API_INDEX names what it lacks rather than serving.
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const tooSoon = await trees(bucket, plan.indexId);
+      expect(tooSoon.status).toBe(500);
+      expect(await tooSoon.text()).toContain(`the API_BUCKET R2 bucket lacks index/${plan.indexId}/current/root.json`);
+      // The second run puts exactly the new index, and the new Worker serves.
+      bucket.putsLeft = Number.POSITIVE_INFINITY;
+      expect(await uploadMissing(bucket, plan)).toBe(indexObjects.length);
+      expect((await trees(bucket, plan.indexId)).status).toBe(200);
+      expect((await trees(bucket, deployed.indexId)).status).toBe(200);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(next, { recursive: true, force: true });
+    }
   });
 });
 
