@@ -1,6 +1,7 @@
 // The whole build as a library call: validate the content, let Astro build the wiki (the
 // integration adds the API, the search index and the bundles) into a staging folder, then
-// swap it in as dist/. `npm run build` (cli.ts) and `npm start` call it.
+// swap it in as dist/. `npm run build` (cli.ts) calls it; `npm start` and `npm run deploy` when
+// dist/ is stale.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,7 @@ import { build } from 'astro';
 import { siteConfig } from './astro-config.ts';
 import { replaceAtomically } from './atomic.ts';
 import { type BuildDataLoader, loadBuildData } from './build-data.ts';
+import { staleReason } from './freshness.ts';
 import { contentDirOf } from './releases.ts';
 
 export const projectDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,4 +43,21 @@ export async function buildSite(
       rmSync(cacheDir, { recursive: true, force: true });
     }
   });
+}
+
+/** A build folder made from the project's sources: why it is stale (undefined when it is not), and its build. */
+export interface Rebuildable {
+  staleReason(): string | undefined;
+  build(): Promise<void>;
+}
+
+/** The project's dist/, which `npm start` and `npm run deploy` build first when it is stale. */
+export const projectBuild: Rebuildable = { staleReason: () => staleReason(projectDir), build: () => buildSite() };
+
+/** Builds first when the build is missing or older than its sources, saying why. */
+export async function buildWhenStale(target: Rebuildable, log: (line: string) => void): Promise<void> {
+  const reason = target.staleReason();
+  if (!reason) return;
+  log(`Building first: ${reason}.`);
+  await target.build();
 }

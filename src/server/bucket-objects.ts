@@ -63,10 +63,30 @@ async function keysOf(bucket: WritableBucket): Promise<Set<string>> {
   return keys;
 }
 
+/** A put that failed partway through an upload: the objects put before it stay, none is half-written. */
+export class UploadInterrupted extends Error {
+  override name = 'UploadInterrupted';
+  /** The object whose put failed. */
+  readonly key: string;
+  /** How many missing objects were put before it, and how many were missing. */
+  readonly put: number;
+  readonly missing: number;
+  constructor(key: string, put: number, missing: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`${key} could not be put (${reason}); ${put} of the ${missing} missing objects were put before it`, {
+      cause,
+    });
+    this.key = key;
+    this.put = put;
+    this.missing = missing;
+  }
+}
+
 /**
  * Puts the objects the bucket lacks, index last: an object is never overwritten (its key names
  * its content), so an interrupted upload leaves what was there serving and a second run
- * finishes it. Returns how many it put (with `dryRun`, would put: it puts none).
+ * finishes it; a failed put is an UploadInterrupted naming its key. Returns how many it put
+ * (with `dryRun`, would put: it puts none).
  */
 export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dryRun = false): Promise<number> {
   const present = await keysOf(bucket);
@@ -74,10 +94,13 @@ export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dr
   if (dryRun) return missing.length;
   // Bodies before the index that names them: an index is never there without its bodies.
   missing.sort((a, b) => Number(a.key.startsWith('index/')) - Number(b.key.startsWith('index/')));
-  for (const { key, file } of missing) {
+  for (const [put, { key, file }] of missing.entries()) {
     // An ArrayBuffer of its own: wrangler's proxy cannot pass a view into Node's shared pool.
     const bytes = readFileSync(file);
-    await bucket.put(key, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    await bucket.put(key, body).catch((error: unknown) => {
+      throw new UploadInterrupted(key, put, missing.length, error);
+    });
   }
   return missing.length;
 }

@@ -1,11 +1,12 @@
-// `npm run deploy`: says which mode and plan the build needs, with the figures, then uploads
-// to R2 the objects the bucket lacks (the R2 mode, BODIES=r2) and deploys the Worker.
-// --dry-run prints the plan and changes nothing; --local uses wrangler's local R2 simulation
+// `npm run deploy`: builds dist/ first when it is stale, says which mode and plan the build
+// needs, with the figures, then uploads to R2 the objects the bucket lacks (the R2 mode,
+// BODIES=r2) and deploys the Worker. --dry-run prints the plan and changes nothing (a stale
+// build is said so and planned as it is); --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -17,9 +18,10 @@ import {
   uploadedFiles,
   type AssetFile,
 } from '../build/deploy-limits.ts';
+import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
+import { assetsWithoutApi, type BucketPlan, bucketPlan, UploadInterrupted } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
 
@@ -34,6 +36,10 @@ export interface DeployOptions {
   /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
   localPersistDir?: string;
   log: (line: string) => void;
+  /** The project's build when it is the one deployed: built first when stale (a dry run only says so). */
+  source?: Rebuildable;
+  /** Puts what the bucket lacks and returns how many (a test's stand-in); by default through wrangler's binding. */
+  upload?: (plan: BucketPlan, dryRun: boolean) => Promise<number>;
 }
 
 /** One line of figures: how many files, the largest, and the plan that holds them. */
@@ -46,10 +52,21 @@ function describeAssets(files: readonly AssetFile[], ignored: readonly string[])
   }`;
 }
 
+/**
+ * Makes sure there is a build to deploy: the project's own is built first when stale. A dry run
+ * changes nothing, dist/ included: it plans the build there is, saying it is stale.
+ */
+async function buildToDeploy({ distDir, dryRun, source, log }: DeployOptions): Promise<void> {
+  if (source && !dryRun) await buildWhenStale(source, log);
+  if (!existsSync(join(distDir, MANIFEST_FILE))) throw new Error(`${distDir} holds no build: run npm run build first`);
+  const stale = dryRun ? source?.staleReason() : undefined;
+  if (stale) log(`Dry run: not building, though ${stale}: the plan of the build as it is, which a deploy rebuilds.`);
+}
+
 /** Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects that is. */
 export async function deploy(options: DeployOptions): Promise<number> {
   const { distDir, log } = options;
-  if (!existsSync(join(distDir, MANIFEST_FILE))) throw new Error(`${distDir} holds no build: run npm run build first`);
+  await buildToDeploy(options);
   const files = assetFilesBelow(distDir);
   const ignored = assetsIgnoreOf(distDir);
   const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`));
@@ -71,18 +88,15 @@ export async function deploy(options: DeployOptions): Promise<number> {
     return 0;
   }
   const local = options.localPersistDir !== undefined;
-  const where = local ? 'the local bucket' : `the R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
+  const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir);
   try {
-    const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun).catch(
-      (error: unknown) => {
-        throw new Error(
-          `${where} could not be read or written (${(error as Error).message}); ` +
-            `create it with npx wrangler r2 bucket create ${options.bucket}`,
-        );
-      },
-    );
+    const upload =
+      options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
+    const missing = await upload(plan, options.dryRun).catch((error: unknown) => {
+      throw bucketError(error, where, local ? undefined : options.bucket);
+    });
     log(
       options.dryRun
         ? `Dry run: ${count(missing)} objects ${where} lacks; nothing uploaded, nothing deployed.`
@@ -108,6 +122,25 @@ export async function deploy(options: DeployOptions): Promise<number> {
   }
 }
 
+/**
+ * What went wrong with the bucket, for the operator: an interrupted upload says the deployed
+ * version still serves and a second run finishes it; any other failure (reading the bucket
+ * first) names the bucket and, for Cloudflare's, the command that creates it.
+ */
+function bucketError(error: unknown, where: string, remoteBucket: string | undefined): Error {
+  if (error instanceof UploadInterrupted)
+    return new Error(
+      `the upload to ${where} stopped: ${error.message}. The Worker was not deployed: the version ` +
+        `deployed before still serves, its objects untouched. Run npm run deploy again to put the ` +
+        `${count(error.missing - error.put)} objects still missing.`,
+    );
+  const reason = error instanceof Error ? error.message : String(error);
+  const create = remoteBucket
+    ? `; if it does not exist, create it with npx wrangler r2 bucket create ${remoteBucket}`
+    : '';
+  return new Error(`${where} could not be read (${reason})${create}`);
+}
+
 const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 
 function wrangler(args: string[]): void {
@@ -119,8 +152,11 @@ if (import.meta.main) {
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
     const { bodies, distDir, bucket } = settingsFromEnvironment(process.env, workerDevVariables);
+    // The project's own dist/ is built when stale; another DIST_DIR is deployed as it is.
+    const ownBuild = resolve(distDir) === resolve(projectDir, 'dist');
     await deploy({
       distDir,
+      ...(ownBuild ? { source: projectBuild } : {}),
       bodies,
       bucket,
       dryRun: values['dry-run'] ?? false,

@@ -165,6 +165,10 @@ function storedBodies(files: ApiFiles): (stored: string) => Promise<Bytes> {
 
 async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
+  if (!bucket && env[INDEX_VARIABLE])
+    throw new EnvironmentError(
+      `${INDEX_VARIABLE} is set but the ${BUCKET_BINDING} R2 binding is not ([[r2_buckets]] in wrangler.toml)`,
+    );
   const files = bucket ? bucketFiles(bucket, env) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
@@ -186,6 +190,15 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
       ),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
+  // Every build has the current data's root: in the bucket without it, API_INDEX names an index
+  // whose upload did not finish, or another bucket is bound. Said once at start, not as a 404.
+  if (bucket && !(await index.root(undefined))) {
+    const root = bucketKey(rootPath(undefined), env[INDEX_VARIABLE] ?? '');
+    throw new EnvironmentError(
+      `the ${BUCKET_BINDING} R2 bucket lacks ${root}, the root of the index ${INDEX_VARIABLE} names: ` +
+        'its upload did not finish (run the deploy again) or another bucket is bound',
+    );
+  }
   const tokens = await configuredTokens(env);
   const core = createEdge({
     index,
@@ -265,9 +278,9 @@ export default {
 
 /**
  * A deployment whose settings cannot work (a bad token list, a rate limit without its binding
- * or the reverse) answers every request with a 500 that names the setting, so whoever deployed
- * it sees why at the first request, not only in the Worker's log. It names settings, never a
- * value of a secret.
+ * or the reverse, the R2 mode's bucket without its index) answers every request with a 500
+ * that names the setting, so whoever deployed it sees why at the first request, not only in
+ * the Worker's log. It names settings, never a value of a secret.
  */
 function misconfigured(error: EnvironmentError): Response {
   const message = `This deployment is misconfigured: ${error.message.replaceAll('\n', '; ')}`;

@@ -1,12 +1,16 @@
 // `npm run deploy` against wrangler's local R2 simulation (--local): the plan it prints, a dry
 // run that changes nothing, an upload of only what the bucket lacks, and a changed record that
-// uploads only its own objects.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// uploads only its own objects. Then, with a bucket in memory: a stale build built first (a dry
+// run builds nothing), an interrupted upload and a bucket that cannot be read.
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
-import { deploy } from '../../src/server/deploy-cli.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Rebuildable } from '../../src/build/site.ts';
+import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
+import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
+import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
 const folders: string[] = [];
 afterAll(() => {
@@ -20,8 +24,7 @@ const temporary = (prefix: string) => {
 };
 
 /** A small build: two bodies, one scope's index, the wiki's page and the build's summary. */
-function build(extra: Record<string, string> = {}): string {
-  const dist = temporary('deploy-dist-');
+function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist-')): string {
   const files = {
     'manifest.json': '{}',
     'index.html': '<h1>wiki</h1>',
@@ -61,7 +64,8 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
       '4 R2 objects, 0.0 MiB (largest 0.0 MiB).',
-    'Dry run: 4 objects the local bucket lacks; nothing uploaded, nothing deployed.',
+    `Dry run: 4 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
+      'nothing uploaded, nothing deployed.',
   ]);
   // Nothing was put: a real run still finds all four missing.
   expect((await run(dist, false)).missing).toBe(4);
@@ -77,4 +81,144 @@ test('a second deploy uploads nothing; a changed record uploads only the objects
 test('a folder without a build is refused, naming it', async () => {
   const empty = temporary('deploy-empty-');
   await expect(run(empty, true)).rejects.toThrow(`${empty} holds no build: run npm run build first`);
+});
+
+/** A deploy of a build to a bucket in memory (with --local's paths, so no Worker is deployed). */
+const runInMemory = async (bucket: MemoryBucket, distDir: string, more: Partial<DeployOptions> = {}) => {
+  const lines: string[] = [];
+  const missing = await deploy({
+    distDir,
+    bodies: 'r2',
+    bucket: DEFAULT_BUCKET,
+    dryRun: false,
+    localPersistDir: persistDir,
+    upload: (plan, dryRun) => uploadMissing(bucket, plan, dryRun),
+    log: (line) => lines.push(line),
+    ...more,
+  });
+  return { missing, lines };
+};
+
+describe('a stale build is built first, saying why; a dry run builds nothing', () => {
+  const why = 'content/trees/oak-tree.yaml changed since the last build';
+  /** The project's build as a stand-in: stale until built, its build writing a small one into `dist`. */
+  const staleSource = (dist: string): Rebuildable & { builds: number } => {
+    const source = {
+      builds: 0,
+      staleReason: () => (source.builds === 0 ? why : undefined),
+      build: async () => {
+        source.builds++;
+        build({}, dist);
+      },
+    };
+    return source;
+  };
+
+  test('a deploy builds first, saying why, then plans and uploads the new build', async () => {
+    const dist = temporary('deploy-unbuilt-');
+    const source = staleSource(dist);
+    const { missing, lines } = await runInMemory(memoryBucket(), dist, { source });
+    expect(source.builds).toBe(1);
+    expect(lines.slice(0, 2)).toEqual([`Building first: ${why}.`, `Deploy plan for ${dist} (BODIES=r2):`]);
+    expect(missing).toBe(4);
+  });
+
+  test('a build that is up to date is not built again', async () => {
+    const source = { staleReason: () => undefined, build: async () => expect.unreachable('built') };
+    const { lines } = await runInMemory(memoryBucket(), build(), { source });
+    expect(lines[0]).toMatch(/^Deploy plan for /);
+  });
+
+  test('a dry run of a stale build builds nothing: it says so and plans the build as it is', async () => {
+    const dist = build();
+    const source = staleSource(dist);
+    const { missing, lines } = await runInMemory(memoryBucket(), dist, { source, dryRun: true });
+    expect(source.builds).toBe(0);
+    expect(lines[0]).toBe(
+      `Dry run: not building, though ${why}: the plan of the build as it is, which a deploy rebuilds.`,
+    );
+    expect(lines[1]).toBe(`Deploy plan for ${dist} (BODIES=r2):`);
+    expect(missing).toBe(4);
+  });
+
+  test('a dry run with no build at all refuses, naming the folder, and builds nothing', async () => {
+    const dist = temporary('deploy-unbuilt-');
+    const source = staleSource(dist);
+    await expect(runInMemory(memoryBucket(), dist, { source, dryRun: true })).rejects.toThrow(
+      `${dist} holds no build: run npm run build first`,
+    );
+    expect(source.builds).toBe(0);
+  });
+});
+
+test('an interrupted upload names the object and the bucket; a second run puts exactly the rest', async () => {
+  const bucket = memoryBucket();
+  const deployed = build();
+  expect((await runInMemory(bucket, deployed)).missing).toBe(4);
+  const before = new Map(bucket.objects);
+  // Two new bodies and the new index (its root and its shard, under the new index's prefix).
+  const next = build({
+    'api/bodies/cccc': 'body c',
+    'api/bodies/dddd': 'body d',
+    'api/index/current/0.json': '{"trees/list":"cccc","cutters/list":"dddd"}',
+  });
+  const nextIndex = bucketPlan(next).indexId;
+  bucket.putsLeft = 2;
+  await expect(runInMemory(bucket, next)).rejects.toThrow(
+    `the upload to the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) stopped: ` +
+      `index/${nextIndex}/current/0.json could not be put (Network connection lost.); ` +
+      '2 of the 4 missing objects were put before it. The Worker was not deployed: the version deployed ' +
+      'before still serves, its objects untouched. Run npm run deploy again to put the 2 objects still missing.',
+  );
+  // Bodies go first: both are in, and no object of the new index is. What the deployed Worker
+  // (API_INDEX of the first build) reads is all there, byte for byte.
+  const added = [...bucket.objects.keys()].filter((key) => !before.has(key));
+  expect(added.sort()).toEqual(['bodies/cccc', 'bodies/dddd']);
+  for (const [key, bytes] of before) expect(bucket.objects.get(key)).toEqual(bytes);
+  // A second run puts exactly the two still missing, and then the whole of the new build is there.
+  bucket.putsLeft = Number.POSITIVE_INFINITY;
+  const { missing, lines } = await runInMemory(bucket, next);
+  expect(missing).toBe(2);
+  expect(lines.at(-1)).toBe(
+    `Uploaded 2 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked (API_INDEX=${nextIndex}).`,
+  );
+  for (const { key } of bucketPlan(next).objects) expect(bucket.objects.has(key)).toBe(true);
+});
+
+test('a bucket that cannot be read is named, with the command that creates it', async () => {
+  const failing = async () => {
+    // What R2 answers for a bucket that does not exist (error 10006).
+    throw new Error('The specified bucket does not exist. (10006)');
+  };
+  // Not --local: Cloudflare's bucket, which the command creates; the deploy stops before the Worker.
+  const refused = deploy({
+    distDir: build(),
+    bodies: 'r2',
+    bucket: 'treefarm-missing',
+    dryRun: true,
+    upload: failing,
+    log: () => undefined,
+  });
+  await expect(refused).rejects.toThrow(
+    'the R2 bucket "treefarm-missing" (binding API_BUCKET) could not be read (The specified bucket does not ' +
+      'exist. (10006)); if it does not exist, create it with npx wrangler r2 bucket create treefarm-missing',
+  );
+});
+
+test('the assets-only mode of a build that fits no Workers plan is refused, pointing to BODIES=r2', async () => {
+  const dist = build();
+  // One body past the 25 MiB of a static asset (a sparse file: no 25 MiB written).
+  truncateSync(join(dist, 'api/bodies/aaaa'), 26 * 1024 * 1024);
+  const lines: string[] = [];
+  const refused = deploy({
+    distDir: dist,
+    bodies: 'assets',
+    bucket: DEFAULT_BUCKET,
+    dryRun: true,
+    log: (line) => lines.push(line),
+  });
+  await expect(refused).rejects.toThrow('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
+  expect(lines[1]).toBe(
+    '  assets-only mode: 6 static asset files (largest 26.0 MiB): fits no Workers plan: this build needs the R2 mode.',
+  );
 });

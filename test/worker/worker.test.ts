@@ -1,12 +1,24 @@
 // The Worker module (src/worker/worker.ts) in-process, with a stand-in for the assets binding
-// that serves the bytes of dist/: fast checks of what only the Worker does, beside the slower
-// runs in workerd (test/edge/contract.test.ts, test/reliability/faults.test.ts).
-import { readFileSync } from 'node:fs';
+// that serves the bytes of dist/ (or, in the R2 mode, for the bucket): fast checks of what only
+// the Worker does, beside the slower runs in workerd (test/edge/contract.test.ts,
+// test/reliability/faults.test.ts).
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
+import {
+  BODIES_DIR,
+  INDEX_DIR,
+  listRoute,
+  rootPath,
+  storedBodyPath,
+  suggestShardRoute,
+} from '../../src/contract/paths.ts';
+import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
+import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
@@ -51,13 +63,18 @@ function edgeRequest(path: string, clientAcceptEncoding: string | undefined): Re
   return Object.assign(request, { cf: { clientAcceptEncoding } });
 }
 
-let worker: WorkerHandler;
-beforeEach(async () => {
-  // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
+/** The Worker as a new isolate loads it: nothing remembered of an earlier env. */
+async function freshWorker(): Promise<WorkerHandler> {
   vi.resetModules();
   const loaded: unknown = await import(workerModule);
   if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
-  worker = loaded.default;
+  return loaded.default;
+}
+
+let worker: WorkerHandler;
+beforeEach(async () => {
+  // A fresh module per test: the Worker keeps its manifest and bodies per isolate.
+  worker = await freshWorker();
 });
 
 /** The same bytes with one changed: the same size, another sha256. */
@@ -75,17 +92,15 @@ describe('a stored body that does not match its SHA-256', () => {
     expect(tampered.length).toBe(original.length);
     // The identity part, and the last byte (the gzip part's).
     for (const bytes of [tampered, flipped(treesList, (length) => length - 1)]) {
-      vi.resetModules();
-      const loaded: unknown = await import(workerModule);
-      if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
+      const isolate = await freshWorker();
       const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: bytes }), API_TOKENS: TOKEN };
       for (const coding of ['identity', 'gzip', 'br']) {
-        await expect(loaded.default.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
+        await expect(isolate.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
           `${treesList} does not match its SHA-256`,
         );
       }
       // The bodies that match are served.
-      expect((await loaded.default.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
+      expect((await isolate.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
     }
   });
 });
@@ -170,12 +185,92 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     expect(answer.status).toBe(500);
     expect(answer.body.message).toContain('API_RATE_LIMIT must be <requests>/<seconds>s');
     const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_RATE_LIMIT: '100/60s', API_RATE_LIMITER: binding };
-    vi.resetModules();
-    const loaded: unknown = await import(workerModule);
-    if (!isWorkerModule(loaded)) throw new Error(`${workerModule} does not export a fetch handler`);
-    const served = await loaded.default.fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
+    const served = await (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
     expect(served.status).toBe(200);
     expect(served.headers.get('ratelimit-policy')).toBe('"token";q=100;w=60');
+  });
+
+  test('the API_BUCKET binding without API_INDEX', async () => {
+    const answer = await misconfigured({ API_BUCKET: memoryBucket() });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: the API_BUCKET R2 binding is configured but API_INDEX ' +
+        '(the index the deploy uploaded) is not set',
+    );
+  });
+
+  test('API_INDEX without the API_BUCKET binding', async () => {
+    const answer = await misconfigured({ API_INDEX: 'f00d' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: API_INDEX is set but the API_BUCKET R2 binding is not ' +
+        '([[r2_buckets]] in wrangler.toml)',
+    );
+  });
+
+  test("API_INDEX naming an index the bucket lacks: the binding and the missing root's key", async () => {
+    const answer = await misconfigured({ API_BUCKET: memoryBucket(), API_INDEX: 'f00d' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: the API_BUCKET R2 bucket lacks index/f00d/current/root.json, the ' +
+        'root of the index API_INDEX names: its upload did not finish (run the deploy again) or another bucket ' +
+        'is bound',
+    );
+  });
+});
+
+describe('the R2 mode: an interrupted upload leaves the deployed version serving', () => {
+  // The static assets of the R2 mode hold no API file: every API byte comes from the bucket.
+  const noApiAssets: StandInEnv['ASSETS'] = { fetch: async () => new Response(null, { status: 404 }) };
+  const r2Env = (bucket: MemoryBucket, index: string) =>
+    ({ ASSETS: noApiAssets, API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: index }) as StandInEnv;
+  const trees = async (bucket: MemoryBucket, index: string) =>
+    (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), r2Env(bucket, index));
+
+  /** The next build: the same data with its root written anew (so a new index) and one new body. */
+  function nextBuild(): string {
+    const next = mkdtempSync(join(tmpdir(), 'worker-next-'));
+    for (const dir of [INDEX_DIR, BODIES_DIR]) cpSync(join(distDir, dir), join(next, dir), { recursive: true });
+    const root = join(next, rootPath(undefined));
+    writeFileSync(root, JSON.stringify(JSON.parse(readFileSync(root, 'utf8')), null, 1));
+    const body = 'a body only the next build has';
+    writeFileSync(join(next, storedBodyPath(createHash('sha256').update(body).digest('hex'))), body);
+    return next;
+  }
+
+  test('the index goes last: a put that fails leaves the old index serving; a second run puts the rest', async () => {
+    const bucket = memoryBucket();
+    const deployed = bucketPlan(distDir);
+    await uploadMissing(bucket, deployed);
+    const next = nextBuild();
+    try {
+      const plan = bucketPlan(next);
+      expect(plan.indexId).not.toBe(deployed.indexId);
+      const indexObjects = plan.objects.filter(({ key }) => key.startsWith(`index/${plan.indexId}/`));
+      // The new body goes in, then the first object of the new index fails.
+      bucket.putsLeft = 1;
+      const interrupted = await uploadMissing(bucket, plan).catch((error: unknown) => error);
+      expect(interrupted).toBeInstanceOf(UploadInterrupted);
+      expect((interrupted as UploadInterrupted).key).toBe(indexObjects[0]?.key);
+      expect([...bucket.objects.keys()].filter((key) => key.startsWith(`index/${plan.indexId}/`))).toEqual([]);
+      // The Worker deployed before (its API_INDEX) serves as it did, byte for byte.
+      const served = await trees(bucket, deployed.indexId);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(routeBytes(listRoute('trees')))).toBe(true);
+      // A Worker sent out too soon with the new API_INDEX names what it lacks rather than serving.
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      const tooSoon = await trees(bucket, plan.indexId);
+      expect(tooSoon.status).toBe(500);
+      expect(await tooSoon.text()).toContain(`the API_BUCKET R2 bucket lacks index/${plan.indexId}/current/root.json`);
+      // The second run puts exactly the new index, and the new Worker serves.
+      bucket.putsLeft = Number.POSITIVE_INFINITY;
+      expect(await uploadMissing(bucket, plan)).toBe(indexObjects.length);
+      expect((await trees(bucket, plan.indexId)).status).toBe(200);
+      expect((await trees(bucket, deployed.indexId)).status).toBe(200);
+    } finally {
+      vi.restoreAllMocks();
+      rmSync(next, { recursive: true, force: true });
+    }
   });
 });
 

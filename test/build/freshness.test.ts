@@ -1,0 +1,44 @@
+// When dist/ is stale (npm start and npm run deploy build first, the tests' setup too): the
+// reason names the file that changed, so whoever waits for the build sees why.
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { staleReason } from '../../src/build/freshness.ts';
+
+let project: string;
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+/** A project whose files were written at the given times (seconds since the epoch). */
+function projectAt(files: Record<string, number>): string {
+  project = mkdtempSync(join(tmpdir(), 'freshness-'));
+  for (const [path, time] of Object.entries(files)) {
+    mkdirSync(dirname(join(project, path)), { recursive: true });
+    writeFileSync(join(project, path), path);
+    utimesSync(join(project, path), time, time);
+  }
+  // Folders dated with the oldest, so that only the files' times count.
+  for (const path of Object.keys(files))
+    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) utimesSync(join(project, folder), 1, 1);
+  return project;
+}
+
+test('no build yet: the build folder is named', () => {
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/index.html': 100 });
+  expect(staleReason(dir)).toBe(`${join(dir, 'dist')} has no build yet`);
+});
+
+test('a source newer than the build: the newest file that changed is named', () => {
+  const dir = projectAt({
+    'content/trees/birch.yaml': 150,
+    'content/trees/oak-tree.yaml': 300,
+    'content/cutters/axe.yaml': 50,
+    'dist/manifest.json': 200,
+  });
+  expect(staleReason(dir)).toBe('content/trees/oak-tree.yaml changed since the last build');
+});
+
+test('a build newer than every source is up to date', () => {
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
+  expect(staleReason(dir)).toBeUndefined();
+});

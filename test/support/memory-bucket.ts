@@ -1,0 +1,33 @@
+// An R2 bucket in memory, standing in for the binding: list and put as the deploy's upload uses
+// them (WritableBucket), get as the Worker reads. `putsLeft` makes a put fail once that many
+// have gone through, as a dropped connection would stop an upload partway.
+import type { WritableBucket } from '../../src/server/bucket-objects.ts';
+
+export interface MemoryBucket extends WritableBucket {
+  objects: Map<string, Uint8Array>;
+  /** How many puts succeed before one fails; Infinity by default. */
+  putsLeft: number;
+  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+}
+
+export function memoryBucket(): MemoryBucket {
+  const objects = new Map<string, Uint8Array>();
+  const bucket: MemoryBucket = {
+    objects,
+    putsLeft: Number.POSITIVE_INFINITY,
+    async list() {
+      return { objects: [...objects.keys()].map((key) => ({ key })), truncated: false };
+    },
+    async put(key, value) {
+      if (bucket.putsLeft <= 0) throw new Error('Network connection lost.');
+      bucket.putsLeft--;
+      objects.set(key, new Uint8Array(value.slice(0)));
+      return {};
+    },
+    async get(key) {
+      const bytes = objects.get(key);
+      return bytes ? { arrayBuffer: async () => bytes.slice().buffer } : null;
+    },
+  };
+  return bucket;
+}
