@@ -7,8 +7,9 @@
 // last release added. The Worker module (in this process, over a stand-in of its assets
 // binding) shows what a cold isolate reads before its first answer; then (`--worker`) `npm run
 // worker` serves the build in workerd, and every release's lists and pinned searches are asked.
-// With `--bodies r2` it also counts the R2 mode (the static assets without api/, the R2
-// objects) and serves that mode (BODIES=r2, wrangler's local R2 seeded first).
+// With `--bodies r2` it also counts the R2 mode (the static assets without api/: files, plan,
+// largest, those over 25 MiB; the R2 objects: count, bytes, largest) and serves that mode
+// (BODIES=r2, wrangler's local R2 seeded first).
 // Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --bodies
 // assets|r2, --dir <tmp>.
 import { spawnSync } from 'node:child_process';
@@ -16,7 +17,14 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { assetFilesBelow, assetsIgnoreOf, planNeeded, uploadedFiles } from '../src/build/deploy-limits.ts';
+import {
+  type AssetFile,
+  assetFilesBelow,
+  assetsIgnoreOf,
+  planNeeded,
+  uploadedFiles,
+  WORKER_ASSET_LIMITS,
+} from '../src/build/deploy-limits.ts';
 import { projectDir } from '../src/build/site.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
@@ -69,6 +77,21 @@ function run(command: string[], env: NodeJS.ProcessEnv): { stdout: string; stder
   const result = spawnSync(command[0] ?? '', command.slice(1), { cwd: projectDir, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command.join(' ')} failed: ${result.stderr}`);
   return result;
+}
+
+const largerOf = (max: AssetFile, file: AssetFile) => (file.size > max.size ? file : max);
+
+/** Files by top folder (api/ by its second level), most first. */
+function byFolderOf(files: readonly AssetFile[]): string {
+  const byFolder = new Map<string, number>();
+  for (const file of files) {
+    const folder = file.path.startsWith('api/') ? file.path.split('/').slice(0, 2).join('/') : file.path.split('/')[0];
+    byFolder.set(folder ?? '', (byFolder.get(folder ?? '') ?? 0) + 1);
+  }
+  return [...byFolder]
+    .sort((a, b) => b[1] - a[1])
+    .map(([folder, n]) => `${folder} ${count(n)}`)
+    .join(', ');
 }
 
 /** The files wrangler would upload from `dir`. */
@@ -169,12 +192,7 @@ try {
   );
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(outDir, MANIFEST_FILE), 'utf8')));
   const { files, plan } = uploaded(outDir);
-  const largest = files.reduce((max, file) => (file.size > max.size ? file : max), { path: '', size: 0 });
-  const byFolder = new Map<string, number>();
-  for (const file of files) {
-    const folder = file.path.startsWith('api/') ? file.path.split('/').slice(0, 2).join('/') : file.path.split('/')[0];
-    byFolder.set(folder ?? '', (byFolder.get(folder ?? '') ?? 0) + 1);
-  }
+  const largest = files.reduce(largerOf, { path: '', size: 0 });
   const newest = manifest.releases[0]?.id ?? '';
   const newestIndexFiles = files.filter((file) => file.path.startsWith(`api/index/releases/${newest}/`)).length;
   const name = trees === 0 ? 'Oak Tree' : `Synthetic Tree ${Math.ceil(trees / 2)}`;
@@ -195,12 +213,7 @@ try {
     `- files to upload: ${count(files.length)} (${plan ? `Workers ${plan} plan` : 'no Workers plan'}); ` +
       `largest ${largest.path} ${(largest.size / MiB).toFixed(2)} MiB`,
   );
-  console.log(
-    `- by folder: ${[...byFolder]
-      .sort((a, b) => b[1] - a[1])
-      .map(([f, n]) => `${f} ${count(n)}`)
-      .join(', ')}`,
-  );
+  console.log(`- by folder: ${byFolderOf(files)}`);
   console.log(`- stored bodies ${count(manifest.pack.bodies)}; the newest release's index: ${newestIndexFiles} files`);
   console.log(
     `- cold Worker isolate, GET /api/trees?search=${name}: ${cold.reads.length} reads, ` +
@@ -211,14 +224,20 @@ try {
   );
   if (values.bodies === 'r2') {
     const bucket = bucketPlan(outDir);
-    const sizes = bucket.objects.map(({ file }) => statSync(file).size);
+    const objects = bucket.objects.map(({ key, file }) => ({ path: key, size: statSync(file).size }));
+    const largestObject = objects.reduce(largerOf, { path: '', size: 0 });
     const assets = files.filter((file) => !file.path.startsWith('api/'));
-    const largestAsset = assets.reduce((max, file) => Math.max(max, file.size), 0);
+    const largestAsset = assets.reduce(largerOf, { path: '', size: 0 });
+    const assetPlan = planNeeded(assets, []);
+    const oversized = assets.filter((file) => file.size > WORKER_ASSET_LIMITS.fileBytes).map((file) => file.path);
     console.log(
-      `- R2 mode: ${count(assets.length)} static asset files (largest ${(largestAsset / MiB).toFixed(2)} MiB); ` +
-        `${count(bucket.objects.length)} R2 objects, ${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
-        `(largest ${(sizes.reduce((max, size) => Math.max(max, size), 0) / MiB).toFixed(2)} MiB)`,
+      `- R2 mode: ${count(assets.length)} static asset files (${assetPlan ? `Workers ${assetPlan} plan` : 'no Workers plan'}; ` +
+        `largest ${largestAsset.path} ${(largestAsset.size / MiB).toFixed(2)} MiB; ` +
+        `over 25 MiB: ${oversized.length ? oversized.join(', ') : 'none'}); ` +
+        `${count(objects.length)} R2 objects, ${(objects.reduce((sum, { size }) => sum + size, 0) / MiB).toFixed(1)} MiB ` +
+        `(largest ${largestObject.path} ${(largestObject.size / MiB).toFixed(2)} MiB)`,
     );
+    console.log(`- R2 mode's assets by folder: ${byFolderOf(assets)}`);
   }
   if (values.worker) {
     const asked = await askWorker(outDir, manifest, name);
