@@ -21,8 +21,7 @@ import { projectDir } from '../src/build/site.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
-import { bucketPlan } from '../src/server/bucket-objects.ts';
-import { statSync } from 'node:fs';
+import { bucketPlan, servedFromBucket } from '../src/server/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -211,12 +210,14 @@ try {
   );
   if (values.bodies === 'r2') {
     const bucket = bucketPlan(outDir);
-    const sizes = bucket.objects.map(({ file }) => statSync(file).size);
-    const assets = files.filter((file) => !file.path.startsWith('api/'));
+    const sizes = bucket.objects.map(({ size }) => size);
+    const inBucket = servedFromBucket(bucket);
+    const assets = files.filter((file) => !file.path.startsWith('api/') && !inBucket.has(file.path));
     const largestAsset = assets.reduce((max, file) => Math.max(max, file.size), 0);
     console.log(
       `- R2 mode: ${count(assets.length)} static asset files (largest ${(largestAsset / MiB).toFixed(2)} MiB); ` +
-        `${count(bucket.objects.length)} R2 objects, ${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
+        `${count(bucket.objects.length)} R2 objects (${count(inBucket.size)} downloads), ` +
+        `${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
         `(largest ${(sizes.reduce((max, size) => Math.max(max, size), 0) / MiB).toFixed(2)} MiB)`,
     );
   }

@@ -3,7 +3,7 @@
 // --dry-run prints the plan and changes nothing; --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +19,9 @@ import {
 } from '../build/deploy-limits.ts';
 import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
+import { assetsWithoutApi, bucketPlan, servedFromBucket } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
-import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
+import { runConfig, seedLocalBucket, workerRoutesOf } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -31,6 +31,8 @@ export interface DeployOptions {
   dryRun: boolean;
   /** The R2 bucket's name (R2_BUCKET). */
   bucket: string;
+  /** Bundles larger than this many bytes go to the bucket (R2_DOWNLOADS_ABOVE; 25 MiB by default). */
+  downloadsAbove?: number;
   /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
   localPersistDir?: string;
   log: (line: string) => void;
@@ -52,17 +54,18 @@ export async function deploy(options: DeployOptions): Promise<number> {
   if (!existsSync(join(distDir, MANIFEST_FILE))) throw new Error(`${distDir} holds no build: run npm run build first`);
   const files = assetFilesBelow(distDir);
   const ignored = assetsIgnoreOf(distDir);
-  const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`));
-  const plan = bucketPlan(distDir);
-  const sizes = plan.objects.map(({ file }) => statSync(file).size);
+  const plan = bucketPlan(distDir, options.downloadsAbove);
+  const inBucket = servedFromBucket(plan);
+  const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`) && !inBucket.has(file.path));
+  const sizes = plan.objects.map(({ size }) => size);
   const needsR2 = planNeeded(files, ignored) === undefined;
   log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
   log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
   log(
-    `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects, ` +
-      `${mebibytes(total)} (largest ${mebibytes(largest)}).`,
+    `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
+      `(${count(inBucket.size)} downloads), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
@@ -72,8 +75,8 @@ export async function deploy(options: DeployOptions): Promise<number> {
   }
   const local = options.localPersistDir !== undefined;
   const where = local ? 'the local bucket' : `the R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
-  const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
-  const staged = assetsWithoutApi(distDir);
+  const config = runConfig(projectDir, undefined, workerRoutesOf(plan), { name: options.bucket, remote: !local });
+  const staged = assetsWithoutApi(distDir, plan);
   try {
     const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun).catch(
       (error: unknown) => {
@@ -90,7 +93,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
     );
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
-      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API.');
+      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and R2 downloads.');
       wrangler([
         'deploy',
         '--config',
@@ -118,11 +121,12 @@ function wrangler(args: string[]): void {
 if (import.meta.main) {
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
-    const { bodies, distDir, bucket } = settingsFromEnvironment(process.env, workerDevVariables);
+    const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);
     await deploy({
       distDir,
       bodies,
       bucket,
+      downloadsAbove,
       dryRun: values['dry-run'] ?? false,
       ...(values.local ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
       log: console.log,

@@ -7,6 +7,7 @@
 // first answer, whatever the size of the build. Web-standard only: no nodejs_compat. Env and
 // the runtime's types come from `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
+import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { sha256Hex } from '../contract/sha256.ts';
 import {
   BUCKET_BINDING,
@@ -26,6 +27,7 @@ import {
   type EdgeResponse,
 } from '../edge/core.ts';
 import { answerMcp } from '../edge/mcp.ts';
+import { bucketDownloads, type DownloadServer } from './bucket-downloads.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
@@ -58,6 +60,8 @@ interface Isolate {
   /** The build's routing index, which /mcp's tools read too. */
   index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
+  /** The R2 mode: the downloads the bucket serves (the bundles too large for a static asset). */
+  downloads?: DownloadServer;
 }
 
 let isolate: Promise<Isolate> | undefined;
@@ -85,13 +89,18 @@ function assetFiles(env: Env, origin: string): ApiFiles {
   };
 }
 
-/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
-function bucketFiles(bucket: R2Bucket, env: WorkerEnv): ApiFiles {
+/** The index the R2 mode serves, which its deploy uploaded (API_INDEX). */
+function indexIdOf(env: WorkerEnv): string {
   const indexId = env[INDEX_VARIABLE];
   if (!indexId)
     throw new EnvironmentError(
       `the ${BUCKET_BINDING} R2 binding is configured but ${INDEX_VARIABLE} (the index the deploy uploaded) is not set`,
     );
+  return indexId;
+}
+
+/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
+function bucketFiles(bucket: R2Bucket, indexId: string): ApiFiles {
   const where = `the ${BUCKET_BINDING} R2 bucket`;
   return {
     where,
@@ -165,7 +174,8 @@ function storedBodies(files: ApiFiles): (stored: string) => Promise<Bytes> {
 
 async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
-  const files = bucket ? bucketFiles(bucket, env) : assetFiles(env, origin);
+  const indexId = bucket ? indexIdOf(env) : undefined;
+  const files = bucket && indexId ? bucketFiles(bucket, indexId) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
@@ -193,7 +203,8 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  return { decide: core, index, body };
+  const downloads = bucket && indexId ? bucketDownloads(bucket, indexId) : undefined;
+  return { decide: core, index, body, downloads };
 }
 
 /**
@@ -253,7 +264,13 @@ export default {
       header,
       client: request.headers.get('cf-connecting-ip'),
     });
-    if (decision.type === 'static') return env.ASSETS.fetch(request);
+    if (decision.type === 'static') {
+      // A download too large for the static assets is in the bucket, at its one spelling.
+      const download = url.pathname.startsWith(`/${DOWNLOADS_DIR}/`)
+        ? await state.downloads?.(request, url.pathname)
+        : undefined;
+      return download ?? env.ASSETS.fetch(request);
+    }
     const answer = decision.type === 'counted' ? decision.answer : decision;
     const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
     if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
