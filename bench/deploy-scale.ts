@@ -21,7 +21,7 @@ import { projectDir } from '../src/build/site.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
-import { bucketPlan, servedFromBucket } from '../src/server/bucket-objects.ts';
+import { bucketPlan, staticInR2Mode } from '../src/server/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -211,12 +211,11 @@ try {
   if (values.bodies === 'r2') {
     const bucket = bucketPlan(outDir);
     const sizes = bucket.objects.map(({ size }) => size);
-    const inBucket = servedFromBucket(bucket);
-    const assets = files.filter((file) => !file.path.startsWith('api/') && !inBucket.has(file.path));
+    const assets = staticInR2Mode(files, bucket);
     const largestAsset = assets.reduce((max, file) => Math.max(max, file.size), 0);
     console.log(
       `- R2 mode: ${count(assets.length)} static asset files (largest ${(largestAsset / MiB).toFixed(2)} MiB); ` +
-        `${count(bucket.objects.length)} R2 objects (${count(inBucket.size)} downloads), ` +
+        `${count(bucket.objects.length)} R2 objects (${count(Object.keys(bucket.downloads).length)} downloads), ` +
         `${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
         `(largest ${(sizes.reduce((max, size) => Math.max(max, size), 0) / MiB).toFixed(2)} MiB)`,
     );

@@ -4,7 +4,7 @@
 // SHA-256 too, listed in a small object under the index's prefix. No object is ever
 // overwritten: a deploy adds the objects the bucket lacks, and an earlier Worker version (a
 // rollback) still finds its index, its bodies and its downloads.
-import { BUNDLE_FORMATS, BUNDLE_NAME, type BundleFormat, DOWNLOADS_DIR } from './bundle-layout.ts';
+import { BUNDLE_FORMATS, BUNDLE_NAME, type BundleFormat, DOWNLOADS_DIR, type Latest } from './bundle-layout.ts';
 import { BODIES_DIR, INDEX_DIR } from './paths.ts';
 
 /** The bucket's binding in the Worker (wrangler's `[[r2_buckets]]`). */
@@ -61,6 +61,33 @@ export function bundleContentType(name: string): string | undefined {
   );
   return format && BUNDLE_CONTENT_TYPES[format];
 }
+
+/** The bundles latest.json names, by URL path, as the static assets hold them (the key they would have in R2). */
+export function publishedBundles(latest: Latest): DownloadsListing {
+  const bundles: DownloadsListing = {};
+  for (const { name, size, sha256 } of latest.bundles) {
+    const contentType = bundleContentType(name);
+    if (contentType) bundles[downloadPath(name)] = { key: downloadKey(sha256), size, sha256, contentType };
+  }
+  return bundles;
+}
+
+/**
+ * The download a request's path names in a listing: by its decoded spelling, as a static file
+ * server reads it (%74 is t); undefined for any other path, or a bad encoding.
+ */
+export function downloadAt(listing: DownloadsListing, pathname: string): BucketDownload | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  return Object.hasOwn(listing, path) ? listing[path] : undefined;
+}
+
+/** The strong ETag of a download the runtime serves itself: its SHA-256, the same in every runtime. */
+export const downloadEtag = (download: BucketDownload): string => `"${download.sha256}"`;
 
 /**
  * A local run's count of the Worker's invocations (`npm run worker` with countInvocations): with

@@ -36,13 +36,6 @@ export function rangeOf(range: string | null, size: number, ifRange: string | nu
   return { type: 'part', start, end: Math.min(end, size - 1) };
 }
 
-/** Content-Range of a part, or of a 416 (`bytes *\/size`). */
-export function contentRange(answer: RangeAnswer, size: number): string | undefined {
-  if (answer.type === 'part') return `bytes ${answer.start}-${answer.end}/${size}`;
-  if (answer.type === 'unsatisfiable') return `bytes */${size}`;
-  return undefined;
-}
-
 /**
  * Whether If-None-Match names `etag` (a list, `*`, or one tag), compared weakly as RFC 9110
  * says for this header: the client's copy is current and gets a 304.
@@ -52,4 +45,38 @@ export function noneMatch(ifNoneMatch: string | null, etag: string): boolean {
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   const wanted = opaque(etag);
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+/** How a runtime answers a GET or HEAD of a file it serves itself, beside the file's own headers. */
+export interface FileAnswer {
+  status: 200 | 206 | 304 | 416;
+  /** Accept-Ranges, and Content-Length and Content-Range as the status needs them. */
+  headers: Record<string, string>;
+  /** The bytes to send, first to last (inclusive); undefined for none (a 304, a 416, any HEAD). */
+  bytes?: { start: number; end: number };
+}
+
+/**
+ * The answer to a GET or HEAD of a file of `size` bytes whose strong ETag is `etag`: 304 when
+ * If-None-Match names it, else a part (206), none (416) or the whole file (200) as Range says.
+ */
+export function answerFile(
+  method: string,
+  header: (name: string) => string | null,
+  size: number,
+  etag: string,
+): FileAnswer {
+  if (noneMatch(header('if-none-match'), etag)) return { status: 304, headers: {} };
+  const range = rangeOf(header('range'), size, header('if-range'), etag);
+  const head = method.toUpperCase() === 'HEAD';
+  if (range.type === 'unsatisfiable')
+    return {
+      status: 416,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Range': `bytes */${size}`, 'Content-Length': '0' },
+    };
+  const { start, end } = range.type === 'part' ? range : { start: 0, end: size - 1 };
+  const headers: Record<string, string> = { 'Accept-Ranges': 'bytes', 'Content-Length': String(end - start + 1) };
+  if (range.type === 'part') headers['Content-Range'] = `bytes ${start}-${end}/${size}`;
+  const bytes = head || end < start ? undefined : { start, end };
+  return { status: range.type === 'part' ? 206 : 200, headers, ...(bytes ? { bytes } : {}) };
 }

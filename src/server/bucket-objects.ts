@@ -140,8 +140,17 @@ export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dr
 }
 
 /** The files of dist/ (paths relative to it) the bucket serves in place of the static assets: its downloads. */
-export const servedFromBucket = (plan: Pick<BucketPlan, 'downloads'>): Set<string> =>
+const servedFromBucket = (plan: Pick<BucketPlan, 'downloads'>): Set<string> =>
   new Set(Object.keys(plan.downloads).map((path) => path.slice(1)));
+
+/** The files of dist/ (by path relative to it) static in the R2 mode: not the API, not a download in R2. */
+export function staticInR2Mode<T extends { path: string }>(
+  files: readonly T[],
+  plan: Pick<BucketPlan, 'downloads'>,
+): T[] {
+  const inBucket = servedFromBucket(plan);
+  return files.filter((file) => !file.path.startsWith(`${API_DIR}/`) && !inBucket.has(file.path));
+}
 
 /**
  * The static assets of the R2 mode: dist/ without its API folder and without the downloads the

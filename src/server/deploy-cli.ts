@@ -17,11 +17,11 @@ import {
   uploadedFiles,
   type AssetFile,
 } from '../build/deploy-limits.ts';
-import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
+import { MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, bucketPlan, servedFromBucket } from './bucket-objects.ts';
+import { assetsWithoutApi, bucketPlan, staticInR2Mode } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
-import { runConfig, seedLocalBucket, workerRoutesOf } from './worker-dev.ts';
+import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -55,8 +55,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   const files = assetFilesBelow(distDir);
   const ignored = assetsIgnoreOf(distDir);
   const plan = bucketPlan(distDir, options.downloadsAbove);
-  const inBucket = servedFromBucket(plan);
-  const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`) && !inBucket.has(file.path));
+  const withoutApi = staticInR2Mode(files, plan);
   const sizes = plan.objects.map(({ size }) => size);
   const needsR2 = planNeeded(files, ignored) === undefined;
   log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
@@ -65,7 +64,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
   log(
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
-      `(${count(inBucket.size)} downloads), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
+      `(${count(Object.keys(plan.downloads).length)} downloads), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
@@ -75,7 +74,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   }
   const local = options.localPersistDir !== undefined;
   const where = local ? 'the local bucket' : `the R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
-  const config = runConfig(projectDir, undefined, workerRoutesOf(plan), { name: options.bucket, remote: !local });
+  const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir, plan);
   try {
     const missing = await seedLocalBucket(config.path, options.localPersistDir, plan, options.dryRun).catch(
@@ -93,7 +92,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
     );
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
-      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and R2 downloads.');
+      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
       wrangler([
         'deploy',
         '--config',

@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
+import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
 import {
@@ -57,11 +58,11 @@ export interface WorkerOptions {
   downloadsAbove?: number;
 }
 
-/** The routes that run the Worker in the R2 mode: those that need the core; all else is static. */
-export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz'];
-
-/** The R2 mode's routes of a build: the core's, and each download the Worker serves from R2. */
-export const workerRoutesOf = (plan: BucketPlan): string[] => [...WORKER_ROUTES, ...Object.keys(plan.downloads)];
+/**
+ * The routes that run the Worker in the R2 mode: those that need the core, and the offline
+ * bundles (served from R2 or the assets, with ranges alike); all else is static.
+ */
+export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz', `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`];
 /** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
 export interface BucketPlace {
   name: string;
@@ -317,7 +318,7 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
   const plan = r2 ? bucketPlan(servedDir, options.downloadsAbove) : undefined;
   const staged = plan && assetsWithoutApi(servedDir, plan);
   const envFile = writeEnvFile(workerVars(options, plan));
-  const workerRoutes = plan && [...workerRoutesOf(plan), ...(options.countInvocations ? [INVOCATIONS_PATH] : [])];
+  const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
   const config =
     options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes) : undefined;
   const remove = () => {
@@ -422,7 +423,7 @@ if (import.meta.main) {
   if (bodies === 'r2')
     console.log(
       '  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in local R2 (.wrangler/state), ' +
-        'the Worker run only for /api, /mcp, /healthz and those bundles.',
+        'the Worker run only for /api, /mcp, /healthz and the bundles.',
     );
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",

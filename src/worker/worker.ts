@@ -1,13 +1,14 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. In the
 // assets-only mode it runs first for every request (wrangler.toml), so the API folder is
 // reachable only through the core; in the R2 mode (an API_BUCKET binding) the API's files are
-// in R2 alone and the Worker runs only for the routes that need the core. Everything the core
-// calls static goes to the assets binding. It reads the routing index a shard at a time and
-// each body by its SHA-256, so a cold isolate reads one root, one shard and one body before its
-// first answer, whatever the size of the build. Web-standard only: no nodejs_compat. Env and
-// the runtime's types come from `npm run worker:types`.
+// in R2 alone and the Worker runs only for the routes that need the core and the offline
+// bundles. Everything the core calls static goes to the assets binding, but the bundles, which
+// downloads.ts serves (from the assets, or from R2 past R2_DOWNLOADS_ABOVE) with ranges. It
+// reads the routing index a shard at a time and each body by its SHA-256, so a cold isolate
+// reads one root, one shard and one body before its first answer, whatever the size of the
+// build. Web-standard only: no nodejs_compat. Env and the runtime's types come from
+// `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
-import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { sha256Hex } from '../contract/sha256.ts';
 import {
   BUCKET_BINDING,
@@ -27,7 +28,7 @@ import {
   type EdgeResponse,
 } from '../edge/core.ts';
 import { answerMcp } from '../edge/mcp.ts';
-import { bucketDownloads, type DownloadServer } from './bucket-downloads.ts';
+import { bundleDownloads, type DownloadServer } from './downloads.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
@@ -60,8 +61,8 @@ interface Isolate {
   /** The build's routing index, which /mcp's tools read too. */
   index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
-  /** The R2 mode: the downloads the bucket serves (the bundles too large for a static asset). */
-  downloads?: DownloadServer;
+  /** The offline bundles, from the assets or (the R2 mode, those too large for an asset) the bucket. */
+  downloads: DownloadServer;
 }
 
 let isolate: Promise<Isolate> | undefined;
@@ -203,8 +204,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  const downloads = bucket && indexId ? bucketDownloads(bucket, indexId) : undefined;
-  return { decide: core, index, body, downloads };
+  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, bucket, indexId) };
 }
 
 /**
@@ -264,13 +264,7 @@ export default {
       header,
       client: request.headers.get('cf-connecting-ip'),
     });
-    if (decision.type === 'static') {
-      // A download too large for the static assets is in the bucket, at its one spelling.
-      const download = url.pathname.startsWith(`/${DOWNLOADS_DIR}/`)
-        ? await state.downloads?.(request, url.pathname)
-        : undefined;
-      return download ?? env.ASSETS.fetch(request);
-    }
+    if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
     const answer = decision.type === 'counted' ? decision.answer : decision;
     const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
     if (answer.type !== 'mcp') return respond(state, answer, rateLimit);

@@ -1,7 +1,7 @@
 // The rules of a partial or conditional GET of a download (RFC 9110, 13.1 and 14), one test
 // per rule, as src/contract/byte-ranges.ts states them.
 import { describe, expect, test } from 'vitest';
-import { contentRange, noneMatch, rangeOf } from '../../src/contract/byte-ranges.ts';
+import { answerFile, noneMatch, rangeOf } from '../../src/contract/byte-ranges.ts';
 
 const ETAG = '"abc"';
 const range = (header: string | null, size = 100, ifRange: string | null = null) =>
@@ -60,11 +60,46 @@ describe('Range', () => {
   });
 });
 
-describe('Content-Range', () => {
-  test('a part states its bytes and the size; a 416 only the size', () => {
-    expect(contentRange({ type: 'part', start: 90, end: 99 }, 100)).toBe('bytes 90-99/100');
-    expect(contentRange({ type: 'unsatisfiable' }, 100)).toBe('bytes */100');
-    expect(contentRange({ type: 'whole' }, 100)).toBeUndefined();
+describe('the answer to a GET or HEAD', () => {
+  const answer = (headers: Record<string, string>, method = 'GET', size = 100) =>
+    answerFile(method, (name) => headers[name] ?? null, size, ETAG);
+
+  test('no condition: 200, the whole file, its size and Accept-Ranges', () => {
+    expect(answer({})).toEqual({
+      status: 200,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '100' },
+      bytes: { start: 0, end: 99 },
+    });
+  });
+
+  test('a range: 206, the part, its length and Content-Range', () => {
+    expect(answer({ range: 'bytes=90-' })).toEqual({
+      status: 206,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '10', 'Content-Range': 'bytes 90-99/100' },
+      bytes: { start: 90, end: 99 },
+    });
+  });
+
+  test('an unsatisfiable range: 416, no bytes, Content-Range with the size alone', () => {
+    expect(answer({ range: 'bytes=100-' })).toEqual({
+      status: 416,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Range': 'bytes */100', 'Content-Length': '0' },
+    });
+  });
+
+  test('If-None-Match naming the ETag: 304, before any range', () => {
+    expect(answer({ 'if-none-match': ETAG, range: 'bytes=0-9' })).toEqual({ status: 304, headers: {} });
+  });
+
+  test('HEAD: the same status and headers as GET, and no bytes', () => {
+    for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
+      const { bytes: _bytes, ...get } = answer(headers);
+      expect(answer(headers, 'HEAD')).toEqual(get);
+    }
+  });
+
+  test('an empty file: 200 with no bytes', () => {
+    expect(answer({}, 'GET', 0)).toEqual({ status: 200, headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '0' } });
   });
 });
 

@@ -88,7 +88,7 @@ const withDownloads = {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('the downloads of a build', () => {
-  test('a bundle larger than the threshold is an object named by its SHA-256, listed by its URL under the index', () => {
+  test('a bundle past the threshold is an object named by its SHA-256, listed by URL under the index', () => {
     const plan = bucketPlan(build(withDownloads), 10);
     const zip = withDownloads['downloads/treefarm-data-v1.zip'];
     expect(plan.downloads).toEqual({
