@@ -215,7 +215,7 @@ try {
     const largestAsset = assets.reduce((max, file) => Math.max(max, file.size), 0);
     console.log(
       `- R2 mode: ${count(assets.length)} static asset files (largest ${(largestAsset / MiB).toFixed(2)} MiB); ` +
-        `${count(bucket.objects.length)} R2 objects (${count(Object.keys(bucket.downloads).length)} downloads), ` +
+        `${count(bucket.objects.length)} R2 objects (downloads: ${count(Object.keys(bucket.downloads).length)}), ` +
         `${(sizes.reduce((a, b) => a + b, 0) / MiB).toFixed(1)} MiB ` +
         `(largest ${(sizes.reduce((max, size) => Math.max(max, size), 0) / MiB).toFixed(2)} MiB)`,
     );

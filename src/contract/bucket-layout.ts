@@ -28,7 +28,10 @@ export const STATIC_ASSET_FILE_BYTES = 25 * 1024 * 1024;
 /** Where a download lives in the bucket: named by the SHA-256 of its bytes. */
 export const downloadKey = (sha256: string): string => `downloads/${sha256}`;
 
-/** A download served from the bucket: its object, its size and its SHA-256 (its ETag). */
+/**
+ * A bundle a runtime serves itself: its object in the bucket (where it is, or would be, there),
+ * its size, its SHA-256 (its ETag) and its Content-Type.
+ */
 export interface BucketDownload {
   key: string;
   size: number;

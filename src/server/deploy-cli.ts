@@ -64,7 +64,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
   log(
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
-      `(${count(Object.keys(plan.downloads).length)} downloads), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
+      `(downloads: ${count(Object.keys(plan.downloads).length)}), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');

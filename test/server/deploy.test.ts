@@ -61,7 +61,7 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     `Deploy plan for ${dist} (BODIES=r2):`,
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
-      '4 R2 objects (0 downloads), 0.0 MiB (largest 0.0 MiB).',
+      '4 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
     'Dry run: 4 objects the local bucket lacks; nothing uploaded, nothing deployed.',
   ]);
   // Nothing was put: a real run still finds all four missing.
@@ -81,7 +81,7 @@ test('a bundle past R2_DOWNLOADS_ABOVE is counted and uploaded as an R2 object, 
   // The zip and its listing beside the four of the API; latest.json stays a static asset.
   expect(lines[2]).toBe(
     '  R2 mode: 3 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
-      '6 R2 objects (1 downloads), 0.0 MiB (largest 0.0 MiB).',
+      '6 R2 objects (downloads: 1), 0.0 MiB (largest 0.0 MiB).',
   );
   // The bodies are there from the tests before: the zip, the listing and the index under the
   // prefix the listing changed.
