@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { Latest } from '../../src/contract/bundle-layout.ts';
 import { listRoute, storedBodyPath, suggestShardRoute } from '../../src/contract/paths.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -207,10 +208,10 @@ describe('the rate limit counts a client address by its key (client-address.ts),
 
 describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
   const INDEX = 'test-index';
-  const bytes = readFileSync(join(distDir, 'downloads', 'latest.json'));
-  const bundle = (JSON.parse(bytes.toString()) as { bundles: { name: string; size: number; sha256: string }[] })
-    .bundles[0];
+  const latest = JSON.parse(readFileSync(join(distDir, 'downloads', 'latest.json'), 'utf8')) as Latest;
+  const bundle = latest.bundles.find(({ format }) => format === 'zip') ?? latest.bundles[0];
   if (!bundle) throw new Error('latest.json names no bundle');
+  const bundleUrl = `${ORIGIN}/downloads/${bundle.name}`;
   const file = readFileSync(join(distDir, 'downloads', bundle.name));
   const key = `downloads/${bundle.sha256}`;
   const listing = {
@@ -237,10 +238,7 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
     const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: INDEX };
     return async (headers: Record<string, string>, method = 'GET') => {
       const before = reads.length;
-      const response = await worker.fetch(
-        new Request(`${ORIGIN}/downloads/${bundle.name}`, { method, headers }),
-        env as StandInEnv,
-      );
+      const response = await worker.fetch(new Request(bundleUrl, { method, headers }), env as StandInEnv);
       const body = new Uint8Array(await response.arrayBuffer());
       return { response, body, objectReads: reads.slice(before).filter((read) => read.key === key) };
     };
