@@ -29,8 +29,7 @@ import { projectDir } from '../src/build/site.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
-import { bucketPlan } from '../src/server/bucket-objects.ts';
-import { statSync } from 'node:fs';
+import { bucketPlan, staticInR2Mode } from '../src/server/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -224,9 +223,9 @@ try {
   );
   if (values.bodies === 'r2') {
     const bucket = bucketPlan(outDir);
-    const objects = bucket.objects.map(({ key, file }) => ({ path: key, size: statSync(file).size }));
+    const objects = bucket.objects.map(({ key, size }) => ({ path: key, size }));
     const largestObject = objects.reduce(largerOf, { path: '', size: 0 });
-    const assets = files.filter((file) => !file.path.startsWith('api/'));
+    const assets = staticInR2Mode(files, bucket);
     const largestAsset = assets.reduce(largerOf, { path: '', size: 0 });
     const assetPlan = planNeeded(assets, []);
     const oversized = assets.filter((file) => file.size > WORKER_ASSET_LIMITS.fileBytes).map((file) => file.path);
@@ -234,7 +233,8 @@ try {
       `- R2 mode: ${count(assets.length)} static asset files (${assetPlan ? `Workers ${assetPlan} plan` : 'no Workers plan'}; ` +
         `largest ${largestAsset.path} ${(largestAsset.size / MiB).toFixed(2)} MiB; ` +
         `over 25 MiB: ${oversized.length ? oversized.join(', ') : 'none'}); ` +
-        `${count(objects.length)} R2 objects, ${(objects.reduce((sum, { size }) => sum + size, 0) / MiB).toFixed(1)} MiB ` +
+        `${count(objects.length)} R2 objects (downloads: ${count(Object.keys(bucket.downloads).length)}), ` +
+        `${(objects.reduce((sum, { size }) => sum + size, 0) / MiB).toFixed(1)} MiB ` +
         `(largest ${largestObject.path} ${(largestObject.size / MiB).toFixed(2)} MiB)`,
     );
     console.log(`- R2 mode's assets by folder: ${byFolderOf(assets)}`);

@@ -21,6 +21,7 @@ import {
   type BundleFormat,
   type BundleIndex,
   type BundleReleaseIndex,
+  type Latest,
 } from '../contract/bundle-layout.ts';
 import { kinds } from '../schema/kinds.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
@@ -39,19 +40,6 @@ import { sha256HexSync } from './hash.ts';
 export interface NamedBytes {
   name: string;
   bytes: Uint8Array;
-}
-
-export interface LatestBundle {
-  name: string;
-  format: BundleFormat;
-  size: number;
-  sha256: string;
-}
-
-export interface Latest {
-  version: string;
-  counts: Manifest['counts'];
-  bundles: LatestBundle[];
 }
 
 /** 2000-01-01: a fixed time for every entry, so archives depend on content only. */

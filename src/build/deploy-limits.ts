@@ -5,6 +5,7 @@
 // goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/build-files.ts';
 
 export const WORKER_ASSET_LIMITS = {
@@ -13,7 +14,7 @@ export const WORKER_ASSET_LIMITS = {
   /** Files per Worker version on the Workers Paid plan. */
   paidFiles: 100_000,
   /** Bytes per file, on every plan. */
-  fileBytes: 25 * 1024 * 1024,
+  fileBytes: STATIC_ASSET_FILE_BYTES,
 } as const;
 
 /** Files of the assets folder wrangler reads as configuration and does not upload. */

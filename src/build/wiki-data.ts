@@ -5,7 +5,7 @@
 import type { ViteUserConfig } from 'astro';
 import type { KindId } from '../schema/kinds.ts';
 import { type ReleaseFields, releaseFieldsOf } from '../schema/releases.ts';
-import type { Latest } from './bundles.ts';
+import type { Latest } from '../contract/bundle-layout.ts';
 import type { BuildData } from './build-data.ts';
 import type { Changes } from './changes.ts';
 import type { ContentData } from './content.ts';

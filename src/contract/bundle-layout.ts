@@ -3,6 +3,7 @@
 import { MANIFEST_FILE } from './paths.ts';
 import { startsAsZip } from './zip-format.ts';
 import type { KindId } from '../schema/kinds.ts';
+import type { Manifest } from '../schema/manifest.ts';
 
 export const BUNDLE_NAME = 'treefarm-data';
 export const BUNDLE_FORMATS = ['tar.gz', 'zip'] as const;
@@ -18,6 +19,21 @@ export const DOWNLOADS_DIR = 'downloads';
 export const LATEST_FILE = 'latest.json';
 /** That file's path on the site, which the client reads a bundle's published digest from. */
 export const PUBLISHED_BUNDLES = `${DOWNLOADS_DIR}/${LATEST_FILE}`;
+
+/** A bundle as latest.json names it: the site's downloads page and the Worker read the same. */
+export interface LatestBundle {
+  name: string;
+  format: BundleFormat;
+  size: number;
+  sha256: string;
+}
+
+/** latest.json: the data version, its counts and each bundle. */
+export interface Latest {
+  version: string;
+  counts: Manifest['counts'];
+  bundles: LatestBundle[];
+}
 
 /** The plain record array of a kind, in API order. */
 export const dataPath = (kind: KindId) => `data/${kind}.json`;

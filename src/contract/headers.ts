@@ -8,6 +8,11 @@ export const STATIC_METHODS = 'GET, HEAD';
 export const CACHE_FOUND = 'private, max-age=300';
 /** Cache-Control of a 200 (and its 304) pinned to a release, which never changes. */
 export const CACHE_PINNED = 'private, max-age=31536000, immutable';
+/**
+ * Cache-Control of a static asset the site does not name otherwise (Cloudflare's own for Workers
+ * static assets): a download the Worker serves from R2 sends it too.
+ */
+export const CACHE_STATIC = 'public, max-age=0, must-revalidate';
 /** Cache-Control of every error. */
 export const CACHE_ERROR = 'no-store';
 

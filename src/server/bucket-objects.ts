@@ -1,23 +1,36 @@
 // The R2 mode's objects of a build: what the bucket must hold for dist/ (src/contract/
-// bucket-layout.ts names them), the static assets without the API folder, and the upload of
-// what a bucket lacks. `npm run worker` seeds wrangler's local R2 with it.
+// bucket-layout.ts names them), the static assets without the API folder and without the
+// downloads in R2, and the upload of what a bucket lacks. `npm run worker` seeds wrangler's
+// local R2 with it.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { bucketKey } from '../contract/bucket-layout.ts';
+import {
+  bucketKey,
+  bundleContentType,
+  downloadKey,
+  downloadPath,
+  type DownloadsListing,
+  downloadsListingKey,
+  STATIC_ASSET_FILE_BYTES,
+} from '../contract/bucket-layout.ts';
+import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { API_DIR, BODIES_DIR, INDEX_DIR } from '../contract/paths.ts';
 
 export interface BucketObject {
   key: string;
-  /** The file in dist/ that holds its bytes. */
-  file: string;
+  size: number;
+  /** Its bytes: a file of dist/, or the downloads' listing. */
+  read(): Uint8Array;
 }
 
 export interface BucketPlan {
-  /** API_INDEX: the digest of the routing index, so each index has a prefix of its own. */
+  /** API_INDEX: the digest of the routing index and the downloads' listing, so each has a prefix of its own. */
   indexId: string;
   objects: BucketObject[];
+  /** The downloads the bucket serves, by URL path: the static assets leave them out. */
+  downloads: DownloadsListing;
 }
 
 function filesBelow(folder: string): string[] {
@@ -26,20 +39,64 @@ function filesBelow(folder: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** The objects of a build's API: its bodies and its routing index (the Node server's pack is not one). */
-export function bucketPlan(distDir: string): BucketPlan {
+const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+const fileObject = (key: string, file: string): BucketObject => ({
+  key,
+  size: statSync(file).size,
+  read: () => readFileSync(file),
+});
+
+/**
+ * The offline bundles of dist/downloads/ larger than `downloadsAbove` bytes, each named by its
+ * SHA-256, and their listing by URL path.
+ */
+function bucketDownloads(
+  distDir: string,
+  downloadsAbove: number,
+): { objects: BucketObject[]; listing: DownloadsListing } {
+  const folder = join(distDir, DOWNLOADS_DIR);
+  const objects: BucketObject[] = [];
+  const listing: DownloadsListing = {};
+  if (!existsSync(folder)) return { objects, listing };
+  for (const name of readdirSync(folder).sort()) {
+    const file = join(folder, name);
+    const contentType = bundleContentType(name);
+    const size = statSync(file).size;
+    if (contentType === undefined || size <= downloadsAbove) continue;
+    const sha256 = sha256Of(readFileSync(file));
+    const key = downloadKey(sha256);
+    objects.push(fileObject(key, file));
+    listing[downloadPath(name)] = { key, size, sha256, contentType };
+  }
+  return { objects, listing };
+}
+
+/**
+ * The objects of a build: its bodies, its routing index (the Node server's pack is not one),
+ * and its bundles larger than `downloadsAbove` bytes with their listing.
+ */
+export function bucketPlan(distDir: string, downloadsAbove = STATIC_ASSET_FILE_BYTES): BucketPlan {
   const distPath = (file: string) => relative(distDir, file).split('\\').join('/');
   const indexFiles = filesBelow(join(distDir, INDEX_DIR)).sort();
+  const downloads = bucketDownloads(distDir, downloadsAbove);
+  // No listing when no download is in the bucket: the Worker reads its absence as an empty one.
+  const listing =
+    downloads.objects.length > 0 ? new TextEncoder().encode(JSON.stringify(downloads.listing)) : undefined;
   const digest = createHash('sha256');
-  for (const file of indexFiles)
-    digest.update(`${distPath(file)} ${createHash('sha256').update(readFileSync(file)).digest('hex')}\n`);
+  for (const file of indexFiles) digest.update(`${distPath(file)} ${sha256Of(readFileSync(file))}\n`);
+  // The listing is in the digest: a Worker version never serves another build's downloads.
+  if (listing) digest.update(`downloads ${sha256Of(listing)}\n`);
   const indexId = digest.digest('hex').slice(0, 32);
-  const objects = [...indexFiles, ...filesBelow(join(distDir, BODIES_DIR))].map((file) => {
+  const apiObjects = [...indexFiles, ...filesBelow(join(distDir, BODIES_DIR))].map((file) => {
     const key = bucketKey(distPath(file), indexId);
     if (key === undefined) throw new Error(`${distPath(file)} has no place in the bucket`);
-    return { key, file };
+    return fileObject(key, file);
   });
-  return { indexId, objects };
+  const listingObjects = listing
+    ? [{ key: downloadsListingKey(indexId), size: listing.length, read: () => listing }]
+    : [];
+  return { indexId, objects: [...apiObjects, ...downloads.objects, ...listingObjects], downloads: downloads.listing };
 }
 
 /** The part of a bucket the upload needs: R2Bucket's list and put, as wrangler's proxy gives them. */
@@ -94,9 +151,9 @@ export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dr
   if (dryRun) return missing.length;
   // Bodies before the index that names them: an index is never there without its bodies.
   missing.sort((a, b) => Number(a.key.startsWith('index/')) - Number(b.key.startsWith('index/')));
-  for (const [put, { key, file }] of missing.entries()) {
+  for (const [put, { key, read }] of missing.entries()) {
     // An ArrayBuffer of its own: wrangler's proxy cannot pass a view into Node's shared pool.
-    const bytes = readFileSync(file);
+    const bytes = read();
     const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     await bucket.put(key, body).catch((error: unknown) => {
       throw new UploadInterrupted(key, put, missing.length, error);
@@ -105,15 +162,42 @@ export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dr
   return missing.length;
 }
 
+/** The files of dist/ (paths relative to it) the bucket serves in place of the static assets: its downloads. */
+const servedFromBucket = (plan: Pick<BucketPlan, 'downloads'>): Set<string> =>
+  new Set(Object.keys(plan.downloads).map((path) => path.slice(1)));
+
+/** The files of dist/ (by path relative to it) static in the R2 mode: not the API, not a download in R2. */
+export function staticInR2Mode<T extends { path: string }>(
+  files: readonly T[],
+  plan: Pick<BucketPlan, 'downloads'>,
+): T[] {
+  const inBucket = servedFromBucket(plan);
+  return files.filter((file) => !file.path.startsWith(`${API_DIR}/`) && !inBucket.has(file.path));
+}
+
 /**
- * The static assets of the R2 mode: dist/ without its API folder, as a folder of links in a
- * temporary folder (dist/ itself stays as the Node server serves it). Returns the folder and
- * its removal.
+ * The static assets of the R2 mode: dist/ without its API folder and without the downloads the
+ * bucket serves, as a folder of links in a temporary folder (dist/ itself stays as the Node
+ * server serves it). Returns the folder and its removal.
  */
-export function assetsWithoutApi(distDir: string): { dir: string; remove(): void } {
+export function assetsWithoutApi(
+  distDir: string,
+  plan?: Pick<BucketPlan, 'downloads'>,
+): { dir: string; remove(): void } {
   const folder = mkdtempSync(join(tmpdir(), 'treefarm-assets-'));
   const dir = join(folder, 'assets');
   mkdirSync(dir);
-  for (const entry of readdirSync(distDir)) if (entry !== API_DIR) symlinkSync(join(distDir, entry), join(dir, entry));
+  const leftOut = plan ? servedFromBucket(plan) : new Set<string>();
+  for (const entry of readdirSync(distDir)) {
+    if (entry === API_DIR) continue;
+    if (entry !== DOWNLOADS_DIR || leftOut.size === 0) {
+      symlinkSync(join(distDir, entry), join(dir, entry));
+      continue;
+    }
+    // The downloads folder file by file, but those in the bucket.
+    mkdirSync(join(dir, entry));
+    for (const name of readdirSync(join(distDir, entry)))
+      if (!leftOut.has(`${entry}/${name}`)) symlinkSync(join(distDir, entry, name), join(dir, entry, name));
+  }
   return { dir, remove: () => rmSync(folder, { recursive: true, force: true }) };
 }

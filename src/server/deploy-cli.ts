@@ -4,7 +4,7 @@
 // build is said so and planned as it is); --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +19,9 @@ import {
   type AssetFile,
 } from '../build/deploy-limits.ts';
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
-import { API_DIR, MANIFEST_FILE } from '../contract/paths.ts';
+import { MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, type BucketPlan, bucketPlan, UploadInterrupted } from './bucket-objects.ts';
+import { assetsWithoutApi, type BucketPlan, bucketPlan, staticInR2Mode, UploadInterrupted } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
 
@@ -33,6 +33,8 @@ export interface DeployOptions {
   dryRun: boolean;
   /** The R2 bucket's name (R2_BUCKET). */
   bucket: string;
+  /** Bundles larger than this many bytes go to the bucket (R2_DOWNLOADS_ABOVE; 25 MiB by default). */
+  downloadsAbove?: number;
   /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
   localPersistDir?: string;
   log: (line: string) => void;
@@ -69,17 +71,17 @@ export async function deploy(options: DeployOptions): Promise<number> {
   await buildToDeploy(options);
   const files = assetFilesBelow(distDir);
   const ignored = assetsIgnoreOf(distDir);
-  const withoutApi = files.filter((file) => !file.path.startsWith(`${API_DIR}/`));
-  const plan = bucketPlan(distDir);
-  const sizes = plan.objects.map(({ file }) => statSync(file).size);
+  const plan = bucketPlan(distDir, options.downloadsAbove);
+  const withoutApi = staticInR2Mode(files, plan);
+  const sizes = plan.objects.map(({ size }) => size);
   const needsR2 = planNeeded(files, ignored) === undefined;
   log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
   log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
   log(
-    `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects, ` +
-      `${mebibytes(total)} (largest ${mebibytes(largest)}).`,
+    `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
+      `(downloads: ${count(Object.keys(plan.downloads).length)}), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
@@ -90,7 +92,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
   const local = options.localPersistDir !== undefined;
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
-  const staged = assetsWithoutApi(distDir);
+  const staged = assetsWithoutApi(distDir, plan);
   try {
     const upload =
       options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
@@ -104,7 +106,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
     );
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
-      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API.');
+      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
       wrangler([
         'deploy',
         '--config',
@@ -151,7 +153,7 @@ function wrangler(args: string[]): void {
 if (import.meta.main) {
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
-    const { bodies, distDir, bucket } = settingsFromEnvironment(process.env, workerDevVariables);
+    const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);
     // The project's own dist/ is built when stale; another DIST_DIR is deployed as it is.
     const ownBuild = resolve(distDir) === resolve(projectDir, 'dist');
     await deploy({
@@ -159,6 +161,7 @@ if (import.meta.main) {
       ...(ownBuild ? { source: projectBuild } : {}),
       bodies,
       bucket,
+      downloadsAbove,
       dryRun: values['dry-run'] ?? false,
       ...(values.local ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
       log: console.log,

@@ -16,6 +16,7 @@ import {
   wholeNumberFrom,
 } from '../schema/environment.ts';
 import { z } from 'zod';
+import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
@@ -54,6 +55,30 @@ const bucketName = z
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/, 'must be 3 to 63 lowercase letters, digits and hyphens');
 
+const SIZE_UNITS: Record<string, number> = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/**
+ * A size of a download, in bytes or with a binary unit (`0`, `1048576`, `512KiB`, `25MiB`), at
+ * most the largest static asset file: past that a download could not deploy as one.
+ */
+const downloadSize = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    const match = /^(\d+)\s*(b|kib|mib|gib)?$/i.exec(value);
+    const bytes = match ? Number(match[1]) * (SIZE_UNITS[(match[2] ?? 'b').toLowerCase()] ?? 1) : Number.NaN;
+    if (!(bytes <= STATIC_ASSET_FILE_BYTES)) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'must be a size in bytes or with a unit (B, KiB, MiB, GiB), such as 25MiB or 0, ' +
+          'of at most 25MiB (the largest static asset file)',
+      });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
 /** `npm run worker` reads the same variables, and BODIES; wrangler's own port is its default. */
 export const workerDevVariables = {
   ...serveVariables,
@@ -61,6 +86,8 @@ export const workerDevVariables = {
   bodies: variable('BODIES', bodiesModes, 'assets'),
   /** The R2 mode's bucket (`npm run deploy`): Cloudflare's rule for a bucket's name. */
   bucket: variable('R2_BUCKET', bucketName, DEFAULT_BUCKET),
+  /** The R2 mode: an offline bundle larger than this goes to the bucket, not the static assets. */
+  downloadsAbove: variable('R2_DOWNLOADS_ABOVE', downloadSize, STATIC_ASSET_FILE_BYTES),
 };
 
 export type WorkerDevSettings = ValuesOf<typeof workerDevVariables> & LocalTokens;

@@ -1,10 +1,12 @@
 // The wiki: every path the edge core calls static, served from dist/ by serve-handler, with
-// the header rules of dist/_headers (Cloudflare's format, so the Worker's assets agree).
+// the header rules of dist/_headers (Cloudflare's format, so the Worker's assets agree); the
+// offline bundles as the Worker serves them (bundle-files.ts).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
+import { bundleFiles } from './bundle-files.ts';
 import { fileMethods } from './static-files.ts';
 
 export interface HeaderRule {
@@ -46,7 +48,9 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
   // Cloudflare does not serve these either.
   const hidden = new Set([headersFile, join(root, ASSETS_IGNORE_FILE)]);
   const config = { public: root, directoryListing: false, etag: true, headers: rules };
-  const serve = (request: IncomingMessage, response: ServerResponse, path: string) => {
+  const bundles = await bundleFiles(root);
+  const serve = async (request: IncomingMessage, response: ServerResponse, path: string) => {
+    if (await bundles(request, response, path)) return;
     // serve-handler parses and decodes the URL again: it gets the path the edge decided on, so
     // both act on one path (it would read "/api%2fx/../trees" as "/api/trees").
     request.url = path;

@@ -5,8 +5,8 @@
 // Clients reach it through a small front on PORT that sets CF-Connecting-IP from the socket,
 // as Cloudflare's edge does; wrangler itself listens on a free port of loopback behind it.
 // With BODIES=r2 it runs the R2 mode (docs/deploy.md): the API's files in wrangler's local R2,
-// seeded from dist/ with what it lacks, the static assets without them, and the Worker run
-// first only for the routes that need the core.
+// seeded from dist/ with what it lacks (and the bundles past R2_DOWNLOADS_ABOVE), the static
+// assets without them, and the Worker run first only for the routes that need it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
+import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
 import {
@@ -53,10 +54,15 @@ export interface WorkerOptions {
   countInvocations?: boolean;
   /** The R2 mode's local storage (wrangler's --persist-to): kept between runs, so a run seeds only what it lacks. */
   persistDir?: string;
+  /** The R2 mode (R2_DOWNLOADS_ABOVE): bundles larger than this many bytes are served from R2. */
+  downloadsAbove?: number;
 }
 
-/** The routes that run the Worker in the R2 mode: those that need the core; all else is static. */
-export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz'];
+/**
+ * The routes that run the Worker in the R2 mode: those that need the core, and the offline
+ * bundles (served from R2 or the assets, with ranges alike); all else is static.
+ */
+export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz', `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`];
 /** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
 export interface BucketPlace {
   name: string;
@@ -309,8 +315,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remove(): void }> {
   const r2 = options.bodies === 'r2';
   const servedDir = options.assetsDir ?? join(projectDir, 'dist');
-  const plan = r2 ? bucketPlan(servedDir) : undefined;
-  const staged = r2 ? assetsWithoutApi(servedDir) : undefined;
+  const plan = r2 ? bucketPlan(servedDir, options.downloadsAbove) : undefined;
+  const staged = plan && assetsWithoutApi(servedDir, plan);
   const envFile = writeEnvFile(workerVars(options, plan));
   const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
   const config =
@@ -404,7 +410,7 @@ if (import.meta.main) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies } = settings;
+  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies, downloadsAbove } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
   // which ends the group; after, a close, then an exit.
@@ -412,10 +418,13 @@ if (import.meta.main) {
   const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, echo: true });
+  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (bodies === 'r2')
-    console.log('  R2 mode: the API in local R2 (.wrangler/state), the Worker run only for /api, /mcp and /healthz.');
+    console.log(
+      '  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in local R2 (.wrangler/state), ' +
+        'the Worker run only for /api, /mcp, /healthz and the bundles.',
+    );
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
   );

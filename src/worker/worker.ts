@@ -1,11 +1,13 @@
 // The Cloudflare Worker: the same edge core in front of Workers static assets. In the
 // assets-only mode it runs first for every request (wrangler.toml), so the API folder is
 // reachable only through the core; in the R2 mode (an API_BUCKET binding) the API's files are
-// in R2 alone and the Worker runs only for the routes that need the core. Everything the core
-// calls static goes to the assets binding. It reads the routing index a shard at a time and
-// each body by its SHA-256, so a cold isolate reads one root, one shard and one body before its
-// first answer, whatever the size of the build. Web-standard only: no nodejs_compat. Env and
-// the runtime's types come from `npm run worker:types`.
+// in R2 alone and the Worker runs only for the routes that need the core and the offline
+// bundles. Everything the core calls static goes to the assets binding, but the bundles, which
+// downloads.ts serves (from the assets, or from R2 past R2_DOWNLOADS_ABOVE) with ranges. It
+// reads the routing index a shard at a time and each body by its SHA-256, so a cold isolate
+// reads one root, one shard and one body before its first answer, whatever the size of the
+// build. Web-standard only: no nodejs_compat. Env and the runtime's types come from
+// `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
 import { sha256Hex } from '../contract/sha256.ts';
 import {
@@ -26,6 +28,7 @@ import {
   type EdgeResponse,
 } from '../edge/core.ts';
 import { answerMcp } from '../edge/mcp.ts';
+import { bundleDownloads, type DownloadServer } from './downloads.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
@@ -58,6 +61,8 @@ interface Isolate {
   /** The build's routing index, which /mcp's tools read too. */
   index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
+  /** The offline bundles, from the assets or (the R2 mode, those too large for an asset) the bucket. */
+  downloads: DownloadServer;
 }
 
 let isolate: Promise<Isolate> | undefined;
@@ -85,13 +90,18 @@ function assetFiles(env: Env, origin: string): ApiFiles {
   };
 }
 
-/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
-function bucketFiles(bucket: R2Bucket, env: WorkerEnv): ApiFiles {
+/** The index the R2 mode serves, which its deploy uploaded (API_INDEX). */
+function indexIdOf(env: WorkerEnv): string {
   const indexId = env[INDEX_VARIABLE];
   if (!indexId)
     throw new EnvironmentError(
       `the ${BUCKET_BINDING} R2 binding is configured but ${INDEX_VARIABLE} (the index the deploy uploaded) is not set`,
     );
+  return indexId;
+}
+
+/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
+function bucketFiles(bucket: R2Bucket, indexId: string): ApiFiles {
   const where = `the ${BUCKET_BINDING} R2 bucket`;
   return {
     where,
@@ -169,7 +179,8 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     throw new EnvironmentError(
       `${INDEX_VARIABLE} is set but the ${BUCKET_BINDING} R2 binding is not ([[r2_buckets]] in wrangler.toml)`,
     );
-  const files = bucket ? bucketFiles(bucket, env) : assetFiles(env, origin);
+  const indexId = bucket ? indexIdOf(env) : undefined;
+  const files = bucket && indexId ? bucketFiles(bucket, indexId) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
@@ -193,7 +204,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
   // Every build has the current data's root: in the bucket without it, API_INDEX names an index
   // whose upload did not finish, or another bucket is bound. Said once at start, not as a 404.
   if (bucket && !(await index.root(undefined))) {
-    const root = bucketKey(rootPath(undefined), env[INDEX_VARIABLE] ?? '');
+    const root = bucketKey(rootPath(undefined), indexId ?? '');
     throw new EnvironmentError(
       `the ${BUCKET_BINDING} R2 bucket lacks ${root}, the root of the index ${INDEX_VARIABLE} names: ` +
         'its upload did not finish (run the deploy again) or another bucket is bound',
@@ -206,7 +217,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  return { decide: core, index, body };
+  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, bucket, indexId) };
 }
 
 /**
@@ -266,7 +277,7 @@ export default {
       header,
       client: request.headers.get('cf-connecting-ip'),
     });
-    if (decision.type === 'static') return env.ASSETS.fetch(request);
+    if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
     const answer = decision.type === 'counted' ? decision.answer : decision;
     const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
     if (answer.type !== 'mcp') return respond(state, answer, rateLimit);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
-import type { Latest } from '../../src/build/bundles.ts';
+import type { Latest } from '../../src/contract/bundle-layout.ts';
 import { buildSite, projectDir } from '../../src/build/site.ts';
 import { minimalProject, minimalRecords, type TempProject } from '../fixtures/minimal-content.ts';
 

@@ -1,6 +1,7 @@
 // The R2 mode's objects (src/server/bucket-objects.ts): what a build puts in the bucket, that
 // an upload puts only what the bucket lacks, never overwrites, survives an interruption, and
-// that the static assets of the mode hold no API file.
+// that the static assets of the mode hold no API file and no download the bucket serves.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -73,6 +74,78 @@ describe('the objects of a build', () => {
     const after = bucketPlan(build({ ...files, 'api/index/current/0.json': '{"trees/list":"bbbb"}' })).indexId;
     expect(after).not.toBe(before);
     expect(bucketPlan(build(files)).indexId).toBe(before);
+  });
+});
+
+/** The same build with its downloads: two bundles, the page and latest.json. */
+const withDownloads = {
+  ...files,
+  'downloads/index.html': '<h1>downloads</h1>',
+  'downloads/latest.json': '{"bundles":[]}',
+  'downloads/treefarm-data-v1.zip': 'zip bytes, twenty-six',
+  'downloads/treefarm-data-v1.tar.gz': 'tar.gz',
+};
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('the downloads of a build', () => {
+  test('a bundle past the threshold is an object named by its SHA-256, listed by URL under the index', () => {
+    const plan = bucketPlan(build(withDownloads), 10);
+    const zip = withDownloads['downloads/treefarm-data-v1.zip'];
+    expect(plan.downloads).toEqual({
+      '/downloads/treefarm-data-v1.zip': {
+        key: `downloads/${sha256(zip)}`,
+        size: zip.length,
+        sha256: sha256(zip),
+        contentType: 'application/zip',
+      },
+    });
+    const keys = plan.objects.map(({ key }) => key);
+    expect(keys).toContain(`downloads/${sha256(zip)}`);
+    expect(keys).toContain(`index/${plan.indexId}/downloads.json`);
+    const listing = plan.objects.find(({ key }) => key.endsWith('/downloads.json'));
+    expect(JSON.parse(new TextDecoder().decode(listing?.read()))).toEqual(plan.downloads);
+  });
+
+  test('at threshold 0 every bundle is in the bucket, but never the page or latest.json', () => {
+    expect(Object.keys(bucketPlan(build(withDownloads), 0).downloads).sort()).toEqual([
+      '/downloads/treefarm-data-v1.tar.gz',
+      '/downloads/treefarm-data-v1.zip',
+    ]);
+  });
+
+  test('by default (25 MiB) no bundle of this size is, and there is no listing', () => {
+    const plan = bucketPlan(build(withDownloads));
+    expect(plan.downloads).toEqual({});
+    expect(plan.objects).toHaveLength(4);
+  });
+
+  test('the listing is in the index digest: other downloads, another prefix', () => {
+    const before = bucketPlan(build(withDownloads), 0).indexId;
+    const changed = { ...withDownloads, 'downloads/treefarm-data-v1.zip': 'other zip bytes' };
+    expect(bucketPlan(build(changed), 0).indexId).not.toBe(before);
+  });
+
+  test('the static assets leave out the bundles in the bucket and keep the rest of the folder', () => {
+    const dist = build(withDownloads);
+    const assets = assetsWithoutApi(dist, bucketPlan(dist, 10));
+    try {
+      expect(readdirSync(join(assets.dir, 'downloads')).sort()).toEqual([
+        'index.html',
+        'latest.json',
+        'treefarm-data-v1.tar.gz',
+      ]);
+    } finally {
+      assets.remove();
+    }
+  });
+
+  test('a download goes up before the listing that names it', async () => {
+    const { bucket, puts } = memoryBucket();
+    const plan = bucketPlan(build(withDownloads), 0);
+    await uploadMissing(bucket, plan);
+    expect(puts.indexOf(`index/${plan.indexId}/downloads.json`)).toBeGreaterThan(
+      Math.max(...puts.filter((key) => key.startsWith('downloads/')).map((key) => puts.indexOf(key))),
+    );
   });
 });
 

@@ -42,13 +42,14 @@ function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist
 }
 
 const persistDir = temporary('deploy-r2-');
-const run = async (distDir: string, dryRun: boolean) => {
+const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) => {
   const lines: string[] = [];
   const missing = await deploy({
     distDir,
     bodies: 'r2',
     bucket: DEFAULT_BUCKET,
     dryRun,
+    downloadsAbove,
     localPersistDir: persistDir,
     log: (line) => lines.push(line),
   });
@@ -63,7 +64,7 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     `Deploy plan for ${dist} (BODIES=r2):`,
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
-      '4 R2 objects, 0.0 MiB (largest 0.0 MiB).',
+      '4 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
     `Dry run: 4 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
       'nothing uploaded, nothing deployed.',
   ]);
@@ -76,6 +77,21 @@ test('a second deploy uploads nothing; a changed record uploads only the objects
   const changed = build({ 'api/bodies/cccc': 'body c', 'api/index/current/0.json': '{"trees/list":"cccc"}' });
   // Its new body and its new index (root and shard under the index's new prefix).
   expect((await run(changed, false)).missing).toBe(3);
+}, 120_000);
+
+test('a bundle past R2_DOWNLOADS_ABOVE is counted and uploaded as an R2 object, not a static asset', async () => {
+  const dist = build({ 'downloads/latest.json': '{}', 'downloads/treefarm-data-v1.zip': 'a zip of 21 bytes....' });
+  const { missing, lines } = await run(dist, true, 20);
+  // The zip and its listing beside the four of the API; latest.json stays a static asset.
+  expect(lines[2]).toBe(
+    '  R2 mode: 3 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
+      '6 R2 objects (downloads: 1), 0.0 MiB (largest 0.0 MiB).',
+  );
+  // The bodies are there from the tests before: the zip, the listing and the index under the
+  // prefix the listing changed.
+  expect(missing).toBe(4);
+  expect((await run(dist, false, 20)).missing).toBe(4);
+  expect((await run(dist, false, 20)).missing).toBe(0);
 }, 120_000);
 
 test('a folder without a build is refused, naming it', async () => {

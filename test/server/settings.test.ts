@@ -76,6 +76,25 @@ describe('BODIES', () => {
       'R2_BUCKET must be 3 to 63 lowercase letters, digits and hyphens, got "Farm_API"',
     );
   });
+
+  test('R2_DOWNLOADS_ABOVE: a bundle past the largest static asset file (25 MiB) goes to R2 unless set lower', () => {
+    const above = (value?: string) =>
+      settingsFromEnvironment({ ...base, R2_DOWNLOADS_ABOVE: value }, workerDevVariables).downloadsAbove;
+    expect(above()).toBe(25 * 1024 * 1024);
+    expect(above('0')).toBe(0);
+    expect(above('1048576')).toBe(1024 * 1024);
+    expect(above('512KiB')).toBe(512 * 1024);
+    expect(above(' 3 mib ')).toBe(3 * 1024 * 1024);
+    expect(above('25MiB')).toBe(25 * 1024 * 1024);
+  });
+
+  test('R2_DOWNLOADS_ABOVE that is no size, or more than 25 MiB, is refused naming the variable and the value', () => {
+    for (const value of ['lots', '1.5MiB', '-1', '10MB', '26MiB', '1GiB'])
+      expect(() => settingsFromEnvironment({ ...base, R2_DOWNLOADS_ABOVE: value }, workerDevVariables)).toThrow(
+        'R2_DOWNLOADS_ABOVE must be a size in bytes or with a unit (B, KiB, MiB, GiB), such as 25MiB or 0, ' +
+          `of at most 25MiB (the largest static asset file), got "${value}"`,
+      );
+  });
 });
 
 describe('HOST', () => {

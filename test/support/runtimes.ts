@@ -53,10 +53,12 @@ export interface RuntimeOptions extends TokenOptions {
   rateLimit?: RateLimit;
   /** The Worker counts its invocations (INVOCATIONS_PATH tells them). */
   countInvocations?: boolean;
+  /** worker-r2: bundles larger than this many bytes are served from R2 (R2_DOWNLOADS_ABOVE). */
+  downloadsAbove?: number;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
-  const { servedDir = distDir, countInvocations, ...tokens } = options;
+  const { servedDir = distDir, countInvocations, downloadsAbove, ...tokens } = options;
   if (name === 'node') {
     const server = await startServer({ distDir: servedDir, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
@@ -73,6 +75,7 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     bodies: 'r2',
     persistDir,
     countInvocations,
+    downloadsAbove,
     ...tokens,
   });
   return {

@@ -1,13 +1,15 @@
 // The Worker module (src/worker/worker.ts) in-process, with a stand-in for the assets binding
-// that serves the bytes of dist/ (or, in the R2 mode, for the bucket): fast checks of what only
-// the Worker does, beside the slower runs in workerd (test/edge/contract.test.ts,
-// test/reliability/faults.test.ts).
+// that serves the bytes of dist/ (or, in the R2 mode, for the bucket, also to watch its reads):
+// fast checks of what only the Worker does, beside the slower runs in workerd
+// (test/edge/contract.test.ts, test/reliability/faults.test.ts).
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { bucketKey } from '../../src/contract/bucket-layout.ts';
+import type { Latest } from '../../src/contract/bundle-layout.ts';
 import {
   BODIES_DIR,
   INDEX_DIR,
@@ -296,5 +298,76 @@ describe('the rate limit counts a client address by its key (client-address.ts),
       'address:2001:db8:1:3::/64',
       'address:192.0.2.1',
     ]);
+  });
+});
+
+describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
+  const INDEX = 'test-index';
+  const latest = JSON.parse(readFileSync(join(distDir, 'downloads', 'latest.json'), 'utf8')) as Latest;
+  const bundle = latest.bundles.find(({ format }) => format === 'zip') ?? latest.bundles[0];
+  if (!bundle) throw new Error('latest.json names no bundle');
+  const bundleUrl = `${ORIGIN}/downloads/${bundle.name}`;
+  const file = readFileSync(join(distDir, 'downloads', bundle.name));
+  const key = `downloads/${bundle.sha256}`;
+  const listing = {
+    [`/downloads/${bundle.name}`]: { key, size: bundle.size, sha256: bundle.sha256, contentType: 'application/zip' },
+  };
+
+  /** A bucket holding the index's root, the listing and the bundle, recording each read: its key and its range. */
+  function recordingBucket() {
+    const reads: { key: string; range?: { offset: number; length: number } }[] = [];
+    const bucket = {
+      async get(read: string, options: { range?: { offset: number; length: number } } = {}) {
+        reads.push({ key: read, ...options });
+        if (read === `index/${INDEX}/downloads.json`) return { json: async () => listing };
+        // The index's root, which a Worker in the R2 mode reads as it starts.
+        if (read === bucketKey(rootPath(undefined), INDEX)) {
+          const root = readFileSync(join(distDir, rootPath(undefined)));
+          return { arrayBuffer: async () => root.buffer.slice(root.byteOffset, root.byteOffset + root.byteLength) };
+        }
+        if (read !== key) return null;
+        const { offset = 0, length = file.length } = options.range ?? {};
+        return { body: new Response(file.subarray(offset, offset + length)).body };
+      },
+    };
+    return { bucket, reads };
+  }
+  /** The Worker over one recording bucket: each request answers with the object reads it made (not the listing's). */
+  function workerOverBucket() {
+    const { bucket, reads } = recordingBucket();
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: INDEX };
+    return async (headers: Record<string, string>, method = 'GET') => {
+      const before = reads.length;
+      const response = await worker.fetch(new Request(bundleUrl, { method, headers }), env as StandInEnv);
+      const body = new Uint8Array(await response.arrayBuffer());
+      return { response, body, objectReads: reads.slice(before).filter((read) => read.key === key) };
+    };
+  }
+
+  test('a range is one read of the object by that range, never the whole object', async () => {
+    const { response, body, objectReads } = await workerOverBucket()({ Range: 'bytes=100-109' });
+    expect(response.status).toBe(206);
+    expect(body).toEqual(new Uint8Array(file.subarray(100, 110)));
+    expect(objectReads).toEqual([{ key, range: { offset: 100, length: 10 } }]);
+  });
+
+  test('the whole file is one read of the object, with no range', async () => {
+    const { response, body, objectReads } = await workerOverBucket()({});
+    expect(response.status).toBe(200);
+    expect(body.length).toBe(bundle.size);
+    expect(objectReads).toEqual([{ key }]);
+  });
+
+  test('HEAD, a 304 and a 416 read nothing of the object: the listing states its size and SHA-256', async () => {
+    const request = workerOverBucket();
+    const answers = [
+      await request({}, 'HEAD'),
+      await request({ 'If-None-Match': `"${bundle.sha256}"` }),
+      await request({ Range: `bytes=${bundle.size}-` }),
+      // The same Worker does read it for a GET: the reads above were watched.
+      await request({ Range: 'bytes=0-0' }),
+    ];
+    expect(answers.map(({ response }) => response.status)).toEqual([200, 304, 416, 206]);
+    expect(answers.map(({ objectReads }) => objectReads.length)).toEqual([0, 0, 0, 1]);
   });
 });

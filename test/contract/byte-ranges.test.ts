@@ -1,0 +1,115 @@
+// The rules of a partial or conditional GET of a download (RFC 9110, 13.1 and 14), one test
+// per rule, as src/contract/byte-ranges.ts states them.
+import { describe, expect, test } from 'vitest';
+import { answerFile, noneMatch, rangeOf } from '../../src/contract/byte-ranges.ts';
+
+const ETAG = '"abc"';
+const range = (header: string | null, size = 100, ifRange: string | null = null) =>
+  rangeOf(header, size, ifRange, ETAG);
+
+describe('Range', () => {
+  test('no Range header: the whole file', () => {
+    expect(range(null)).toEqual({ type: 'whole' });
+  });
+
+  test('bytes=a-b: those bytes, inclusive', () => {
+    expect(range('bytes=0-9')).toEqual({ type: 'part', start: 0, end: 9 });
+    expect(range('bytes=10-10')).toEqual({ type: 'part', start: 10, end: 10 });
+  });
+
+  test('an end past the file is cut to its last byte', () => {
+    expect(range('bytes=90-500')).toEqual({ type: 'part', start: 90, end: 99 });
+  });
+
+  test('bytes=a-: from a to the end', () => {
+    expect(range('bytes=95-')).toEqual({ type: 'part', start: 95, end: 99 });
+  });
+
+  test('bytes=-n: the last n bytes, or the whole file when n passes its size', () => {
+    expect(range('bytes=-10')).toEqual({ type: 'part', start: 90, end: 99 });
+    expect(range('bytes=-500')).toEqual({ type: 'part', start: 0, end: 99 });
+  });
+
+  test('the unit is matched in any letter case', () => {
+    expect(range('Bytes=0-0')).toEqual({ type: 'part', start: 0, end: 0 });
+  });
+
+  test('a start at or past the end, or bytes=-0, is unsatisfiable', () => {
+    expect(range('bytes=100-')).toEqual({ type: 'unsatisfiable' });
+    expect(range('bytes=100-200')).toEqual({ type: 'unsatisfiable' });
+    expect(range('bytes=-0')).toEqual({ type: 'unsatisfiable' });
+    expect(range('bytes=0-', 0)).toEqual({ type: 'unsatisfiable' });
+  });
+
+  test('several ranges: the whole file (no multipart answer)', () => {
+    expect(range('bytes=0-1,5-6')).toEqual({ type: 'whole' });
+  });
+
+  test('a malformed Range or another unit: the whole file', () => {
+    for (const header of ['bytes=x', 'bytes=-', 'bytes=9-1', 'bytes 0-9', 'items=0-9', 'bytes=0-9x', 'bytes=1.5-2', ''])
+      expect(range(header), header).toEqual({ type: 'whole' });
+  });
+
+  test('If-Range naming this ETag: the part', () => {
+    expect(range('bytes=0-9', 100, ETAG)).toEqual({ type: 'part', start: 0, end: 9 });
+  });
+
+  test('If-Range naming another ETag, a weak one or a date: the whole file', () => {
+    for (const ifRange of ['"other"', `W/${ETAG}`, 'Thu, 26 Nov 2026 10:00:00 GMT'])
+      expect(range('bytes=0-9', 100, ifRange), ifRange).toEqual({ type: 'whole' });
+  });
+});
+
+describe('the answer to a GET or HEAD', () => {
+  const answer = (headers: Record<string, string>, method = 'GET', size = 100) =>
+    answerFile(method, (name) => headers[name] ?? null, size, ETAG);
+
+  test('no condition: 200, the whole file, its size and Accept-Ranges', () => {
+    expect(answer({})).toEqual({
+      status: 200,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '100' },
+      bytes: { start: 0, end: 99 },
+    });
+  });
+
+  test('a range: 206, the part, its length and Content-Range', () => {
+    expect(answer({ range: 'bytes=90-' })).toEqual({
+      status: 206,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '10', 'Content-Range': 'bytes 90-99/100' },
+      bytes: { start: 90, end: 99 },
+    });
+  });
+
+  test('an unsatisfiable range: 416, no bytes, Content-Range with the size alone', () => {
+    expect(answer({ range: 'bytes=100-' })).toEqual({
+      status: 416,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Range': 'bytes */100', 'Content-Length': '0' },
+    });
+  });
+
+  test('If-None-Match naming the ETag: 304, before any range', () => {
+    expect(answer({ 'if-none-match': ETAG, range: 'bytes=0-9' })).toEqual({ status: 304, headers: {} });
+  });
+
+  test('HEAD: the same status and headers as GET, and no bytes', () => {
+    for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
+      const { bytes: _bytes, ...get } = answer(headers);
+      expect(answer(headers, 'HEAD')).toEqual(get);
+    }
+  });
+
+  test('an empty file: 200 with no bytes', () => {
+    expect(answer({}, 'GET', 0)).toEqual({ status: 200, headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '0' } });
+  });
+});
+
+describe('If-None-Match', () => {
+  test('names the ETag alone, in a list, weakly or as *: the copy is current', () => {
+    for (const header of [ETAG, `"x", ${ETAG}`, `W/${ETAG}`, '*']) expect(noneMatch(header, ETAG), header).toBe(true);
+  });
+
+  test('absent or naming another: not current', () => {
+    expect(noneMatch(null, ETAG)).toBe(false);
+    expect(noneMatch('"other"', ETAG)).toBe(false);
+  });
+});
