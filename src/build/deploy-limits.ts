@@ -5,7 +5,9 @@
 // goes on. Figures: https://developers.cloudflare.com/workers/platform/limits/
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
+import { bundleContentType, STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
+import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
+import { API_DIR } from '../contract/paths.ts';
 import { ASSETS_IGNORE_FILE, NOT_DEPLOYED } from '../contract/build-files.ts';
 
 export const WORKER_ASSET_LIMITS = {
@@ -31,29 +33,41 @@ export interface AssetFile {
 export const count = (value: number) => value.toLocaleString('en-US');
 export const mebibytes = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
+/** Whether the R2 mode takes a file out of the static assets: the API's files, and a bundle past 25 MiB. */
+const inR2Mode = (file: AssetFile): boolean =>
+  file.path.startsWith(`${API_DIR}/`) ||
+  (file.path.startsWith(`${DOWNLOADS_DIR}/`) &&
+    bundleContentType(file.path.slice(DOWNLOADS_DIR.length + 1)) !== undefined &&
+    file.size > STATIC_ASSET_FILE_BYTES);
+
 /** What a deploy of these files as Workers static assets would run into: one sentence per problem, none if it fits. */
 export function workerAssetWarnings(files: readonly AssetFile[], ignored: readonly string[] = NOT_DEPLOYED): string[] {
   const uploaded = uploadedFiles(files, ignored);
   const warnings: string[] = [];
   const { freeFiles, paidFiles, fileBytes } = WORKER_ASSET_LIMITS;
+  // The R2 mode (docs/deploy.md) keeps the API's files and the large bundles out of the assets:
+  // said where that is what would make the deploy fit.
+  const staticInR2 = uploaded.filter((file) => !inR2Mode(file));
+  const withoutApi = ` (the R2 mode, BODIES=r2, keeps ${count(uploaded.length - staticInR2.length)} of them, the API's, in R2)`;
   if (uploaded.length > paidFiles) {
     warnings.push(
       `${count(uploaded.length)} files, more than the ${count(paidFiles)} static assets a Worker version may have ` +
-        `on any plan: \`wrangler deploy\` would fail.`,
+        `on any plan: \`wrangler deploy\` would fail${staticInR2.length <= paidFiles ? withoutApi : ''}.`,
     );
   } else if (uploaded.length > freeFiles) {
     warnings.push(
       `${count(uploaded.length)} files, more than the ${count(freeFiles)} static assets of the Workers Free plan: ` +
-        `deploying needs the Paid plan (up to ${count(paidFiles)}).`,
+        `deploying needs the Paid plan (up to ${count(paidFiles)})${staticInR2.length <= freeFiles ? withoutApi : ''}.`,
     );
   }
   const oversized = uploaded.filter((file) => file.size > fileBytes).sort((a, b) => b.size - a.size);
   if (oversized.length > 0) {
     const named = oversized.slice(0, NAMED_FILES).map((file) => `${file.path} (${mebibytes(file.size)})`);
     const more = oversized.length > NAMED_FILES ? ` and ${count(oversized.length - NAMED_FILES)} more` : '';
+    const r2 = oversized.every(inR2Mode) ? ' (the R2 mode, BODIES=r2, keeps them in R2)' : '';
     warnings.push(
       `${named.join(', ')}${more} ${oversized.length === 1 ? 'is' : 'are'} larger than the ` +
-        `${mebibytes(fileBytes)} a static asset may be: \`wrangler deploy\` would fail.`,
+        `${mebibytes(fileBytes)} a static asset may be: \`wrangler deploy\` would fail${r2}.`,
     );
   }
   return warnings;

@@ -23,14 +23,14 @@ test('a build within the Free plan deploys without a warning', () => {
 test('past 20,000 files the build says the Free plan is not enough', () => {
   expect(workerAssetWarnings(files(20_001))).toEqual([
     '20,001 files, more than the 20,000 static assets of the Workers Free plan: deploying needs the Paid plan ' +
-      '(up to 100,000).',
+      "(up to 100,000) (the R2 mode, BODIES=r2, keeps 20,001 of them, the API's, in R2).",
   ]);
 });
 
 test('past 100,000 files the build says a deploy would fail on any plan', () => {
   expect(workerAssetWarnings(files(100_001))).toEqual([
     '100,001 files, more than the 100,000 static assets a Worker version may have on any plan: ' +
-      '`wrangler deploy` would fail.',
+      "`wrangler deploy` would fail (the R2 mode, BODIES=r2, keeps 100,001 of them, the API's, in R2).",
   ]);
 });
 
@@ -47,7 +47,8 @@ test('the pack, which the build leaves out of the deploy (.assetsignore), is nei
 test('a file over 25 MiB is named with its size', () => {
   const manifest = { path: 'api/trees/index.json', size: 25 * MIB + 1 };
   expect(workerAssetWarnings([...files(10), manifest, { path: 'ok.json', size: 25 * MIB }])).toEqual([
-    'api/trees/index.json (25.0 MiB) is larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
+    'api/trees/index.json (25.0 MiB) is larger than the 25.0 MiB a static asset may be: `wrangler deploy` would ' +
+      'fail (the R2 mode, BODIES=r2, keeps them in R2).',
   ]);
 });
 
@@ -58,6 +59,23 @@ test('many oversized files: the five largest are named, the rest counted', () =>
     'big6.bin (36.0 MiB), big5.bin (35.0 MiB), big4.bin (34.0 MiB), big3.bin (33.0 MiB), big2.bin (32.0 MiB) ' +
       'and 2 more are larger than the 25.0 MiB a static asset may be: `wrangler deploy` would fail.',
   );
+});
+
+const wikiPages = (count: number): AssetFile[] =>
+  Array.from({ length: count }, (_unused, index) => ({ path: `trees/t${index}/index.html`, size: 1000 }));
+
+test("past a plan by the wiki's own files, the R2 mode is not offered: it keeps only the API in R2", () => {
+  expect(workerAssetWarnings([...wikiPages(20_001), ...files(10)])).toEqual([
+    '20,011 files, more than the 20,000 static assets of the Workers Free plan: deploying needs the Paid plan ' +
+      '(up to 100,000).',
+  ]);
+});
+
+test('a bundle past 25 MiB goes to R2 in the R2 mode; another large download does not', () => {
+  const bundle = { path: 'downloads/treefarm-data-0123456789abcdef.zip', size: 30 * MIB };
+  expect(workerAssetWarnings([bundle])[0]).toMatch(/would fail \(the R2 mode, BODIES=r2, keeps them in R2\)\.$/);
+  const video = { path: 'downloads/trailer.mp4', size: 30 * MIB };
+  expect(workerAssetWarnings([bundle, video])[0]).toMatch(/would fail\.$/);
 });
 
 test('the files of a folder are listed with their sizes and paths relative to it', () => {
