@@ -9,13 +9,19 @@
 // worker` serves the build in workerd, and every release's lists and pinned searches are asked.
 // With `--bodies r2` it also counts the R2 mode (the static assets without api/: files, plan,
 // largest, those over 25 MiB; the R2 objects: count, bytes, largest) and serves that mode
-// (BODIES=r2, wrangler's local R2 seeded first).
+// (BODIES=r2, wrangler's local R2 seeded first). With `--one-more` (and `--bodies r2`) it then
+// changes one tree's figure, makes one more release as above, builds again into a second folder
+// and counts what a deploy would upload to a bucket holding the first build: the new build's
+// R2 objects whose keys the first's lack (bodies, index files, downloads and their listing), and
+// the static files of contents the first build lacks (as wrangler uploads them), in the R2 mode
+// and assets-only. Opt-in: it doubles the build time.
 // Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --bodies
-// assets|r2, --dir <tmp>.
+// assets|r2, --one-more, --dir <tmp>.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type AssetFile,
@@ -26,10 +32,11 @@ import {
   WORKER_ASSET_LIMITS,
 } from '../src/build/deploy-limits.ts';
 import { projectDir } from '../src/build/site.ts';
+import { downloadsListingKey } from '../src/contract/bucket-layout.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
-import { bucketPlan, staticInR2Mode } from '../src/server/bucket-objects.ts';
+import { type BucketPlan, bucketPlan, staticInR2Mode } from '../src/server/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 
@@ -40,6 +47,7 @@ const { values } = parseArgs({
     changes: { type: 'string', default: '1' },
     worker: { type: 'boolean', default: false },
     bodies: { type: 'string', default: 'assets' },
+    'one-more': { type: 'boolean', default: false },
     dir: { type: 'string', default: tmpdir() },
   },
 });
@@ -76,6 +84,51 @@ function run(command: string[], env: NodeJS.ProcessEnv): { stdout: string; stder
   const result = spawnSync(command[0] ?? '', command.slice(1), { cwd: projectDir, env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${command.join(' ')} failed: ${result.stderr}`);
   return result;
+}
+
+/** The round-th release: `changes` trees changed, then `npm run release`. */
+function release(dataDir: string, round: number, changes: number, env: NodeJS.ProcessEnv): void {
+  changeTrees(dataDir, round, changes);
+  run([node, 'src/build/release-cli.ts', '--notes', `Weekly release ${round + 1}.`], env);
+}
+
+/** `npm run build -- --out outDir` under `/usr/bin/time -v`: its stderr holds the wall time, CPU and peak RSS. */
+const buildInto = (outDir: string, env: NodeJS.ProcessEnv) =>
+  run(['/usr/bin/time', '-v', node, 'src/build/cli.ts', '--out', outDir], env);
+
+/**
+ * What a deploy of `next` uploads to a bucket holding `before`'s objects: the objects whose keys
+ * `before` lacks, by kind (the downloads' listing with the downloads). The index's prefix names
+ * its digest, so every index file is new; those with the same bytes as before are counted apart.
+ */
+function uploadsAfter(before: BucketPlan, next: BucketPlan) {
+  const beforeObjects = new Map(before.objects.map((object) => [object.key, object]));
+  const added = next.objects.filter(({ key }) => !beforeObjects.has(key));
+  const isListing = (key: string) => key === downloadsListingKey(next.indexId);
+  const index = added.filter(({ key }) => key.startsWith('index/') && !isListing(key));
+  const downloads = added.filter(({ key }) => key.startsWith('downloads/') || isListing(key));
+  const indexUnchanged = index.filter((object) => {
+    const old = beforeObjects.get(object.key.replace(next.indexId, before.indexId));
+    return old !== undefined && Buffer.from(old.read()).equals(object.read());
+  }).length;
+  const bodies = added.filter(({ key }) => key.startsWith('bodies/'));
+  return { added, bodies, index, indexUnchanged, downloads };
+}
+
+/**
+ * The files of `next` (in `nextDir`) whose contents no file of `before` (in `beforeDir`) had:
+ * what wrangler uploads, as its asset hash is of a file's bytes and extension, not its path.
+ */
+function newContents(
+  [beforeDir, before]: [string, readonly AssetFile[]],
+  [nextDir, next]: [string, readonly AssetFile[]],
+): AssetFile[] {
+  const hashOf = (dir: string, path: string) =>
+    `${extname(path)} ${createHash('sha256')
+      .update(readFileSync(join(dir, path)))
+      .digest('hex')}`;
+  const known = new Set(before.map(({ path }) => hashOf(beforeDir, path)));
+  return next.filter(({ path }) => !known.has(hashOf(nextDir, path)));
 }
 
 const largerOf = (max: AssetFile, file: AssetFile) => (file.size > max.size ? file : max);
@@ -176,13 +229,10 @@ try {
   const env = { ...process.env, TREEFARM_DATA_DIR: dataDir, CI: '1' };
   const releaseCount = Number(values.releases);
   const started = performance.now();
-  for (let round = 0; round < releaseCount; round++) {
-    changeTrees(dataDir, round, Number(values.changes));
-    run([node, 'src/build/release-cli.ts', '--notes', `Weekly release ${round + 1}.`], env);
-  }
+  for (let round = 0; round < releaseCount; round++) release(dataDir, round, Number(values.changes), env);
   const releasingS = (performance.now() - started) / 1000;
   const outDir = join(workDir, 'dist');
-  const build = run(['/usr/bin/time', '-v', node, 'src/build/cli.ts', '--out', outDir], env);
+  const build = buildInto(outDir, env);
   const peakKiB = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(build.stderr)?.[1]);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/.exec(build.stderr)?.[1];
   const cpuSeconds = ['User', 'System'].reduce(
@@ -238,6 +288,28 @@ try {
         `(largest ${largestObject.path} ${(largestObject.size / MiB).toFixed(2)} MiB)`,
     );
     console.log(`- R2 mode's assets by folder: ${byFolderOf(assets)}`);
+    if (values['one-more']) {
+      release(dataDir, releaseCount, 1, env);
+      const nextDir = join(workDir, 'dist-one-more');
+      buildInto(nextDir, env);
+      const nextBucket = bucketPlan(nextDir);
+      const uploads = uploadsAfter(bucket, nextBucket);
+      const nextFiles = uploaded(nextDir).files;
+      const nextAssets = staticInR2Mode(nextFiles, nextBucket);
+      const r2Static = newContents([outDir, assets], [nextDir, nextAssets]);
+      const assetsOnly = newContents([outDir, files], [nextDir, nextFiles]);
+      console.log(
+        `- one-record release: uploads ${count(uploads.added.length)} of ${count(nextBucket.objects.length)} R2 objects ` +
+          `(${count(uploads.added.reduce((sum, { size }) => sum + size, 0))} bytes) ` +
+          `(bodies ${count(uploads.bodies.length)}, index ${count(uploads.index.length)} of which ` +
+          `${count(uploads.indexUnchanged)} the same bytes as before, downloads and listing ${count(uploads.downloads.length)})`,
+      );
+      console.log(
+        `- one-record release, static files of new contents (wrangler uploads): R2 mode ${count(r2Static.length)} ` +
+          `of ${count(nextAssets.length)} (${byFolderOf(r2Static)}); assets-only ${count(assetsOnly.length)} ` +
+          `of ${count(nextFiles.length)} (${byFolderOf(assetsOnly)})`,
+      );
+    }
   }
   if (values.worker) {
     const asked = await askWorker(outDir, manifest, name);
