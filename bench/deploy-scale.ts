@@ -32,7 +32,7 @@ import {
   WORKER_ASSET_LIMITS,
 } from '../src/build/deploy-limits.ts';
 import { projectDir } from '../src/build/site.ts';
-import { downloadsListingKey } from '../src/contract/bucket-layout.ts';
+import { BUCKET_FOLDERS } from '../src/contract/bucket-layout.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
@@ -98,21 +98,15 @@ const buildInto = (outDir: string, env: NodeJS.ProcessEnv) =>
 
 /**
  * What a deploy of `next` uploads to a bucket holding `before`'s objects: the objects whose keys
- * `before` lacks, by kind (the downloads' listing with the downloads). The index's prefix names
- * its digest, so every index file is new; those with the same bytes as before are counted apart.
+ * `before` lacks (every key names its content: the objects whose content changed), by kind.
  */
 function uploadsAfter(before: BucketPlan, next: BucketPlan) {
-  const beforeObjects = new Map(before.objects.map((object) => [object.key, object]));
-  const added = next.objects.filter(({ key }) => !beforeObjects.has(key));
-  const isListing = (key: string) => key === downloadsListingKey(next.indexId);
-  const index = added.filter(({ key }) => key.startsWith('index/') && !isListing(key));
-  const downloads = added.filter(({ key }) => key.startsWith('downloads/') || isListing(key));
-  const indexUnchanged = index.filter((object) => {
-    const old = beforeObjects.get(object.key.replace(next.indexId, before.indexId));
-    return old !== undefined && Buffer.from(old.read()).equals(object.read());
-  }).length;
-  const bodies = added.filter(({ key }) => key.startsWith('bodies/'));
-  return { added, bodies, index, indexUnchanged, downloads };
+  const beforeKeys = new Set(before.objects.map(({ key }) => key));
+  const added = next.objects.filter(({ key }) => !beforeKeys.has(key));
+  const kinds = Object.entries(BUCKET_FOLDERS).map(
+    ([kind, folder]) => [kind, added.filter(({ key }) => key.startsWith(folder)).length] as const,
+  );
+  return { added, kinds };
 }
 
 /**
@@ -280,7 +274,8 @@ try {
     const assetPlan = planNeeded(assets, []);
     const oversized = assets.filter((file) => file.size > WORKER_ASSET_LIMITS.fileBytes).map((file) => file.path);
     console.log(
-      `- R2 mode: ${count(assets.length)} static asset files (${assetPlan ? `Workers ${assetPlan} plan` : 'no Workers plan'}; ` +
+      `- R2 mode: ${count(assets.length)} static asset files ` +
+        `(${assetPlan ? `Workers ${assetPlan} plan` : 'no Workers plan'}; ` +
         `largest ${largestAsset.path} ${(largestAsset.size / MiB).toFixed(2)} MiB; ` +
         `over 25 MiB: ${oversized.length ? oversized.join(', ') : 'none'}); ` +
         `${count(objects.length)} R2 objects (downloads: ${count(Object.keys(bucket.downloads).length)}), ` +
@@ -299,10 +294,10 @@ try {
       const r2Static = newContents([outDir, assets], [nextDir, nextAssets]);
       const assetsOnly = newContents([outDir, files], [nextDir, nextFiles]);
       console.log(
-        `- one-record release: uploads ${count(uploads.added.length)} of ${count(nextBucket.objects.length)} R2 objects ` +
+        `- one-record release: uploads ${count(uploads.added.length)} ` +
+          `of ${count(nextBucket.objects.length)} R2 objects ` +
           `(${count(uploads.added.reduce((sum, { size }) => sum + size, 0))} bytes) ` +
-          `(bodies ${count(uploads.bodies.length)}, index ${count(uploads.index.length)} of which ` +
-          `${count(uploads.indexUnchanged)} the same bytes as before, downloads and listing ${count(uploads.downloads.length)})`,
+          `(${uploads.kinds.map(([kind, n]) => `${kind} ${count(n)}`).join(', ')})`,
       );
       console.log(
         `- one-record release, static files of new contents (wrangler uploads): R2 mode ${count(r2Static.length)} ` +

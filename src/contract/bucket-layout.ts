@@ -1,32 +1,93 @@
-// Where the API's files live in an R2 bucket (the R2 mode, docs/deploy.md): one object per
-// body, named by its SHA-256 as in dist/, and the routing index under a prefix named by the
-// index's own digest. Downloads too large for a static asset are objects named by their
-// SHA-256 too, listed in a small object under the index's prefix. No object is ever
-// overwritten: a deploy adds the objects the bucket lacks, and an earlier Worker version (a
-// rollback) still finds its index, its bodies and its downloads.
+// Where the API's files live in an R2 bucket (the R2 mode, docs/deploy.md). Every object is
+// named by its content, so no object is ever overwritten: a deploy adds the objects the bucket
+// lacks (a data release: the bodies, shards and scope roots it changed, and a deploy object),
+// and an earlier Worker version (a rollback) still finds everything it names.
+// - `bodies/<sha256>`: each body once, as in dist/.
+// - `index/shards/<sha256>`: each shard of the routing index once, as in dist/.
+// - `index/roots/<sha256>`: a scope's root (the current data's, a release's) with the SHA-256
+//   of each of its shards (ScopeRoot).
+// - `downloads/<sha256>`: each offline bundle too large for a static asset.
+// - `index/deploys/<API_INDEX>.json`: what one deploy serves, its scopes' roots and its
+//   downloads (DeployObject); API_INDEX is the digest of its bytes. A Worker reads it first.
 import { BUNDLE_FORMATS, BUNDLE_NAME, type BundleFormat, DOWNLOADS_DIR, type Latest } from './bundle-layout.ts';
-import { BODIES_DIR, INDEX_DIR } from './paths.ts';
+import { BODIES_DIR } from './paths.ts';
+import { checkRoot, type IndexRoot } from './route-index.ts';
 
 /** The bucket's binding in the Worker (wrangler's `[[r2_buckets]]`). */
 export const BUCKET_BINDING = 'API_BUCKET';
-/** The Worker's variable naming the index it serves: the prefix `index/<API_INDEX>/`. */
+/** The Worker's variable naming the deploy it serves: the object `index/deploys/<API_INDEX>.json`. */
 export const INDEX_VARIABLE = 'API_INDEX';
 
+/** The bucket's folders, one per kind of object. */
+export const BUCKET_FOLDERS = {
+  bodies: 'bodies/',
+  shards: 'index/shards/',
+  roots: 'index/roots/',
+  deploys: 'index/deploys/',
+  downloads: 'downloads/',
+} as const;
+
 /**
- * The bucket key of an API file given by its dist/ path (`api/bodies/<sha256>`,
- * `api/index/...`); undefined for a file the bucket does not hold (the Node server's pack).
+ * The bucket key of a body given by its dist/ path (`api/bodies/<sha256>`); undefined for any
+ * other file (the index is keyed by its content, below; the Node server's pack is not held).
  */
-export function bucketKey(distPath: string, indexId: string): string | undefined {
-  if (distPath.startsWith(`${BODIES_DIR}/`)) return `bodies/${distPath.slice(BODIES_DIR.length + 1)}`;
-  if (distPath.startsWith(`${INDEX_DIR}/`)) return `index/${indexId}/${distPath.slice(INDEX_DIR.length + 1)}`;
-  return undefined;
+export function bucketKey(distPath: string): string | undefined {
+  return distPath.startsWith(`${BODIES_DIR}/`)
+    ? `${BUCKET_FOLDERS.bodies}${distPath.slice(BODIES_DIR.length + 1)}`
+    : undefined;
+}
+
+/** Where a shard of the routing index lives: named by the SHA-256 of its bytes, whatever its scope. */
+export const shardKey = (sha256: string): string => `${BUCKET_FOLDERS.shards}${sha256}`;
+/** Where a scope root lives: named by the SHA-256 of its bytes. */
+export const scopeRootKey = (sha256: string): string => `${BUCKET_FOLDERS.roots}${sha256}`;
+/** Where a deploy object lives: API_INDEX, the digest of its bytes, names it. */
+export const deployKey = (indexId: string): string => `${BUCKET_FOLDERS.deploys}${indexId}.json`;
+/** How many hex digits of the deploy object's SHA-256 make API_INDEX. */
+export const INDEX_ID_LENGTH = 32;
+
+/** The deploy object's name for a scope: `current` for the current data, else the release id. */
+export const scopeName = (release: string | undefined): string => release ?? 'current';
+
+/** A scope's root.json as is, and the SHA-256 of each of its shards, shard 0 first. */
+export interface ScopeRoot {
+  root: IndexRoot;
+  shards: string[];
+}
+
+/** What one deploy serves: each scope's root by its name (scopeName) and the downloads in the bucket. */
+export interface DeployObject {
+  scopes: Record<string, string>;
+  downloads: DownloadsListing;
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A scope root as JSON parsing gives it, checked enough that a reader never indexes with nonsense. */
+export function checkScopeRoot(value: unknown, name: string): ScopeRoot {
+  const { root, shards } = isObject(value) ? value : {};
+  const checked = checkRoot(root, name);
+  if (!Array.isArray(shards) || shards.length !== checked.shards || !shards.every((sha) => SHA256_HEX.test(sha)))
+    throw new Error(`${name} does not list the SHA-256 of each of its ${checked.shards} shards.`);
+  return { root: checked, shards };
+}
+
+/** A deploy object as JSON parsing gives it: each scope named by a SHA-256, the downloads an object. */
+export function checkDeployObject(value: unknown, name: string): DeployObject {
+  const { scopes, downloads } = isObject(value) ? value : {};
+  if (!isObject(scopes) || !Object.values(scopes).every((sha) => typeof sha === 'string' && SHA256_HEX.test(sha)))
+    throw new Error(`${name} does not name each scope's root by its SHA-256.`);
+  if (!isObject(downloads)) throw new Error(`${name} does not list its downloads.`);
+  return { scopes: scopes as Record<string, string>, downloads: downloads as DownloadsListing };
 }
 
 /** The largest file a Worker's static assets may hold, on every plan: a larger download goes to R2. */
 export const STATIC_ASSET_FILE_BYTES = 25 * 1024 * 1024;
 
 /** Where a download lives in the bucket: named by the SHA-256 of its bytes. */
-export const downloadKey = (sha256: string): string => `downloads/${sha256}`;
+export const downloadKey = (sha256: string): string => `${BUCKET_FOLDERS.downloads}${sha256}`;
 
 /**
  * A bundle a runtime serves itself: its object in the bucket (where it is, or would be, there),
@@ -41,12 +102,6 @@ export interface BucketDownload {
 
 /** The downloads the bucket serves, by their URL path (`/downloads/<name>`). */
 export type DownloadsListing = Record<string, BucketDownload>;
-
-/**
- * The listing's key: under the index's prefix, and in the digest that names it (API_INDEX), so
- * each Worker version finds the downloads of its own build.
- */
-export const downloadsListingKey = (indexId: string): string => `index/${indexId}/downloads.json`;
 
 /** The URL path of a file of the downloads folder. */
 export const downloadPath = (name: string): string => `/${DOWNLOADS_DIR}/${name}`;

@@ -53,9 +53,11 @@ export function queryRoute(kind: KindId, query: SearchQuery): string | undefined
 
 /** The routing index: one folder per scope (the current data, each release). */
 export const INDEX_DIR = `${API_DIR}/index`;
+/** The folder of the releases' scopes, one folder each. */
+export const RELEASES_INDEX_DIR = `${INDEX_DIR}/releases`;
 /** The folder of a scope's index: `api/index/current`, or `api/index/releases/<id>` for a release. */
 export const scopeDir = (release: string | undefined) =>
-  release === undefined ? `${INDEX_DIR}/current` : `${INDEX_DIR}/releases/${release}`;
+  release === undefined ? `${INDEX_DIR}/current` : `${RELEASES_INDEX_DIR}/${release}`;
 /** A scope's root: its data version and how many shards its routes are spread over (IndexRoot). */
 export const rootPath = (release: string | undefined) => `${scopeDir(release)}/root.json`;
 /** Shard `n` of a scope's routes: route -> body (IndexShard). */

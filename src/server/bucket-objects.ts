@@ -9,25 +9,36 @@ import { join, relative } from 'node:path';
 import {
   bucketKey,
   bundleContentType,
+  type DeployObject,
+  deployKey,
   downloadKey,
   downloadPath,
   type DownloadsListing,
-  downloadsListingKey,
+  INDEX_ID_LENGTH,
+  type ScopeRoot,
   STATIC_ASSET_FILE_BYTES,
+  scopeName,
+  scopeRootKey,
+  shardKey,
 } from '../contract/bucket-layout.ts';
 import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
-import { API_DIR, BODIES_DIR, INDEX_DIR } from '../contract/paths.ts';
+import { API_DIR, BODIES_DIR, RELEASES_INDEX_DIR, rootPath, shardPath } from '../contract/paths.ts';
+import { checkRoot } from '../contract/route-index.ts';
 
 export interface BucketObject {
   key: string;
   size: number;
-  /** Its bytes: a file of dist/, or the downloads' listing. */
+  /** Its bytes: a file of dist/, or an object the plan makes (a scope root, the deploy object). */
   read(): Uint8Array;
 }
 
 export interface BucketPlan {
-  /** API_INDEX: the digest of the routing index and the downloads' listing, so each has a prefix of its own. */
+  /** API_INDEX: the digest of the deploy object, which names every other object the Worker reads. */
   indexId: string;
+  /**
+   * In the order they go up: bodies, shards and downloads, then the scope roots that name the
+   * shards, then the deploy object that names the roots and downloads.
+   */
   objects: BucketObject[];
   /** The downloads the bucket serves, by URL path: the static assets leave them out. */
   downloads: DownloadsListing;
@@ -46,6 +57,15 @@ const fileObject = (key: string, file: string): BucketObject => ({
   size: statSync(file).size,
   read: () => readFileSync(file),
 });
+
+/** An object the plan makes, held in memory. */
+const madeObject = (key: string, bytes: Uint8Array): BucketObject => ({ key, size: bytes.length, read: () => bytes });
+
+/** JSON's bytes with the SHA-256 that names them. */
+function namedJson(value: unknown): { bytes: Uint8Array; sha256: string } {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  return { bytes, sha256: sha256Of(bytes) };
+}
 
 /**
  * The offline bundles of dist/downloads/ larger than `downloadsAbove` bytes, each named by its
@@ -72,31 +92,77 @@ function bucketDownloads(
   return { objects, listing };
 }
 
+/** The scopes of a build's index: the current data, then each release by its id. */
+function scopesOf(distDir: string): (string | undefined)[] {
+  const releases = join(distDir, RELEASES_INDEX_DIR);
+  return [undefined, ...(existsSync(releases) ? readdirSync(releases).sort() : [])];
+}
+
 /**
- * The objects of a build: its bodies, its routing index (the Node server's pack is not one),
- * and its bundles larger than `downloadsAbove` bytes with their listing.
+ * A scope's index as the bucket holds it: each shard by its SHA-256 (a shard two scopes share,
+ * or a release left as it was, is one object), and the scope root listing them.
+ */
+function scopeObjects(
+  distDir: string,
+  release: string | undefined,
+): { shards: BucketObject[]; root: BucketObject; rootSha256: string } {
+  const rootFile = join(distDir, rootPath(release));
+  if (!existsSync(rootFile)) throw new Error(`${rootPath(release)} is missing: the build's index is incomplete`);
+  const root: unknown = JSON.parse(readFileSync(rootFile, 'utf8'));
+  const shards = Array.from({ length: checkRoot(root, rootPath(release)).shards }, (_, n) => {
+    const file = join(distDir, shardPath(release, n));
+    if (!existsSync(file)) throw new Error(`${shardPath(release, n)} is missing: the build's index is incomplete`);
+    return { file, sha256: sha256Of(readFileSync(file)) };
+  });
+  const scopeRoot: ScopeRoot = { root: root as ScopeRoot['root'], shards: shards.map(({ sha256 }) => sha256) };
+  const { bytes, sha256 } = namedJson(scopeRoot);
+  return {
+    shards: shards.map(({ file, sha256 }) => fileObject(shardKey(sha256), file)),
+    root: madeObject(scopeRootKey(sha256), bytes),
+    rootSha256: sha256,
+  };
+}
+
+/** The objects of a list by key, each once (equal keys hold equal bytes). */
+const eachOnce = (objects: BucketObject[]) => [...new Map(objects.map((object) => [object.key, object])).values()];
+
+/**
+ * The objects of a build: its bodies, its routing index keyed by content (the Node server's pack
+ * is not one), its bundles larger than `downloadsAbove` bytes, and the deploy object naming the
+ * index's scopes and the downloads.
  */
 export function bucketPlan(distDir: string, downloadsAbove = STATIC_ASSET_FILE_BYTES): BucketPlan {
   const distPath = (file: string) => relative(distDir, file).split('\\').join('/');
-  const indexFiles = filesBelow(join(distDir, INDEX_DIR)).sort();
+  const bodies = filesBelow(join(distDir, BODIES_DIR))
+    .sort()
+    .map((file) => {
+      const key = bucketKey(distPath(file));
+      if (key === undefined) throw new Error(`${distPath(file)} has no place in the bucket`);
+      return fileObject(key, file);
+    });
   const downloads = bucketDownloads(distDir, downloadsAbove);
-  // No listing when no download is in the bucket: the Worker reads its absence as an empty one.
-  const listing =
-    downloads.objects.length > 0 ? new TextEncoder().encode(JSON.stringify(downloads.listing)) : undefined;
-  const digest = createHash('sha256');
-  for (const file of indexFiles) digest.update(`${distPath(file)} ${sha256Of(readFileSync(file))}\n`);
-  // The listing is in the digest: a Worker version never serves another build's downloads.
-  if (listing) digest.update(`downloads ${sha256Of(listing)}\n`);
-  const indexId = digest.digest('hex').slice(0, 32);
-  const apiObjects = [...indexFiles, ...filesBelow(join(distDir, BODIES_DIR))].map((file) => {
-    const key = bucketKey(distPath(file), indexId);
-    if (key === undefined) throw new Error(`${distPath(file)} has no place in the bucket`);
-    return fileObject(key, file);
-  });
-  const listingObjects = listing
-    ? [{ key: downloadsListingKey(indexId), size: listing.length, read: () => listing }]
-    : [];
-  return { indexId, objects: [...apiObjects, ...downloads.objects, ...listingObjects], downloads: downloads.listing };
+  const shards: BucketObject[] = [];
+  const roots: BucketObject[] = [];
+  const deploy: DeployObject = { scopes: {}, downloads: downloads.listing };
+  for (const release of scopesOf(distDir)) {
+    const scope = scopeObjects(distDir, release);
+    shards.push(...scope.shards);
+    roots.push(scope.root);
+    deploy.scopes[scopeName(release)] = scope.rootSha256;
+  }
+  const { bytes, sha256 } = namedJson(deploy);
+  const indexId = sha256.slice(0, INDEX_ID_LENGTH);
+  return {
+    indexId,
+    objects: [
+      ...bodies,
+      ...eachOnce(shards),
+      ...downloads.objects,
+      ...eachOnce(roots),
+      madeObject(deployKey(indexId), bytes),
+    ],
+    downloads: downloads.listing,
+  };
 }
 
 /** The part of a bucket the upload needs: R2Bucket's list and put, as wrangler's proxy gives them. */
@@ -140,17 +206,16 @@ export class UploadInterrupted extends Error {
 }
 
 /**
- * Puts the objects the bucket lacks, index last: an object is never overwritten (its key names
- * its content), so an interrupted upload leaves what was there serving and a second run
- * finishes it; a failed put is an UploadInterrupted naming its key. Returns how many it put
- * (with `dryRun`, would put: it puts none).
+ * Puts the objects the bucket lacks in the plan's order, the deploy object last: an object is
+ * never overwritten (its key names its content) and never goes up before what it names, so an
+ * interrupted upload leaves what was there serving and a second run finishes it; a failed put
+ * is an UploadInterrupted naming its key. Returns how many it put (with `dryRun`, would put: it
+ * puts none).
  */
 export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dryRun = false): Promise<number> {
   const present = await keysOf(bucket);
   const missing = plan.objects.filter(({ key }) => !present.has(key));
   if (dryRun) return missing.length;
-  // Bodies before the index that names them: an index is never there without its bodies.
-  missing.sort((a, b) => Number(a.key.startsWith('index/')) - Number(b.key.startsWith('index/')));
   for (const [put, { key, read }] of missing.entries()) {
     // An ArrayBuffer of its own: wrangler's proxy cannot pass a view into Node's shared pool.
     const bytes = read();

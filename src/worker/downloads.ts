@@ -1,8 +1,8 @@
 // The offline bundles at their /downloads/ URL, served by the Worker alike in both modes, as
 // src/contract/byte-ranges.ts says (ETag from the SHA-256, Content-Length, a single byte range,
 // 304, 416), with the Content-Type and Cache-Control the static assets send:
-// - in the R2 mode a bundle too large for a static asset is in the bucket; the build's listing
-//   (src/contract/bucket-layout.ts), read once per isolate, names them; a part is read from R2
+// - in the R2 mode a bundle too large for a static asset is in the bucket; the deploy object
+//   (src/contract/bucket-layout.ts), read once per isolate, lists them; a part is read from R2
 //   by range, never the whole object;
 // - any other bundle is a static asset; latest.json (read once per isolate) states its size and
 //   SHA-256, so HEAD, 304 and 416 read no file, and a part is the assets' own 206 or, where
@@ -15,7 +15,6 @@ import {
   type DownloadsListing,
   downloadAt,
   downloadEtag,
-  downloadsListingKey,
   publishedBundles,
 } from '../contract/bucket-layout.ts';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
@@ -42,22 +41,18 @@ async function assetBundles(assets: Fetcher, origin: string): Promise<DownloadsL
   return response.ok ? publishedBundles((await response.json()) as Latest) : {};
 }
 
-export function bundleDownloads(
-  assets: Fetcher,
-  origin: string,
-  bucket: R2Bucket | undefined,
-  indexId: string | undefined,
-): DownloadServer {
-  const inBucket = once(async (): Promise<DownloadsListing> => {
-    const object = bucket && indexId ? await bucket.get(downloadsListingKey(indexId)) : null;
-    // No listing: no download of this build is in the bucket.
-    return object ? ((await object.json()) as DownloadsListing) : {};
-  });
+/** The bundles in the bucket (the R2 mode): the bucket, and the deploy object's listing of them. */
+export interface BucketBundles {
+  bucket: R2Bucket;
+  listing: DownloadsListing;
+}
+
+export function bundleDownloads(assets: Fetcher, origin: string, inBucket: BucketBundles | undefined): DownloadServer {
   const published = once(() => assetBundles(assets, origin));
   return async (request, pathname) => {
     if (!pathname.startsWith(`/${DOWNLOADS_DIR}/`)) return undefined;
-    const stored = downloadAt(await inBucket(), pathname);
-    if (bucket && stored) return fromBucket(bucket, stored, request);
+    const stored = inBucket && downloadAt(inBucket.listing, pathname);
+    if (inBucket && stored) return fromBucket(inBucket.bucket, stored, request);
     const asset = downloadAt(await published(), pathname);
     return asset && fromAssets(assets, asset, request);
   };

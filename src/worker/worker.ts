@@ -6,16 +6,26 @@
 // downloads.ts serves (from the assets, or from R2 past R2_DOWNLOADS_ABOVE) with ranges. It
 // reads the routing index a shard at a time and each body by its SHA-256, so a cold isolate
 // reads one root, one shard and one body before its first answer, whatever the size of the
-// build. Web-standard only: no nodejs_compat. Env and the runtime's types come from
+// build (in the R2 mode, first the deploy object that names the roots, once per isolate).
+// Web-standard only: no nodejs_compat. Env and the runtime's types come from
 // `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
 import { sha256Hex } from '../contract/sha256.ts';
 import {
   BUCKET_BINDING,
   bucketKey,
+  checkDeployObject,
+  checkScopeRoot,
+  type DeployObject,
+  deployKey,
+  INDEX_ID_LENGTH,
   INDEX_VARIABLE,
   INVOCATIONS_PATH,
   INVOCATIONS_VARIABLE,
+  type ScopeRoot,
+  scopeName,
+  scopeRootKey,
+  shardKey,
 } from '../contract/bucket-layout.ts';
 import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
@@ -100,13 +110,14 @@ function indexIdOf(env: WorkerEnv): string {
   return indexId;
 }
 
-/** The API's files in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
-function bucketFiles(bucket: R2Bucket, indexId: string): ApiFiles {
-  const where = `the ${BUCKET_BINDING} R2 bucket`;
+const inBucket = `the ${BUCKET_BINDING} R2 bucket`;
+
+/** The API's bodies in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
+function bucketFiles(bucket: R2Bucket): ApiFiles {
   return {
-    where,
+    where: inBucket,
     async read(path) {
-      const key = bucketKey(path, indexId);
+      const key = bucketKey(path);
       const object = key === undefined ? null : await bucket.get(key);
       return object ? new Uint8Array(await object.arrayBuffer()) : undefined;
     },
@@ -173,43 +184,103 @@ function storedBodies(files: ApiFiles): (stored: string) => Promise<Bytes> {
   };
 }
 
+/** A scope's root and its shards, each read once while it is remembered (INDEX_CACHE_ENTRIES of each). */
+type IndexReads = Pick<RouteIndex, 'root' | 'shard'>;
+
+const parsed = (bytes: Bytes): unknown => JSON.parse(decoder.decode(bytes));
+
+/** The routing index as dist/ holds it, a file per root and shard (the assets-only mode). */
+function filesIndex(files: ApiFiles): IndexReads {
+  const roots = rememberedReads<IndexRoot | undefined>(INDEX_CACHE_ENTRIES);
+  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
+  return {
+    root: (release) =>
+      roots(rootPath(release), async () => {
+        const bytes = await files.read(rootPath(release));
+        return bytes && checkRoot(parsed(bytes), rootPath(release));
+      }),
+    shard: (release, n) =>
+      shards(shardPath(release, n), async () => parsed(await requiredFile(files, shardPath(release, n))) as IndexShard),
+  };
+}
+
+/**
+ * An object of the bucket named by the SHA-256 of its bytes (by its first 32 hex digits: the
+ * deploy object, API_INDEX), checked as a body is: one that does not match is never used.
+ */
+async function objectNamedBy(bucket: R2Bucket, key: string, sha256: string): Promise<Bytes | undefined> {
+  const object = await bucket.get(key);
+  if (!object) return undefined;
+  const bytes = new Uint8Array(await object.arrayBuffer());
+  if (!(await sha256Hex(bytes)).startsWith(sha256)) throw new Error(`${key} does not match its SHA-256`);
+  return bytes;
+}
+
+async function requiredObject(bucket: R2Bucket, key: string, sha256: string): Promise<Bytes> {
+  const bytes = await objectNamedBy(bucket, key, sha256);
+  if (!bytes) throw new Error(`${key} is missing from ${inBucket}`);
+  return bytes;
+}
+
+/**
+ * The deploy object API_INDEX names, read once as the isolate starts. Without it API_INDEX names
+ * a deploy whose upload did not finish, or another bucket is bound: said once, not as a 404.
+ */
+async function deployOf(bucket: R2Bucket, indexId: string): Promise<DeployObject> {
+  const key = deployKey(indexId);
+  const bytes = indexId.length === INDEX_ID_LENGTH ? await objectNamedBy(bucket, key, indexId) : undefined;
+  if (!bytes)
+    throw new EnvironmentError(
+      `${inBucket} lacks ${key}, the deploy ${INDEX_VARIABLE} names: its upload did not finish ` +
+        '(run the deploy again) or another bucket is bound',
+    );
+  return checkDeployObject(parsed(bytes), key);
+}
+
+/**
+ * The routing index in the bucket (the R2 mode): a scope's root as the deploy object names it,
+ * then each shard by the SHA-256 that root lists (a shard several scopes share is read once).
+ */
+function bucketIndex(bucket: R2Bucket, deploy: DeployObject): IndexReads {
+  const roots = rememberedReads<ScopeRoot | undefined>(INDEX_CACHE_ENTRIES);
+  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
+  const scopeRoot = (release: string | undefined) => {
+    const scope = scopeName(release);
+    return roots(scope, async () => {
+      const sha256 = Object.hasOwn(deploy.scopes, scope) ? deploy.scopes[scope] : undefined;
+      if (sha256 === undefined) return undefined;
+      const key = scopeRootKey(sha256);
+      return checkScopeRoot(parsed(await requiredObject(bucket, key, sha256)), key);
+    });
+  };
+  return {
+    root: async (release) => (await scopeRoot(release))?.root,
+    shard: async (release, n) => {
+      const sha256 = (await scopeRoot(release))?.shards[n];
+      if (sha256 === undefined) throw new Error(`the scope ${scopeName(release)} has no shard ${n} in ${inBucket}`);
+      return shards(sha256, async () => parsed(await requiredObject(bucket, shardKey(sha256), sha256)) as IndexShard);
+    },
+  };
+}
+
 async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
   if (!bucket && env[INDEX_VARIABLE])
     throw new EnvironmentError(
       `${INDEX_VARIABLE} is set but the ${BUCKET_BINDING} R2 binding is not ([[r2_buckets]] in wrangler.toml)`,
     );
-  const indexId = bucket ? indexIdOf(env) : undefined;
-  const files = bucket && indexId ? bucketFiles(bucket, indexId) : assetFiles(env, origin);
+  const deploy = bucket ? await deployOf(bucket, indexIdOf(env)) : undefined;
+  const files = bucket ? bucketFiles(bucket) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
     const [start, end] = bodyLayout(bytes, storedBodyPath(stored))[part];
     return bytes.slice(start, end);
   };
-  const roots = rememberedReads<IndexRoot | undefined>(INDEX_CACHE_ENTRIES);
-  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
   const index: RouteIndex = {
-    root: (release) =>
-      roots(rootPath(release), async () => {
-        const bytes = await files.read(rootPath(release));
-        return bytes && checkRoot(JSON.parse(decoder.decode(bytes)), rootPath(release));
-      }),
-    shard: (release, n) =>
-      shards(shardPath(release, n), async () =>
-        JSON.parse(decoder.decode(await requiredFile(files, shardPath(release, n)))),
-      ),
+    ...(bucket && deploy ? bucketIndex(bucket, deploy) : filesIndex(files)),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
-  // Every build has the current data's root: in the bucket without it, API_INDEX names an index
-  // whose upload did not finish, or another bucket is bound. Said once at start, not as a 404.
-  if (bucket && !(await index.root(undefined))) {
-    const root = bucketKey(rootPath(undefined), indexId ?? '');
-    throw new EnvironmentError(
-      `the ${BUCKET_BINDING} R2 bucket lacks ${root}, the root of the index ${INDEX_VARIABLE} names: ` +
-        'its upload did not finish (run the deploy again) or another bucket is bound',
-    );
-  }
   const tokens = await configuredTokens(env);
   const core = createEdge({
     index,
@@ -217,7 +288,8 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, bucket, indexId) };
+  const inR2 = bucket && deploy ? { bucket, listing: deploy.downloads } : undefined;
+  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2) };
 }
 
 /**

@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { assetsWithoutApi, bucketPlan, uploadMissing, type WritableBucket } from '../../src/server/bucket-objects.ts';
+import { BUCKET_FOLDERS } from '../../src/contract/bucket-layout.ts';
+import {
+  assetsWithoutApi,
+  type BucketPlan,
+  bucketPlan,
+  uploadMissing,
+  type WritableBucket,
+} from '../../src/server/bucket-objects.ts';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -24,11 +31,15 @@ function build(files: Record<string, string>): string {
   return dist;
 }
 
+const root = (version: string, shards: number) => JSON.stringify({ version, shards, nearGroup: 3 });
 const files = {
   'api/bodies/aaaa': 'body a',
   'api/bodies/bbbb': 'body b',
-  'api/index/current/root.json': '{"shards":1}',
+  'api/index/current/root.json': root('v2', 2),
   'api/index/current/0.json': '{"trees/list":"aaaa"}',
+  'api/index/current/1.json': '{"cutters/list":"bbbb"}',
+  'api/index/releases/2026-11-01/root.json': root('v1', 1),
+  'api/index/releases/2026-11-01/0.json': '{"trees/list":"aaaa","cutters/list":"bbbb"}',
   'api/bodies.pack': 'pack',
   'index.html': '<h1>wiki</h1>',
 };
@@ -56,24 +67,65 @@ function memoryBucket(failAfter = Number.POSITIVE_INFINITY) {
   return { bucket, objects, puts };
 }
 
+const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
+const json = (plan: BucketPlan, key: string): unknown =>
+  JSON.parse(new TextDecoder().decode(plan.objects.find((object) => object.key === key)?.read()));
+/** The keys of a list, counted by kind (the bucket's folders). */
+const byKind = (keys: string[]) =>
+  Object.fromEntries(
+    Object.entries(BUCKET_FOLDERS).map(([kind, folder]) => [kind, keys.filter((key) => key.startsWith(folder)).length]),
+  );
+
 describe('the objects of a build', () => {
-  test('each body once by its SHA-256, the index under its own digest, not the pack', () => {
+  test('each body and shard by its SHA-256, a root per scope naming its shards, the deploy naming the roots', () => {
     const plan = bucketPlan(build(files));
-    expect(plan.objects.map(({ key }) => key).sort()).toEqual(
-      [
-        'bodies/aaaa',
-        'bodies/bbbb',
-        `index/${plan.indexId}/current/0.json`,
-        `index/${plan.indexId}/current/root.json`,
-      ].sort(),
-    );
+    const shard = (path: keyof typeof files) => sha256(files[path]);
+    const current = {
+      root: JSON.parse(files['api/index/current/root.json']),
+      shards: [0, 1].map((n) => shard(`api/index/current/${n}.json` as keyof typeof files)),
+    };
+    const release = {
+      root: JSON.parse(files['api/index/releases/2026-11-01/root.json']),
+      shards: [shard('api/index/releases/2026-11-01/0.json')],
+    };
+    const deploy = {
+      scopes: { current: sha256(JSON.stringify(current)), '2026-11-01': sha256(JSON.stringify(release)) },
+      downloads: {},
+    };
+    expect(plan.indexId).toBe(sha256(JSON.stringify(deploy)).slice(0, 32));
+    // Not the pack: the Node server's alone.
+    expect(plan.objects.map(({ key }) => key)).toEqual([
+      'bodies/aaaa',
+      'bodies/bbbb',
+      ...current.shards.map((sha) => `index/shards/${sha}`),
+      `index/shards/${release.shards[0]}`,
+      `index/roots/${deploy.scopes.current}`,
+      `index/roots/${deploy.scopes['2026-11-01']}`,
+      `index/deploys/${plan.indexId}.json`,
+    ]);
+    expect(json(plan, `index/roots/${deploy.scopes.current}`)).toEqual(current);
+    expect(json(plan, `index/deploys/${plan.indexId}.json`)).toEqual(deploy);
   });
 
-  test('another index has another prefix, so the earlier one stays for a rollback', () => {
+  test('a shard two scopes share is one object', () => {
+    const plan = bucketPlan(
+      build({ ...files, 'api/index/releases/2026-11-01/0.json': files['api/index/current/0.json'] }),
+    );
+    expect(byKind(plan.objects.map(({ key }) => key))).toMatchObject({ shards: 2, roots: 2 });
+  });
+
+  test('another index is another deploy object, so the earlier one stays for a rollback', () => {
     const before = bucketPlan(build(files)).indexId;
     const after = bucketPlan(build({ ...files, 'api/index/current/0.json': '{"trees/list":"bbbb"}' })).indexId;
     expect(after).not.toBe(before);
     expect(bucketPlan(build(files)).indexId).toBe(before);
+  });
+
+  test('a shard its root counts but the build lacks is named', () => {
+    const { 'api/index/current/1.json': _, ...withoutShard } = files;
+    expect(() => bucketPlan(build(withoutShard))).toThrow(
+      "api/index/current/1.json is missing: the build's index is incomplete",
+    );
   });
 });
 
@@ -85,10 +137,8 @@ const withDownloads = {
   'downloads/treefarm-data-v1.zip': 'zip bytes, twenty-six',
   'downloads/treefarm-data-v1.tar.gz': 'tar.gz',
 };
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-
 describe('the downloads of a build', () => {
-  test('a bundle past the threshold is an object named by its SHA-256, listed by URL under the index', () => {
+  test('a bundle past the threshold is an object named by its SHA-256, listed by URL in the deploy object', () => {
     const plan = bucketPlan(build(withDownloads), 10);
     const zip = withDownloads['downloads/treefarm-data-v1.zip'];
     expect(plan.downloads).toEqual({
@@ -99,11 +149,8 @@ describe('the downloads of a build', () => {
         contentType: 'application/zip',
       },
     });
-    const keys = plan.objects.map(({ key }) => key);
-    expect(keys).toContain(`downloads/${sha256(zip)}`);
-    expect(keys).toContain(`index/${plan.indexId}/downloads.json`);
-    const listing = plan.objects.find(({ key }) => key.endsWith('/downloads.json'));
-    expect(JSON.parse(new TextDecoder().decode(listing?.read()))).toEqual(plan.downloads);
+    expect(plan.objects.map(({ key }) => key)).toContain(`downloads/${sha256(zip)}`);
+    expect(json(plan, `index/deploys/${plan.indexId}.json`)).toMatchObject({ downloads: plan.downloads });
   });
 
   test('at threshold 0 every bundle is in the bucket, but never the page or latest.json', () => {
@@ -113,13 +160,14 @@ describe('the downloads of a build', () => {
     ]);
   });
 
-  test('by default (25 MiB) no bundle of this size is, and there is no listing', () => {
+  test('by default (25 MiB) no bundle of this size is, and the deploy object lists none', () => {
     const plan = bucketPlan(build(withDownloads));
     expect(plan.downloads).toEqual({});
-    expect(plan.objects).toHaveLength(4);
+    expect(byKind(plan.objects.map(({ key }) => key)).downloads).toBe(0);
+    expect(json(plan, `index/deploys/${plan.indexId}.json`)).toMatchObject({ downloads: {} });
   });
 
-  test('the listing is in the index digest: other downloads, another prefix', () => {
+  test('the listing is in the deploy object: other downloads, another API_INDEX', () => {
     const before = bucketPlan(build(withDownloads), 0).indexId;
     const changed = { ...withDownloads, 'downloads/treefarm-data-v1.zip': 'other zip bytes' };
     expect(bucketPlan(build(changed), 0).indexId).not.toBe(before);
@@ -138,44 +186,55 @@ describe('the downloads of a build', () => {
       assets.remove();
     }
   });
-
-  test('a download goes up before the listing that names it', async () => {
-    const { bucket, puts } = memoryBucket();
-    const plan = bucketPlan(build(withDownloads), 0);
-    await uploadMissing(bucket, plan);
-    expect(puts.indexOf(`index/${plan.indexId}/downloads.json`)).toBeGreaterThan(
-      Math.max(...puts.filter((key) => key.startsWith('downloads/')).map((key) => puts.indexOf(key))),
-    );
-  });
 });
 
 describe('the upload', () => {
   test('puts only what the bucket lacks: a second run puts nothing', async () => {
     const plan = bucketPlan(build(files));
     const { bucket } = memoryBucket();
-    expect(await uploadMissing(bucket, plan)).toBe(4);
+    expect(await uploadMissing(bucket, plan)).toBe(8);
     expect(await uploadMissing(bucket, plan)).toBe(0);
   });
 
-  test('a changed record puts only the objects it changed', async () => {
-    const { bucket } = memoryBucket();
+  test('a changed record puts only the objects whose content changed: body, shard, root, deploy', async () => {
+    const { bucket, puts } = memoryBucket();
     await uploadMissing(bucket, bucketPlan(build(files)));
+    const before = puts.length;
+    // The current data's shard 0 names a new body; its shard 1 and the release are as they were.
     const changed = bucketPlan(
       build({ ...files, 'api/bodies/cccc': 'body c', 'api/index/current/0.json': '{"trees/list":"cccc"}' }),
     );
-    // The new body, and the new index's two files under its new prefix.
-    expect(await uploadMissing(bucket, changed)).toBe(3);
+    expect(await uploadMissing(bucket, changed)).toBe(4);
+    expect(byKind(puts.slice(before))).toEqual({ bodies: 1, shards: 1, roots: 1, deploys: 1, downloads: 0 });
+    expect(puts.slice(before)).toEqual([
+      'bodies/cccc',
+      `index/shards/${sha256('{"trees/list":"cccc"}')}`,
+      expect.stringMatching(/^index\/roots\//),
+      `index/deploys/${changed.indexId}.json`,
+    ]);
   });
 
-  test('bodies go before the index that names them, and an interrupted upload is finished by the next', async () => {
+  test('an object goes up after those it names: bodies, shards, downloads, roots, the deploy last', async () => {
+    const { bucket, puts } = memoryBucket();
+    await uploadMissing(bucket, bucketPlan(build(withDownloads), 0));
+    const kinds = puts.map((key) => Object.entries(BUCKET_FOLDERS).find(([, folder]) => key.startsWith(folder))?.[0]);
+    const last = (kind: string) => kinds.lastIndexOf(kind);
+    const first = (kind: string) => kinds.indexOf(kind);
+    expect(Math.max(last('bodies'), last('shards'), last('downloads'))).toBeLessThan(first('roots'));
+    expect(last('roots')).toBeLessThan(first('deploys'));
+    expect(kinds.at(-1)).toBe('deploys');
+  });
+
+  test('an interrupted upload is finished by the next, which puts only the rest', async () => {
     const plan = bucketPlan(build(files));
-    const dropped = memoryBucket(2);
+    const dropped = memoryBucket(5);
     await expect(uploadMissing(dropped.bucket, plan)).rejects.toThrow('the connection dropped');
-    expect(dropped.puts).toEqual(['bodies/aaaa', 'bodies/bbbb']);
+    // Bodies and shards went up; no root, no deploy object names what is missing.
+    expect(byKind(dropped.puts)).toEqual({ bodies: 2, shards: 3, roots: 0, deploys: 0, downloads: 0 });
     const { bucket, objects } = memoryBucket();
     for (const [key, value] of dropped.objects) await bucket.put(key, value);
-    expect(await uploadMissing(bucket, plan)).toBe(2);
-    expect(objects.size).toBe(4);
+    expect(await uploadMissing(bucket, plan)).toBe(3);
+    expect(objects.size).toBe(8);
   });
 });
 

@@ -2,6 +2,7 @@
 // run that changes nothing, an upload of only what the bucket lacks, and a changed record that
 // uploads only its own objects. Then, with a bucket in memory: a stale build built first (a dry
 // run builds nothing), an interrupted upload and a bucket that cannot be read.
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,7 +31,7 @@ function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist
     'index.html': '<h1>wiki</h1>',
     'api/bodies/aaaa': 'body a',
     'api/bodies/bbbb': 'body b',
-    'api/index/current/root.json': '{"shards":1}',
+    'api/index/current/root.json': '{"version":"v1","shards":1,"nearGroup":3}',
     'api/index/current/0.json': '{"trees/list":"aaaa"}',
     ...extra,
   };
@@ -40,6 +41,8 @@ function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist
   }
   return dist;
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const persistDir = temporary('deploy-r2-');
 const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) => {
@@ -59,38 +62,39 @@ const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) =>
 test('a dry run prints the mode, the plan and the figures, and uploads nothing', async () => {
   const dist = build();
   const { missing, lines } = await run(dist, true);
-  expect(missing).toBe(4);
+  // Two bodies, the shard, the scope's root and the deploy object.
+  expect(missing).toBe(5);
   expect(lines).toEqual([
     `Deploy plan for ${dist} (BODIES=r2):`,
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
-      '4 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
-    `Dry run: 4 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
+      '5 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
+    `Dry run: 5 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
       'nothing uploaded, nothing deployed.',
   ]);
-  // Nothing was put: a real run still finds all four missing.
-  expect((await run(dist, false)).missing).toBe(4);
+  // Nothing was put: a real run still finds all five missing.
+  expect((await run(dist, false)).missing).toBe(5);
 }, 120_000);
 
 test('a second deploy uploads nothing; a changed record uploads only the objects it changed', async () => {
   expect((await run(build(), false)).missing).toBe(0);
   const changed = build({ 'api/bodies/cccc': 'body c', 'api/index/current/0.json': '{"trees/list":"cccc"}' });
-  // Its new body and its new index (root and shard under the index's new prefix).
-  expect((await run(changed, false)).missing).toBe(3);
+  // Its new body, the shard that names it, the scope root that names the shard and a new deploy object.
+  expect((await run(changed, false)).missing).toBe(4);
 }, 120_000);
 
 test('a bundle past R2_DOWNLOADS_ABOVE is counted and uploaded as an R2 object, not a static asset', async () => {
   const dist = build({ 'downloads/latest.json': '{}', 'downloads/treefarm-data-v1.zip': 'a zip of 21 bytes....' });
   const { missing, lines } = await run(dist, true, 20);
-  // The zip and its listing beside the four of the API; latest.json stays a static asset.
+  // The zip beside the five of the API (the deploy object lists it); latest.json stays a static asset.
   expect(lines[2]).toBe(
     '  R2 mode: 3 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
       '6 R2 objects (downloads: 1), 0.0 MiB (largest 0.0 MiB).',
   );
-  // The bodies are there from the tests before: the zip, the listing and the index under the
-  // prefix the listing changed.
-  expect(missing).toBe(4);
-  expect((await run(dist, false, 20)).missing).toBe(4);
+  // The bodies and the index are there from the tests before: the zip, and the deploy object
+  // that lists it.
+  expect(missing).toBe(2);
+  expect((await run(dist, false, 20)).missing).toBe(2);
   expect((await run(dist, false, 20)).missing).toBe(0);
 }, 120_000);
 
@@ -136,7 +140,7 @@ describe('a stale build is built first, saying why; a dry run builds nothing', (
     const { missing, lines } = await runInMemory(memoryBucket(), dist, { source });
     expect(source.builds).toBe(1);
     expect(lines.slice(0, 2)).toEqual([`Building first: ${why}.`, `Deploy plan for ${dist} (BODIES=r2):`]);
-    expect(missing).toBe(4);
+    expect(missing).toBe(5);
   });
 
   test('a build that is up to date is not built again', async () => {
@@ -154,7 +158,7 @@ describe('a stale build is built first, saying why; a dry run builds nothing', (
       `Dry run: not building, though ${why}: the plan of the build as it is, which a deploy rebuilds.`,
     );
     expect(lines[1]).toBe(`Deploy plan for ${dist} (BODIES=r2):`);
-    expect(missing).toBe(4);
+    expect(missing).toBe(5);
   });
 
   test('a dry run with no build at all refuses, naming the folder, and builds nothing', async () => {
@@ -170,33 +174,33 @@ describe('a stale build is built first, saying why; a dry run builds nothing', (
 test('an interrupted upload names the object and the bucket; a second run puts exactly the rest', async () => {
   const bucket = memoryBucket();
   const deployed = build();
-  expect((await runInMemory(bucket, deployed)).missing).toBe(4);
+  expect((await runInMemory(bucket, deployed)).missing).toBe(5);
   const before = new Map(bucket.objects);
-  // Two new bodies and the new index (its root and its shard, under the new index's prefix).
-  const next = build({
-    'api/bodies/cccc': 'body c',
-    'api/bodies/dddd': 'body d',
-    'api/index/current/0.json': '{"trees/list":"cccc","cutters/list":"dddd"}',
-  });
-  const nextIndex = bucketPlan(next).indexId;
-  bucket.putsLeft = 2;
+  // Two new bodies, the shard naming them, the scope root naming it and a new deploy object.
+  const shard = '{"trees/list":"cccc","cutters/list":"dddd"}';
+  const next = build({ 'api/bodies/cccc': 'body c', 'api/bodies/dddd': 'body d', 'api/index/current/0.json': shard });
+  const plan = bucketPlan(next);
+  const nextRoot = plan.objects.find(({ key }) => key.startsWith('index/roots/'))?.key;
+  bucket.putsLeft = 3;
   await expect(runInMemory(bucket, next)).rejects.toThrow(
     `the upload to the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) stopped: ` +
-      `index/${nextIndex}/current/0.json could not be put (Network connection lost.); ` +
-      '2 of the 4 missing objects were put before it. The Worker was not deployed: the version deployed ' +
+      `${nextRoot} could not be put (Network connection lost.); ` +
+      '3 of the 5 missing objects were put before it. The Worker was not deployed: the version deployed ' +
       'before still serves, its objects untouched. Run npm run deploy again to put the 2 objects still missing.',
   );
-  // Bodies go first: both are in, and no object of the new index is. What the deployed Worker
-  // (API_INDEX of the first build) reads is all there, byte for byte.
+  // What others name goes first: the bodies and the shard are in, no root or deploy object names
+  // what is missing. What the deployed Worker (API_INDEX of the first build) reads is all there,
+  // byte for byte.
   const added = [...bucket.objects.keys()].filter((key) => !before.has(key));
-  expect(added.sort()).toEqual(['bodies/cccc', 'bodies/dddd']);
+  expect(added.sort()).toEqual(['bodies/cccc', 'bodies/dddd', `index/shards/${sha256(shard)}`]);
   for (const [key, bytes] of before) expect(bucket.objects.get(key)).toEqual(bytes);
   // A second run puts exactly the two still missing, and then the whole of the new build is there.
   bucket.putsLeft = Number.POSITIVE_INFINITY;
   const { missing, lines } = await runInMemory(bucket, next);
   expect(missing).toBe(2);
   expect(lines.at(-1)).toBe(
-    `Uploaded 2 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked (API_INDEX=${nextIndex}).`,
+    `Uploaded 2 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked ` +
+      `(API_INDEX=${plan.indexId}).`,
   );
   for (const { key } of bucketPlan(next).objects) expect(bucket.objects.has(key)).toBe(true);
 });

@@ -8,16 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { bucketKey } from '../../src/contract/bucket-layout.ts';
+import { BUCKET_FOLDERS, deployKey, scopeRootKey, shardKey } from '../../src/contract/bucket-layout.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
 import {
   BODIES_DIR,
   INDEX_DIR,
   listRoute,
-  rootPath,
+  shardPath,
   storedBodyPath,
   suggestShardRoute,
 } from '../../src/contract/paths.ts';
+import { shardOf } from '../../src/contract/route-index.ts';
 import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
@@ -210,51 +211,102 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     );
   });
 
-  test("API_INDEX naming an index the bucket lacks: the binding and the missing root's key", async () => {
-    const answer = await misconfigured({ API_BUCKET: memoryBucket(), API_INDEX: 'f00d' });
+  test("API_INDEX naming a deploy the bucket lacks: the binding and the deploy object's key", async () => {
+    const index = 'f00d'.repeat(8);
+    const answer = await misconfigured({ API_BUCKET: memoryBucket(), API_INDEX: index });
     expect(answer.status).toBe(500);
     expect(answer.body.message).toBe(
-      'This deployment is misconfigured: the API_BUCKET R2 bucket lacks index/f00d/current/root.json, the ' +
-        'root of the index API_INDEX names: its upload did not finish (run the deploy again) or another bucket ' +
-        'is bound',
+      `This deployment is misconfigured: the API_BUCKET R2 bucket lacks index/deploys/${index}.json, the ` +
+        'deploy API_INDEX names: its upload did not finish (run the deploy again) or another bucket is bound',
     );
   });
 });
 
-describe('the R2 mode: an interrupted upload leaves the deployed version serving', () => {
+describe('the R2 mode', () => {
   // The static assets of the R2 mode hold no API file: every API byte comes from the bucket.
   const noApiAssets: StandInEnv['ASSETS'] = { fetch: async () => new Response(null, { status: 404 }) };
   const r2Env = (bucket: MemoryBucket, index: string) =>
     ({ ASSETS: noApiAssets, API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: index }) as StandInEnv;
   const trees = async (bucket: MemoryBucket, index: string) =>
     (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), r2Env(bucket, index));
+  /** A bucket holding the build of dist/, and its plan. */
+  async function deployedBucket() {
+    const bucket = memoryBucket();
+    const plan = bucketPlan(distDir);
+    await uploadMissing(bucket, plan);
+    return { bucket, plan };
+  }
 
-  /** The next build: the same data with its root written anew (so a new index) and one new body. */
+  test('a cold isolate reads the deploy object, one scope root, one shard and one body', async () => {
+    const { bucket, plan } = await deployedBucket();
+    const reads: string[] = [];
+    const get = bucket.get;
+    bucket.get = (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    const served = await trees(bucket, plan.indexId);
+    expect(Buffer.from(await served.arrayBuffer()).equals(routeBytes(listRoute('trees')))).toBe(true);
+    expect(reads.map((key) => key.replace(/[^/]+$/, ''))).toEqual([
+      BUCKET_FOLDERS.deploys,
+      BUCKET_FOLDERS.roots,
+      BUCKET_FOLDERS.shards,
+      BUCKET_FOLDERS.bodies,
+    ]);
+  });
+
+  /** The key of each index object /api/trees reads: the deploy object, the current data's root, its route's shard. */
+  function indexKeysOfTrees(bucket: MemoryBucket, indexId: string) {
+    const json = (key: string) => JSON.parse(new TextDecoder().decode(bucket.objects.get(key)));
+    const deploy = deployKey(indexId);
+    const root = scopeRootKey(json(deploy).scopes.current);
+    const { root: scope, shards } = json(root);
+    const shard = shardKey(shards[shardOf(listRoute('trees'), scope)]);
+    return { 'deploy object': deploy, 'scope root': root, shard };
+  }
+
+  test.each(['deploy object', 'scope root', 'shard'] as const)(
+    'a %s whose bytes do not match the SHA-256 that names it is never used: an error names its key',
+    async (kind) => {
+      const { bucket, plan } = await deployedBucket();
+      const key = indexKeysOfTrees(bucket, plan.indexId)[kind];
+      // One SHA-256 it names changed by a digit: the same size, still JSON, naming another object.
+      const text = new TextDecoder().decode(bucket.objects.get(key));
+      const tampered = text.replace(
+        /"([0-9a-f])([0-9a-f]{63})"/,
+        (_, first, rest) => `"${first === '0' ? '1' : '0'}${rest}"`,
+      );
+      expect(tampered).not.toBe(text);
+      expect(tampered.length).toBe(text.length);
+      bucket.objects.set(key, new TextEncoder().encode(tampered));
+      await expect(trees(bucket, plan.indexId)).rejects.toThrow(`${key} does not match its SHA-256`);
+    },
+  );
+
+  /** The next build: the same data with one shard naming one more body, so a new shard, scope root and deploy. */
   function nextBuild(): string {
     const next = mkdtempSync(join(tmpdir(), 'worker-next-'));
     for (const dir of [INDEX_DIR, BODIES_DIR]) cpSync(join(distDir, dir), join(next, dir), { recursive: true });
-    const root = join(next, rootPath(undefined));
-    writeFileSync(root, JSON.stringify(JSON.parse(readFileSync(root, 'utf8')), null, 1));
     const body = 'a body only the next build has';
-    writeFileSync(join(next, storedBodyPath(createHash('sha256').update(body).digest('hex'))), body);
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    writeFileSync(join(next, storedBodyPath(sha256)), body);
+    const shard = join(next, shardPath(undefined, 0));
+    writeFileSync(shard, JSON.stringify({ ...JSON.parse(readFileSync(shard, 'utf8')), 'only/next': sha256 }));
     return next;
   }
 
-  test('the index goes last: a put that fails leaves the old index serving; a second run puts the rest', async () => {
-    const bucket = memoryBucket();
-    const deployed = bucketPlan(distDir);
-    await uploadMissing(bucket, deployed);
+  test('the deploy object goes last: a failed put leaves the deployed version serving; a rerun ends it', async () => {
+    const { bucket, plan: deployed } = await deployedBucket();
     const next = nextBuild();
     try {
       const plan = bucketPlan(next);
       expect(plan.indexId).not.toBe(deployed.indexId);
-      const indexObjects = plan.objects.filter(({ key }) => key.startsWith(`index/${plan.indexId}/`));
-      // The new body goes in, then the first object of the new index fails.
-      bucket.putsLeft = 1;
+      // The new body and the new shard go in, then the new scope root fails.
+      bucket.putsLeft = 2;
       const interrupted = await uploadMissing(bucket, plan).catch((error: unknown) => error);
       expect(interrupted).toBeInstanceOf(UploadInterrupted);
-      expect((interrupted as UploadInterrupted).key).toBe(indexObjects[0]?.key);
-      expect([...bucket.objects.keys()].filter((key) => key.startsWith(`index/${plan.indexId}/`))).toEqual([]);
+      expect((interrupted as UploadInterrupted).key).toMatch(/^index\/roots\//);
+      expect(bucket.objects.has(deployKey(plan.indexId))).toBe(false);
       // The Worker deployed before (its API_INDEX) serves as it did, byte for byte.
       const served = await trees(bucket, deployed.indexId);
       expect(served.status).toBe(200);
@@ -263,10 +315,10 @@ describe('the R2 mode: an interrupted upload leaves the deployed version serving
       vi.spyOn(console, 'error').mockImplementation(() => undefined);
       const tooSoon = await trees(bucket, plan.indexId);
       expect(tooSoon.status).toBe(500);
-      expect(await tooSoon.text()).toContain(`the API_BUCKET R2 bucket lacks index/${plan.indexId}/current/root.json`);
-      // The second run puts exactly the new index, and the new Worker serves.
+      expect(await tooSoon.text()).toContain(`the API_BUCKET R2 bucket lacks ${deployKey(plan.indexId)}`);
+      // The second run puts exactly the new scope root and deploy object, and the new Worker serves.
       bucket.putsLeft = Number.POSITIVE_INFINITY;
-      expect(await uploadMissing(bucket, plan)).toBe(indexObjects.length);
+      expect(await uploadMissing(bucket, plan)).toBe(2);
       expect((await trees(bucket, plan.indexId)).status).toBe(200);
       expect((await trees(bucket, deployed.indexId)).status).toBe(200);
     } finally {
@@ -302,7 +354,6 @@ describe('the rate limit counts a client address by its key (client-address.ts),
 });
 
 describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
-  const INDEX = 'test-index';
   const latest = JSON.parse(readFileSync(join(distDir, 'downloads', 'latest.json'), 'utf8')) as Latest;
   const bundle = latest.bundles.find(({ format }) => format === 'zip') ?? latest.bundles[0];
   if (!bundle) throw new Error('latest.json names no bundle');
@@ -312,19 +363,21 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
   const listing = {
     [`/downloads/${bundle.name}`]: { key, size: bundle.size, sha256: bundle.sha256, contentType: 'application/zip' },
   };
+  // A deploy object of no scope (the bundle needs none) listing the bundle, named by its digest.
+  const deploy = Buffer.from(JSON.stringify({ scopes: {}, downloads: listing }));
+  const INDEX = createHash('sha256').update(deploy).digest('hex').slice(0, 32);
 
-  /** A bucket holding the index's root, the listing and the bundle, recording each read: its key and its range. */
+  /** A bucket holding the deploy object and the bundle, recording each read: its key and its range. */
   function recordingBucket() {
     const reads: { key: string; range?: { offset: number; length: number } }[] = [];
     const bucket = {
       async get(read: string, options: { range?: { offset: number; length: number } } = {}) {
         reads.push({ key: read, ...options });
-        if (read === `index/${INDEX}/downloads.json`) return { json: async () => listing };
-        // The index's root, which a Worker in the R2 mode reads as it starts.
-        if (read === bucketKey(rootPath(undefined), INDEX)) {
-          const root = readFileSync(join(distDir, rootPath(undefined)));
-          return { arrayBuffer: async () => root.buffer.slice(root.byteOffset, root.byteOffset + root.byteLength) };
-        }
+        // The deploy object, which a Worker in the R2 mode reads as it starts.
+        if (read === deployKey(INDEX))
+          return {
+            arrayBuffer: async () => deploy.buffer.slice(deploy.byteOffset, deploy.byteOffset + deploy.byteLength),
+          };
         if (read !== key) return null;
         const { offset = 0, length = file.length } = options.range ?? {};
         return { body: new Response(file.subarray(offset, offset + length)).body };
