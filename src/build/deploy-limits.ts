@@ -48,7 +48,8 @@ export function workerAssetWarnings(files: readonly AssetFile[], ignored: readon
   // The R2 mode (docs/deploy.md) keeps the API's files and the large bundles out of the assets:
   // said where that is what would make the deploy fit.
   const staticInR2 = uploaded.filter((file) => !inR2Mode(file));
-  const withoutApi = ` (the R2 mode, BODIES=r2, keeps ${count(uploaded.length - staticInR2.length)} of them, the API's, in R2)`;
+  const inR2 = count(uploaded.length - staticInR2.length);
+  const withoutApi = ` (the R2 mode, BODIES=r2, keeps ${inR2} of them, the API's, in R2)`;
   if (uploaded.length > paidFiles) {
     warnings.push(
       `${count(uploaded.length)} files, more than the ${count(paidFiles)} static assets a Worker version may have ` +
