@@ -32,6 +32,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
     'test/build/suggest.property.test.ts',
+    // The MCP tools (src/contract/mcp/) through the SDK's client against the Node server in-process.
+    'test/mcp/http.test.ts',
   ],
   client: [
     'test/client/archive.test.ts',
