@@ -18,7 +18,7 @@ const DIGIT_GROUPS = Array.from({ length: 1000 }, (_, group) => String(group).pa
  * three. Not `${whole}` itself: V8 keeps the text of each number it writes in a cache, and
  * under a high limit `remaining` is a new number on every request, so every request's text
  * outlived the young generation and was promoted: the serving process's young generation grew
- * fourfold and its RSS under load by up to 100 MiB (BENCHMARKS.md, "the number cache").
+ * fourfold and its RSS under load by up to 100 MiB (BENCHMARKS.md, "Findings the code relies on").
  */
 export function wholeNumberText(whole: number): string {
   let rest = whole;

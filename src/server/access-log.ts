@@ -62,7 +62,7 @@ export const stillWaiting = (posted: number, written: number): number => (posted
  * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
  * before, as serve.ts does once the server has closed. Not from a process 'exit' listener: in
  * Node 24, a worker thread and an 'exit' listener together made the serving thread about 20 %
- * slower under load (V8 slow paths; BENCHMARKS.md, "the exit listener"), each alone nothing.
+ * slower under load (V8 slow paths; BENCHMARKS.md, "Findings the code relies on"), each alone nothing.
  */
 export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLog {
   return new BatchedLog(writer);
