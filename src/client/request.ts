@@ -117,8 +117,9 @@ async function attemptOnce(
   timeout: number | false,
   signal: AbortSignal | undefined,
 ): Promise<Attempt | NetworkError> {
-  const timer = timeout === false ? undefined : AbortSignal.timeout(timeout);
-  const signals = [signal, timer].filter((each) => each !== undefined);
+  // The timer and the timeout it was set for: none with timeout false.
+  const timer = timeout === false ? undefined : { timeout, signal: AbortSignal.timeout(timeout) };
+  const signals = [signal, timer?.signal].filter((each) => each !== undefined);
   try {
     // A signal of no signals never aborts, as none does.
     const response = await fetch(request, { signal: AbortSignal.any(signals) });
@@ -127,7 +128,7 @@ async function attemptOnce(
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timeout !== false && timer?.aborted) return new TimeoutError(request, timeout, { cause: error });
+    if (timer?.signal.aborted) return new TimeoutError(request, timer.timeout, { cause: error });
     const reason = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new NetworkError(`No answer from ${request.url}${reason}`, request, { cause: error });
   }
