@@ -18,6 +18,14 @@ import { BundleError } from '../../src/client/errors.ts';
 import { deflatedZeros, gzipBomb, zipOf } from './hostile-bundles.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+/** Bytes no compressor shrinks, the same on every run: a linear congruential sequence's high bytes. */
+function noise(length: number): Uint8Array {
+  let state = 1;
+  return Uint8Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state >> 23;
+  });
+}
 
 describe('readArchive', () => {
   test('a file larger than one chunk of the tar stream is read whole', async () => {
@@ -57,10 +65,11 @@ describe('readArchive', () => {
   });
 });
 
-/** A tar of these entries, as tar-stream packs them. */
+/** A tar of these entries, as tar-stream packs them (dated 1970, so the same bytes on every run). */
 async function tarOf(entries: { name: string; text: string | Uint8Array }[]): Promise<Uint8Array> {
   const pack = tar.pack();
-  for (const { name, text } of entries) pack.entry({ name }, typeof text === 'string' ? text : Buffer.from(text));
+  for (const { name, text } of entries)
+    pack.entry({ name, mtime: new Date(0) }, typeof text === 'string' ? text : Buffer.from(text));
   pack.finalize();
   const chunks: Uint8Array[] = [];
   for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
@@ -136,6 +145,25 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
+  test('a .tar.gz cut short, at the end of a slice of 4,096 bytes or within one, is damaged: its inflater is told where it ends', async () => {
+    // 20 KiB of gzip: the cuts fall inside deflate blocks, where fflate reports the end missing.
+    const whole = await tarGz([{ name: 'data/noise.bin', text: Buffer.from(noise(20_000)).toString('base64') }]);
+    for (const length of [8192, 16_000])
+      await expect(readArchive(whole.subarray(0, length))).rejects.toThrow(
+        new BundleError('The archive is damaged: unexpected EOF'),
+      );
+  });
+
+  test('deflate data of exactly one slice of 4,096 bytes, or a byte more, is read', async () => {
+    for (const size of [4096 - 5, 4096 - 4]) {
+      // Noise does not compress: deflate stores it in one block, 5 bytes of header and the bytes.
+      const data = deflateRawSync(noise(size));
+      expect(data.length).toBe(size + 5);
+      const files = await readArchive(zipOf([{ name: 'data/noise.bin', data, size }]));
+      expect(files.get('data/noise.bin')).toEqual(noise(size));
+    }
+  });
+
   test('zip entries that share bytes (one entry covering the next) are refused', async () => {
     const first = deflateRawSync(bytes('{"a":1}'));
     const second = deflateRawSync(bytes('{"b":2}'));
@@ -150,6 +178,22 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
         'a.json',
       ),
     );
+  });
+
+  test('a central directory listing its entries out of their order in the archive is read: overlaps go by offset', async () => {
+    const zip = zipOf([
+      { name: 'a.json', data: deflateRawSync(bytes('{"a":1}')), size: 7 },
+      { name: 'b.json', data: deflateRawSync(bytes('{"b":2}')), size: 7 },
+    ]);
+    // The directory's two headers (46 bytes and a 6-byte name each) swapped: b.json listed first.
+    const directory = zip.length - 22 - 2 * 52;
+    const swapped = Buffer.concat([
+      zip.subarray(0, directory),
+      zip.subarray(directory + 52, directory + 104),
+      zip.subarray(directory, directory + 52),
+      zip.subarray(directory + 104),
+    ]);
+    expect([...(await readArchive(swapped)).keys()]).toEqual(['b.json', 'a.json']);
   });
 
   test(`more than ${MAX_ENTRIES} entries are refused, in a zip and in a tar.gz`, async () => {
