@@ -9,9 +9,14 @@ export default {
   testRunner: 'vitest',
   // The tests of the folder(s), chosen by MUTATE_FOLDER there too.
   vitest: { configFile: 'vitest.mutation.config.ts' },
-  // verify-cli.ts and the treefarm command (cli/) are CLIs: their tests run them in a child
-  // process (the packed bin), where no mutant is switched on.
-  mutate: [...folders.map((folder) => `src/${folder}/**/*.ts`), '!src/client/verify-cli.ts', '!src/client/cli/**'],
+  // verify-cli.ts, the treefarm command (cli/) and mcp.ts (its MCP over stdin and stdout): their
+  // tests run them in a child process (the bin, packed or from source), where no mutant is on.
+  mutate: [
+    ...folders.map((folder) => `src/${folder}/**/*.ts`),
+    '!src/client/verify-cli.ts',
+    '!src/client/cli/**',
+    '!src/client/mcp.ts',
+  ],
   // 'all': every mutant runs the folder's tests until one fails. 'perTest' missed tests that do
   // reach a mutant (src/client/bundle.ts's check of a file against the manifest was reported
   // as surviving while six offline tests fail on it), so it reported killed mutants as survivors.

@@ -95,9 +95,11 @@ function inflatesTooMuch(what: string, archiveSize: number): BundleError {
   );
 }
 
-/** Slices of compressed bytes into an inflater, the last one marked final. */
+/**
+ * Slices of compressed bytes into an inflater, the last one marked final. No bytes, no slice:
+ * fflate inflates an empty final push to nothing, as it does no push.
+ */
 function pushSlices(inflater: { push(chunk: Uint8Array, final: boolean): void }, bytes: Uint8Array): void {
-  if (bytes.length === 0) inflater.push(bytes, true);
   for (let at = 0; at < bytes.length; at += INFLATE_SLICE)
     inflater.push(bytes.subarray(at, at + INFLATE_SLICE), at + INFLATE_SLICE >= bytes.length);
 }
@@ -129,7 +131,7 @@ async function readTar(chunks: Uint8Array[]): Promise<[string, Uint8Array][]> {
       if (entry.header.type === 'file') files.push([entry.header.name, concat(parts)]);
     }
   })();
-  const last = chunks.pop() ?? new Uint8Array(0);
+  const last = chunks.pop();
   for (const chunk of chunks) extract.write(chunk);
   extract.end(last);
   await reading;
@@ -203,14 +205,23 @@ function centralDirectory(view: DataView, bytes: Uint8Array): ZipEntry[] {
   if (view.getUint16(end + END_RECORD.disk, true) !== 0 || view.getUint16(end + END_RECORD.diskEntries, true) !== count)
     throw damaged('it spans several disks.');
   if (count > MAX_ENTRIES) throw tooManyEntries(count);
-  if (offset + size > end) throw damaged('its central directory lies past its end record.');
+  const directoryEnd = offset + size;
+  if (directoryEnd > end) throw damaged('its central directory lies past its end record.');
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let index = 0; index < count; index++) {
-    if (at + CENTRAL_HEADER_SIZE > offset + size || view.getUint32(at, true) !== CENTRAL_HEADER_SIGNATURE)
+    // The directory is what the end record says: an entry past it is not read, whatever lies there.
+    if (at + CENTRAL_HEADER_SIZE > directoryEnd || view.getUint32(at, true) !== CENTRAL_HEADER_SIGNATURE)
       throw damaged(`entry ${index + 1} of its central directory is missing.`);
     const flags = view.getUint16(at + CENTRAL_HEADER.flags, true);
     const nameLength = view.getUint16(at + CENTRAL_HEADER.nameLength, true);
+    const next =
+      at +
+      CENTRAL_HEADER_SIZE +
+      nameLength +
+      view.getUint16(at + CENTRAL_HEADER.extraLength, true) +
+      view.getUint16(at + CENTRAL_HEADER.commentLength, true);
+    if (next > directoryEnd) throw damaged(`entry ${index + 1} of its central directory runs past its end.`);
     const name = decodeName(bytes.subarray(at + CENTRAL_HEADER_SIZE, at + CENTRAL_HEADER_SIZE + nameLength), flags);
     const entry = localEntry(view, bytes, {
       name,
@@ -222,11 +233,7 @@ function centralDirectory(view: DataView, bytes: Uint8Array): ZipEntry[] {
       limit: offset,
     });
     entries.push(entry);
-    at +=
-      CENTRAL_HEADER_SIZE +
-      nameLength +
-      view.getUint16(at + CENTRAL_HEADER.extraLength, true) +
-      view.getUint16(at + CENTRAL_HEADER.commentLength, true);
+    at = next;
   }
   return entries;
 }
@@ -266,11 +273,11 @@ function localEntry(
     throw damaged(`the local header of ${name} is missing.`);
   const nameLength = view.getUint16(header + LOCAL_HEADER.nameLength, true);
   const start = header + LOCAL_HEADER_SIZE + nameLength + view.getUint16(header + LOCAL_HEADER.extraLength, true);
+  const end = start + compressed;
+  if (end > limit) throw damaged(`the data of ${name} runs into its central directory.`);
   // Another name in the local header: readers that walk the local headers would see another file.
   if (decodeName(bytes.subarray(header + LOCAL_HEADER_SIZE, header + LOCAL_HEADER_SIZE + nameLength), flags) !== name)
     throw damaged(`the local header of ${name} names another file.`);
-  const end = start + compressed;
-  if (end > limit) throw damaged(`the data of ${name} runs into its central directory.`);
   if (method === STORED && compressed !== size) throw damaged(`${name} is stored with two sizes.`);
   return { name, method, size, header, start, end };
 }
@@ -283,7 +290,8 @@ function decodeName(bytes: Uint8Array, flags: number): string {
 
 /** An entry's bytes, refused as soon as they inflate past the size the archive declares. */
 function inflateEntry(data: Uint8Array, entry: ZipEntry): Uint8Array {
-  if (entry.method === STORED) return data.slice();
+  // A copy, never a view of the archive (a Buffer's slice() is one): what was checked stays as read.
+  if (entry.method === STORED) return new Uint8Array(data);
   const bytes = new Uint8Array(entry.size);
   let inflated = 0;
   pushSlices(

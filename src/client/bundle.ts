@@ -58,21 +58,27 @@ export function bundleIndex(files: ArchiveFiles): RouteIndex {
   const scopes = new Map<string | undefined, BundleScope | undefined>();
   let bodies: string[] | undefined;
   const scopeOf = (release: string | undefined): BundleScope | undefined => {
-    if (!scopes.has(release)) scopes.set(release, readScope(files, release, scopeOf));
+    if (!scopes.has(release))
+      scopes.set(
+        release,
+        readScope(files, release, () => shard(undefined)),
+      );
     return scopes.get(release);
+  };
+  const shard = (release: string | undefined): IndexShard => {
+    const scope = scopeOf(release);
+    if (!scope) throw new BundleError(`The bundle lacks ${bundleIndexPath(release)}.`, bundleIndexPath(release));
+    return scope.routes;
   };
   const index: RouteIndex = {
     root: (release) => scopeOf(release)?.root,
-    shard(release) {
-      const scope = scopeOf(release);
-      if (!scope) throw new BundleError(`The bundle lacks ${bundleIndexPath(release)}.`, bundleIndexPath(release));
-      return scope.routes;
-    },
+    shard,
     text(body) {
       bodies ??= readText(files, BUNDLE_BODIES).split('\n');
       const line = Number(body);
-      // The file ends with a line break, so its last element is the empty string after it.
-      const text = Number.isSafeInteger(line) && line >= 1 && line < bodies.length ? bodies[line - 1] : undefined;
+      // The file ends with a line break, so its last element is the empty string after it. Any
+      // other number than a line's (0, negative, fractional, NaN) finds no element either.
+      const text = line < bodies.length ? bodies[line - 1] : undefined;
       if (text === undefined)
         throw new BundleError(`The bundle's index names body ${body}, which ${BUNDLE_BODIES} lacks.`, BUNDLE_BODIES);
       return text;
@@ -86,7 +92,7 @@ export function bundleIndex(files: ArchiveFiles): RouteIndex {
 function readScope(
   files: ArchiveFiles,
   release: string | undefined,
-  scopeOf: (release: string | undefined) => BundleScope | undefined,
+  currentRoutes: () => IndexShard,
 ): BundleScope | undefined {
   const path = bundleIndexPath(release);
   if (!files.has(path)) {
@@ -102,8 +108,7 @@ function readScope(
     if (typeof body !== 'string' && (release === undefined || body !== null))
       throw new BundleError(`${path} routes ${route} to ${JSON.stringify(body)}, which names no body.`, path);
   if (release === undefined) return { root, routes: routes as IndexShard };
-  const current = scopeOf(undefined)?.routes ?? {};
-  const merged: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, current);
+  const merged: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, currentRoutes());
   for (const [route, body] of Object.entries(routes as Record<string, string | null>)) {
     if (body === null) delete merged[route];
     else merged[route] = body;
@@ -213,15 +218,12 @@ async function checkFile(files: ArchiveFiles, path: string, expected: Manifest['
   }
 }
 
-function checkCount(files: ArchiveFiles, kind: KindId, expected: number | undefined): void {
+function checkCount(files: ArchiveFiles, kind: KindId, expected: number): void {
   const path = dataPath(kind);
   const records = readJson(files, path);
   const count = Array.isArray(records) ? records.length : undefined;
-  if (count === undefined || count !== expected) {
-    throw new BundleError(
-      `${path} holds ${count ?? 'no list of'} records; the manifest counts ${expected ?? 'none'}.`,
-      path,
-    );
+  if (count !== expected) {
+    throw new BundleError(`${path} holds ${count ?? 'no list of'} records; the manifest counts ${expected}.`, path);
   }
 }
 

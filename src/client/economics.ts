@@ -21,9 +21,9 @@ export async function economics(
   data: Pick<TreefarmData, 'trees' | 'plots'>,
   { plot, ...options }: EconomicsOptions = {},
 ): Promise<TreeEconomics[]> {
-  const [trees, plots] = await Promise.all([
+  const [trees, growthSpeed] = await Promise.all([
     data.trees(null, options),
-    plot === undefined ? Promise.resolve([]) : data.plots(null, options),
+    plot === undefined ? NORMAL_GROWTH_SPEED : data.plots(null, options).then((plots) => growthSpeedOf(plots, plot)),
   ]);
-  return treeEconomics(trees, plot === undefined ? NORMAL_GROWTH_SPEED : growthSpeedOf(plots, plot));
+  return treeEconomics(trees, growthSpeed);
 }

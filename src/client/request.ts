@@ -99,7 +99,8 @@ function waitBeforeRetry(policy: RetryPolicy, attempt: number, outcome: Attempt 
 function urlOf(base: URL, path: string, query: Query): string {
   const url = new URL(`api/${path}`, base);
   const present = Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
-  if (present.length > 0) url.search = new URLSearchParams(present).toString();
+  // No parameter gives an empty search, which leaves no "?".
+  url.search = new URLSearchParams(present).toString();
   return url.href;
 }
 
@@ -116,16 +117,18 @@ async function attemptOnce(
   timeout: number | false,
   signal: AbortSignal | undefined,
 ): Promise<Attempt | NetworkError> {
-  const timer = timeout === false ? undefined : AbortSignal.timeout(timeout);
-  const signals = [signal, timer].filter((each) => each !== undefined);
+  // The timer and the timeout it was set for: none with timeout false.
+  const timer = timeout === false ? undefined : { timeout, signal: AbortSignal.timeout(timeout) };
+  const signals = [signal, timer?.signal].filter((each) => each !== undefined);
   try {
-    const response = await fetch(request, { signal: signals.length > 0 ? AbortSignal.any(signals) : null });
+    // A signal of no signals never aborts, as none does.
+    const response = await fetch(request, { signal: AbortSignal.any(signals) });
     // An error keeps its body readable for the caller (ApiError.response), as fetch gave it.
     const text = await (response.ok ? response : response.clone()).text();
     return { response, text };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (timeout !== false && timer?.aborted) return new TimeoutError(request, timeout, { cause: error });
+    if (timer?.signal.aborted) return new TimeoutError(request, timer.timeout, { cause: error });
     const reason = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return new NetworkError(`No answer from ${request.url}${reason}`, request, { cause: error });
   }

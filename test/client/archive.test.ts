@@ -18,6 +18,14 @@ import { BundleError } from '../../src/client/errors.ts';
 import { deflatedZeros, gzipBomb, zipOf } from './hostile-bundles.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+/** Bytes no compressor shrinks, the same on every run: a linear congruential sequence's high bytes. */
+function noise(length: number): Uint8Array {
+  let state = 1;
+  return Uint8Array.from({ length }, () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state >> 23;
+  });
+}
 
 describe('readArchive', () => {
   test('a file larger than one chunk of the tar stream is read whole', async () => {
@@ -57,15 +65,19 @@ describe('readArchive', () => {
   });
 });
 
-/** A tar.gz of these entries, as tar-stream packs them. */
-async function tarGz(entries: { name: string; text: string }[]): Promise<Uint8Array> {
+/** A tar of these entries, as tar-stream packs them (dated 1970, so the same bytes on every run). */
+async function tarOf(entries: { name: string; text: string | Uint8Array }[]): Promise<Uint8Array> {
   const pack = tar.pack();
-  for (const { name, text } of entries) pack.entry({ name }, text);
+  for (const { name, text } of entries)
+    pack.entry({ name, mtime: new Date(0) }, typeof text === 'string' ? text : Buffer.from(text));
   pack.finalize();
   const chunks: Uint8Array[] = [];
   for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
-  return gzipSync(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
+
+/** A tar.gz of these entries, as tar-stream packs them. */
+const tarGz = async (entries: { name: string; text: string }[]) => gzipSync(await tarOf(entries));
 
 const refusal = (archive: Uint8Array) =>
   readArchive(archive).then(
@@ -112,6 +124,46 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     ]);
   });
 
+  test('a .tar.gz that inflates to exactly its cap is read; one byte more is refused', async () => {
+    // A tar is its file's header, its data in 512-byte blocks and two empty blocks: 16 MiB in all.
+    const tarball = await tarOf([{ name: 'data/zeros.bin', text: new Uint8Array(INFLATION_ALLOWANCE - 3 * 512) }]);
+    expect(tarball.length).toBe(INFLATION_ALLOWANCE);
+    const files = await readArchive(gzipSync(tarball));
+    expect(files.get('data/zeros.bin')?.length).toBe(INFLATION_ALLOWANCE - 3 * 512);
+    const oneMore = gzipSync(Buffer.concat([tarball, Buffer.alloc(1)]));
+    await expect(readArchive(oneMore)).rejects.toThrow(
+      `The archive inflates past ${INFLATION_ALLOWANCE.toLocaleString('en-US')} bytes, `,
+    );
+  });
+
+  test('a zip whose entries declare exactly its cap is read; one byte more is refused', async () => {
+    const data = deflatedZeros(INFLATION_ALLOWANCE / (1024 * 1024));
+    const files = await readArchive(zipOf([{ name: 'data/zeros.bin', data, size: INFLATION_ALLOWANCE }]));
+    expect(files.get('data/zeros.bin')?.length).toBe(INFLATION_ALLOWANCE);
+    await expect(readArchive(zipOf([{ name: 'data/zeros.bin', data, size: INFLATION_ALLOWANCE + 1 }]))).rejects.toThrow(
+      /^The archive declares 16,777,217 bytes of files, more than 16,777,216 bytes, /,
+    );
+  });
+
+  test('a .tar.gz cut short, at the end of a slice of 4,096 bytes or within one, is damaged: its inflater is told where it ends', async () => {
+    // 20 KiB of gzip: the cuts fall inside deflate blocks, where fflate reports the end missing.
+    const whole = await tarGz([{ name: 'data/noise.bin', text: Buffer.from(noise(20_000)).toString('base64') }]);
+    for (const length of [8192, 16_000])
+      await expect(readArchive(whole.subarray(0, length))).rejects.toThrow(
+        new BundleError('The archive is damaged: unexpected EOF'),
+      );
+  });
+
+  test('deflate data of exactly one slice of 4,096 bytes, or a byte more, is read', async () => {
+    for (const size of [4096 - 5, 4096 - 4]) {
+      // Noise does not compress: deflate stores it in one block, 5 bytes of header and the bytes.
+      const data = deflateRawSync(noise(size));
+      expect(data.length).toBe(size + 5);
+      const files = await readArchive(zipOf([{ name: 'data/noise.bin', data, size }]));
+      expect(files.get('data/noise.bin')).toEqual(noise(size));
+    }
+  });
+
   test('zip entries that share bytes (one entry covering the next) are refused', async () => {
     const first = deflateRawSync(bytes('{"a":1}'));
     const second = deflateRawSync(bytes('{"b":2}'));
@@ -128,6 +180,22 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
+  test('a central directory listing its entries out of their order in the archive is read: overlaps go by offset', async () => {
+    const zip = zipOf([
+      { name: 'a.json', data: deflateRawSync(bytes('{"a":1}')), size: 7 },
+      { name: 'b.json', data: deflateRawSync(bytes('{"b":2}')), size: 7 },
+    ]);
+    // The directory's two headers (46 bytes and a 6-byte name each) swapped: b.json listed first.
+    const directory = zip.length - 22 - 2 * 52;
+    const swapped = Buffer.concat([
+      zip.subarray(0, directory),
+      zip.subarray(directory + 52, directory + 104),
+      zip.subarray(directory, directory + 52),
+      zip.subarray(directory + 104),
+    ]);
+    expect([...(await readArchive(swapped)).keys()]).toEqual(['b.json', 'a.json']);
+  });
+
   test(`more than ${MAX_ENTRIES} entries are refused, in a zip and in a tar.gz`, async () => {
     const names = Array.from({ length: MAX_ENTRIES + 1 }, (_, index) => `api/${index}.json`);
     await expect(readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))))).rejects.toThrow(
@@ -136,6 +204,14 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     await expect(readArchive(await tarGz(names.map((name) => ({ name, text: '{}' }))))).rejects.toThrow(
       'The archive holds more than 4,096 entries; a bundle may hold 4,096 at most.',
     );
+  });
+
+  test(`exactly ${MAX_ENTRIES} entries are read, in a zip (as its end record counts them) and in a tar.gz`, async () => {
+    const names = Array.from({ length: MAX_ENTRIES }, (_, index) => `api/${index}.json`);
+    const zip = await readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))));
+    expect(zip.size).toBe(MAX_ENTRIES);
+    const tarball = await readArchive(await tarGz(names.map((name) => ({ name, text: '{}' }))));
+    expect(tarball.size).toBe(MAX_ENTRIES);
   });
 
   test('a path held twice is refused: which copy a reader keeps is up to the reader', async () => {
@@ -176,6 +252,51 @@ describe('a zip is read from its central directory, each entry checked against i
     const zip = alteredZip((view, { end }) => view.setUint16(end + 20, 3, true));
     const files = await readArchive(Buffer.concat([zip, Buffer.from('abc')]));
     expect([...files.keys()]).toEqual(['a.json']);
+  });
+
+  test('a zip with a comment of the longest length, 65,535 bytes, is read: the end record is looked for that far back', async () => {
+    const zip = alteredZip((view, { end }) => view.setUint16(end + 20, 0xffff, true));
+    const files = await readArchive(Buffer.concat([zip, Buffer.alloc(0xffff, 'x')]));
+    expect([...files.keys()]).toEqual(['a.json']);
+  });
+
+  test('entries with an extra field and a comment are read: the walk steps over both, in each header', async () => {
+    const entry = (name: string, text: string) => ({
+      name,
+      data: deflateRawSync(bytes(text)),
+      size: text.length,
+      localExtra: 8,
+      centralExtra: 4,
+      comment: 5,
+    });
+    const files = await readArchive(zipOf([entry('a.json', '{"a":1}'), entry('b.json', '{"b":2}')]));
+    expect(Object.fromEntries([...files].map(([name, data]) => [name, new TextDecoder().decode(data)]))).toEqual({
+      'a.json': '{"a":1}',
+      'b.json': '{"b":2}',
+    });
+  });
+
+  test('the central directory is the size its end record gives: an entry past it is missing', async () => {
+    const entry = (name: string) => ({ name, data: deflateRawSync(bytes('{}')), size: 2 });
+    const zip = zipOf([entry('a.json'), entry('b.json')]);
+    // The directory's size cut to its first entry's header and name: the second lies past it.
+    new DataView(zip.buffer, zip.byteOffset, zip.byteLength).setUint32(zip.length - 22 + 12, 46 + 6, true);
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: entry 2 of its central directory is missing.',
+    );
+  });
+
+  test('an entry of the central directory whose name or comment runs past its end, by a byte or more, is damaged', async () => {
+    const withComment = (directorySize: number) => {
+      const zip = zipOf([{ name: 'a.json', data: deflateRawSync(bytes('{}')), size: 2, comment: 3 }]);
+      new DataView(zip.buffer, zip.byteOffset, zip.byteLength).setUint32(zip.length - 22 + 12, directorySize, true);
+      return zip;
+    };
+    expect([...(await readArchive(withComment(46 + 6 + 3))).keys()]).toEqual(['a.json']);
+    for (const cut of [46 + 6 + 2, 46])
+      await expect(readArchive(withComment(cut))).rejects.toThrow(
+        'The archive is damaged: entry 1 of its central directory runs past its end.',
+      );
   });
 
   test('a zip without an end record, or with a comment of another length, is damaged', async () => {
@@ -240,6 +361,21 @@ describe('a zip is read from its central directory, each entry checked against i
     );
   });
 
+  test('a local header lies before the central directory: one running into it by a byte is missing', async () => {
+    const at = (central: number, back: number) => (view: DataView) => {
+      view.setUint32(central - back, 0x04034b50, true);
+      view.setUint32(central + 42, central - back, true);
+    };
+    const central = 30 + 6 + deflateRawSync(bytes('{"a":1}')).length;
+    await expect(readArchive(alteredZip((view) => at(central, 29)(view)))).rejects.toThrow(
+      'The archive is damaged: the local header of a.json is missing.',
+    );
+    // One that just fits is read on: its name and data can then only lie in the directory.
+    await expect(readArchive(alteredZip((view) => at(central, 30)(view)))).rejects.toThrow(
+      'The archive is damaged: the data of a.json runs into its central directory.',
+    );
+  });
+
   test('a local header that names another file than the central directory is damaged', async () => {
     const zip = alteredZip((view) => view.setUint8(30, 'b'.charCodeAt(0)));
     await expect(readArchive(zip)).rejects.toThrow(
@@ -263,6 +399,17 @@ describe('a zip is read from its central directory, each entry checked against i
       );
     expect(new TextDecoder().decode((await readArchive(stored(7))).get('a.json'))).toBe('{"a":1}');
     await expect(readArchive(stored(8))).rejects.toThrow('The archive is damaged: a.json is stored with two sizes.');
+  });
+
+  test("the bytes read are the archive's copies: changing the archive afterwards changes no file, stored or deflated", async () => {
+    const storedZip = zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size: 7 }]).map((byte, index) =>
+      index === 8 || index === 36 + 7 + 10 ? 0 : byte,
+    );
+    for (const archive of [storedZip, alteredZip(() => {})]) {
+      const files = await readArchive(archive);
+      archive.fill(0);
+      expect(new TextDecoder().decode(files.get('a.json'))).toBe('{"a":1}');
+    }
   });
 
   test('an entry that inflates to fewer bytes than it declares is damaged, with both figures', async () => {

@@ -59,6 +59,10 @@ export interface BombEntry {
   size: number;
   /** The compressed size declared in the central directory (default: the data's length). */
   compressedSize?: number;
+  /** Bytes of extra field after the name in its local header and in its central one, and of comment (default 0). */
+  localExtra?: number;
+  centralExtra?: number;
+  comment?: number;
 }
 
 /** A zip of deflated entries, with the sizes it is told to declare (CRCs left at 0). */
@@ -75,6 +79,7 @@ export function zipOf(entries: BombEntry[]): Uint8Array {
     local.writeUInt32LE(entry.data.length, 18);
     local.writeUInt32LE(entry.size, 22);
     local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(entry.localExtra ?? 0, 28);
     const header = Buffer.alloc(46);
     header.writeUInt32LE(0x02014b50, 0);
     header.writeUInt16LE(20, 4);
@@ -83,10 +88,15 @@ export function zipOf(entries: BombEntry[]): Uint8Array {
     header.writeUInt32LE(entry.compressedSize ?? entry.data.length, 20);
     header.writeUInt32LE(entry.size, 24);
     header.writeUInt16LE(name.length, 28);
+    header.writeUInt16LE(entry.centralExtra ?? 0, 30);
+    header.writeUInt16LE(entry.comment ?? 0, 32);
     header.writeUInt32LE(offset, 42);
-    locals.push(local, name, Buffer.from(entry.data));
-    central.push(header, name);
-    offset += local.length + name.length + entry.data.length;
+    // Extra fields and comments of bytes 0xee: any other length read would land on them.
+    const filler = (length = 0) => Buffer.alloc(length, 0xee);
+    const localPart = [local, name, filler(entry.localExtra), Buffer.from(entry.data)];
+    locals.push(...localPart);
+    central.push(header, name, filler(entry.centralExtra), filler(entry.comment));
+    offset += localPart.reduce((sum, part) => sum + part.length, 0);
   }
   const centralSize = central.reduce((sum, part) => sum + part.length, 0);
   const end = Buffer.alloc(22);

@@ -25,7 +25,7 @@ import {
   type BundleFormat,
 } from '../../src/contract/bundle-layout.ts';
 import { readArchive } from '../../src/client/archive.ts';
-import { answerText } from '../../src/client/bundle.ts';
+import { answerText, bundleIndex } from '../../src/client/bundle.ts';
 import { levelRoute, listRoute, notFoundRoute, RELEASES_ROUTE, suggestEmptyRoute } from '../../src/contract/paths.ts';
 import {
   BundleError,
@@ -262,14 +262,27 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     await expectRefused(notAManifest, 'manifest.json', /^manifest\.json is not a bundle manifest: ./);
   });
 
+  /** The bundle's entries with `change` made to its manifest, nothing else. */
+  const manifestChanged = (change: (manifest: Manifest) => void) => (entries: NamedBytes[]) =>
+    entries.map((entry) => {
+      if (entry.name !== 'manifest.json') return entry;
+      const manifest = JSON.parse(decode(entry.bytes)) as Manifest;
+      change(manifest);
+      return { name: entry.name, bytes: new TextEncoder().encode(JSON.stringify(manifest)) };
+    });
+
+  test('a manifest that gives a file its sha256 but another size', async () => {
+    const missized = manifestChanged((manifest) => {
+      const listed = manifest.files[BUNDLE_BODIES];
+      if (listed) listed.size += 1;
+    });
+    await expectRefused(missized, BUNDLE_BODIES, /does not match the bundle manifest/);
+  });
+
   test('counts in the manifest that differ from the data', async () => {
-    const miscount = (entries: NamedBytes[]) =>
-      entries.map((entry) => {
-        if (entry.name !== 'manifest.json') return entry;
-        const manifest = JSON.parse(new TextDecoder().decode(entry.bytes)) as { counts: Record<string, number> };
-        manifest.counts['plots'] = 9;
-        return { name: entry.name, bytes: new TextEncoder().encode(JSON.stringify(manifest)) };
-      });
+    const miscount = manifestChanged((manifest) => {
+      manifest.counts.plots = 9;
+    });
     await expectRefused(miscount, 'data/plots.json', /holds 8 records; the manifest counts 9/);
   });
 });
@@ -396,11 +409,23 @@ describe('a bundle whose manifest matches its files but whose files are not what
     );
   });
 
+  test("a bundle without the current data's index: a BundleError naming it when a query needs it", async () => {
+    const path = bundleIndexPath(undefined);
+    const bundle = await openBundle(consistentlyChanged({ [path]: null }));
+    await expect(bundle.trees()).rejects.toThrow(new BundleError(`The bundle lacks ${path}.`, path));
+  });
+
   test('a data file its manifest does not list, and that is not there: refused, naming it', async () => {
     await expect(openBundle(consistentlyChanged({ 'data/plots.json': null }))).rejects.toThrow(
       new BundleError('The bundle lacks data/plots.json.', 'data/plots.json'),
     );
   });
+});
+
+test("the bundle's index, asked for a shard of a release it lacks, names that release's index file", async () => {
+  const index = bundleIndex(await readArchive(archives.zip));
+  const path = bundleIndexPath('1999-01-01');
+  expect(() => index.shard('1999-01-01', 0)).toThrow(new BundleError(`The bundle lacks ${path}.`, path));
 });
 
 test('each file of a bundle is read once, however many queries ask', async () => {
