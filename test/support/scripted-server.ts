@@ -15,6 +15,8 @@ export interface ScriptedServer {
   url: string;
   /** What each request asked for, in order. */
   requests: { url: string; headers: IncomingHttpHeaders }[];
+  /** Resolves once the server has been sent `count` requests: a signal to act on, not a clock. */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -28,9 +30,15 @@ export const jsonAnswer = (status: number, body: object, headers: Record<string,
 export async function scriptedServer(script: readonly Step[]): Promise<ScriptedServer> {
   const requests: ScriptedServer['requests'] = [];
   const sockets = new Set<Socket>();
+  const waiting = new Set<{ count: number; resolve: () => void }>();
   const server = createServer((request, response) => {
     const step = script[Math.min(requests.length, script.length - 1)] ?? 'drop';
     requests.push({ url: request.url ?? '', headers: request.headers });
+    for (const waiter of waiting)
+      if (requests.length >= waiter.count) {
+        waiting.delete(waiter);
+        waiter.resolve();
+      }
     if (step === 'hang') return;
     if (step === 'drop') return void request.socket.destroy();
     response.writeHead(step.status, step.headers).end(step.body);
@@ -44,6 +52,8 @@ export async function scriptedServer(script: readonly Step[]): Promise<ScriptedS
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    received: (count) =>
+      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiting.add({ count, resolve })),
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
