@@ -386,8 +386,10 @@ test('data that cannot be read: a JSON-RPC internal error that says so, without 
 });
 
 describe('the server', () => {
-  test('states the tools capability, its list fixed (listChanged false)', () => {
-    expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+  test('states the tools capability, its list fixed (listChanged false)', async () => {
+    // A server of its own: the module's client connected before a mutation run switches a mutant on.
+    const connected = await memoryClient(createMcpServer(store.index));
+    expect(connected.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
   });
 
   test('annotates each tool read-only, idempotent, not destructive, in a closed world, titled', async () => {
