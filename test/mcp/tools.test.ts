@@ -133,6 +133,39 @@ describe('suggest', () => {
     );
   });
 
+  test('nothing typed: the first 25 in list order, all 25 named (no "and 0 more")', async () => {
+    const first = [
+      'African Juniper',
+      'American Arborvitae',
+      'American Beech',
+      'American Chestnut',
+      'American Elm',
+      'American Hornbeam',
+      'American Larch',
+      'American Mountainash',
+      'Apple Tree',
+      'Aspen Tree',
+      'Avocado Tree',
+      'Bald Cypress',
+      'Balsam Fir',
+      'Banana Tree',
+      'Basswood',
+      'Bigtooth Aspen',
+      'Birch Tree',
+      'Bitternut Hickory',
+      'Black Ash',
+      'Black Birch',
+      'Black Cherry',
+      'Black Locust',
+      'Black Walnut',
+      'Black Willow',
+      'Bonsai Tree',
+    ];
+    expect(await textOf(client, 'suggest', { kind: 'trees', text: '' })).toBe(
+      `Suggestions for "": ${first.map((name, at) => `${name} (level ${at + 1})`).join(', ')}.`,
+    );
+  });
+
   test('none: the text says so', async () => {
     expect(await textOf(client, 'suggest', { kind: 'vehicles', text: 'zzzzzz' })).toBe('No suggestions for "zzzzzz".');
     expect(await structured(client, 'suggest', { kind: 'vehicles', text: 'zzzzzz' })).toEqual({ suggestions: [] });
