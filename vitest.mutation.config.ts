@@ -34,6 +34,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/build/suggest.property.test.ts',
     // The MCP tools (src/contract/mcp/) through the SDK's client against the Node server in-process.
     'test/mcp/http.test.ts',
+    // Their answers word for word, over the SDK's in-memory transport.
+    'test/mcp/tools.test.ts',
   ],
   client: [
     'test/client/archive.test.ts',

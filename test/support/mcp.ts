@@ -3,7 +3,9 @@
 // question, to compare a tool's records with.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 /** An SDK client connected to `${origin}/mcp` with the token (none: no Authorization header). */
 export async function httpClient(origin: string, token: string | undefined): Promise<Client> {
@@ -11,6 +13,29 @@ export async function httpClient(origin: string, token: string | undefined): Pro
   const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }));
   return client;
+}
+
+/** An SDK client connected to `server` in this process, over the SDK's in-memory transport. */
+export async function memoryClient(server: Server, client = new Client({ name: 'treefarm-tests', version: '1.0.0' })) {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The JSON-RPC error a tool call gets: its code and message. */
+export async function callError(
+  client: Client,
+  name: string,
+  args?: Record<string, unknown>,
+): Promise<{ code: number; message: string }> {
+  try {
+    await client.callTool({ name, arguments: args });
+  } catch (error) {
+    if (error instanceof McpError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error(`${name} answered ${JSON.stringify(args)} without an error`);
 }
 
 /** A tool's structured answer; throws with the tool's text when the call was not a plain success. */

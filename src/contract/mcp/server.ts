@@ -84,15 +84,20 @@ export function createMcpServer(index: RouteIndex): Server {
  * else the tool's answer as a short text, the same data as JSON text (for clients that read
  * only text) and as structuredContent.
  */
-export async function callTool(index: RouteIndex, name: string, args: unknown): Promise<CallToolResult> {
+export async function callTool(
+  index: RouteIndex,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
   if (!isToolName(name))
     throw new RpcError(
       ErrorCode.InvalidParams,
       `Unknown tool ${JSON.stringify(name)}: the tools are ${toolNames.join(', ')}.`,
     );
-  const parsed = tools[name].input.safeParse(args ?? {});
+  const given = args ?? {};
+  const parsed = tools[name].input.safeParse(given);
   if (!parsed.success)
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${issues(parsed.error)}`);
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${issues(parsed.error, given)}`);
   let answer: Awaited<ReturnType<typeof runTool>>;
   try {
     answer = await runTool(index, name, parsed.data);
@@ -111,15 +116,18 @@ export async function callTool(index: RouteIndex, name: string, args: unknown): 
   };
 }
 
-/** What is wrong with the arguments, one clause an argument, named by its path. */
-function issues(error: z.ZodError): string {
+/**
+ * What is wrong with the arguments, one clause an argument. They are one flat object (the SDK
+ * checks that `arguments` is one), so every issue but unknown keys is about the argument its
+ * path starts with; a required one that was not given is missing (JSON has no undefined).
+ */
+function issues(error: z.ZodError, given: Record<string, unknown>): string {
   return error.issues
     .map((issue) => {
-      const path = issue.path.join('.');
       if (issue.code === 'unrecognized_keys')
         return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
-      if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `${path} is missing`;
-      return path === '' ? issue.message : `${path}: ${issue.message}`;
+      const name = String(issue.path[0]);
+      return given[name] === undefined ? `${name} is missing` : `${name}: ${issue.message}`;
     })
     .join('; ');
 }

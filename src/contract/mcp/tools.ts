@@ -272,7 +272,8 @@ const nounOf = (kind: KindId, count: number) => {
 const labelOf = (record: { name?: string; level: number }) => recordsInWords([record]);
 const listed = recordsInWords;
 const dollars = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
-const hours = (value: number | null) => (value === null ? 'never' : `${value.toFixed(1)} h`);
+/** How an upgrade pays back, from its payback in hours (null: never). */
+const paysBack = (hours: number | null) => (hours === null ? 'never pays back' : `pays back in ${hours.toFixed(1)} h`);
 const nearest = (found: readonly Suggestion[]) =>
   found.length === 0 ? 'Nothing is near it either.' : `The nearest: ${listed(found, 5)}.`;
 
@@ -290,7 +291,8 @@ async function plotOf(index: RouteIndex, level: number | undefined) {
 const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) => Promise<ToolAnswer> } = {
   async find_record(index, { kind, query, release }) {
     const answer = await records(index, kind, query, release);
-    const found = answer.status === 200 && answer.data.length > 0;
+    // A search answers 200 only with records; a miss is the kind's 404.
+    const found = answer.status === 200;
     const near = found ? [] : await suggestions(index, kind, query, release);
     const foundRecords = answer.data as { name?: string; level: number }[];
     const text = found
@@ -312,7 +314,7 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
   async suggest(index, { kind, text }) {
     const found = await suggestions(index, kind, text);
     return {
-      text: found.length === 0 ? `Nothing suggests "${text}".` : `Suggestions for "${text}": ${listed(found, 25)}.`,
+      text: found.length === 0 ? `No suggestions for "${text}".` : `Suggestions for "${text}": ${listed(found, 25)}.`,
       data: { suggestions: found },
     };
   },
@@ -333,7 +335,7 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
           `the best is ${labelOf(best)} at ${dollars(best.profitPerHour)} an hour.`
         : 'No tree is within reach.') +
       (next
-        ? ` Next upgrade: ${labelOf(next)} for ${dollars(next.cost)}, paying back in ${hours(next.paybackHours)}.`
+        ? ` Next upgrade: ${labelOf(next)} for ${dollars(next.cost)}, which ${paysBack(next.paybackHours)}.`
         : ' There is no upgrade above this level.');
     return {
       text,
@@ -355,9 +357,10 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
       records(index, 'trees', null),
       plotOf(index, plot),
     ]);
-    const tree = answer.status === 200 ? (answer.data as Tree[])[0] : undefined;
+    // A miss is a 404 without data; a tree found is in the list of every tree.
+    const tree = (answer.data as Tree[])[0];
     const row = tree && treeEconomics(all.data as Tree[], used.growthSpeed).find((each) => each.level === tree.level);
-    if (!tree || !row) {
+    if (!row) {
       const near = await suggestions(index, 'trees', name);
       return {
         text: `No tree matches "${name}". ${nearest(near)}`,
@@ -372,13 +375,16 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
   async changes(index, { since }) {
     const answer = await askIn(index, { endpoint: 'releases', suggest: false, search: null, release: null });
     const all = answer.data as ReleaseSummary[];
-    const after = since === undefined ? undefined : releaseIdParts(since);
-    const newer = after
-      ? all.filter((each) => {
-          const parts = releaseIdParts(each.id);
-          return parts !== undefined && byReleaseOrder(parts, after) > 0;
-        })
-      : all;
+    let newer = all;
+    if (since !== undefined) {
+      const after = releaseIdParts(since);
+      // The schema checks the id's shape; a date no calendar has (2026-02-30) is no release id either.
+      if (!after) throw new ToolInputError(`since ${JSON.stringify(since)}: not a release id (no such day).`);
+      newer = all.filter((each) => {
+        const parts = releaseIdParts(each.id);
+        return parts !== undefined && byReleaseOrder(parts, after) > 0;
+      });
+    }
     const text =
       newer.length === 0
         ? since === undefined
@@ -401,10 +407,13 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
 };
 
 function economicsText(row: TreeEconomics): string {
+  const upgrade =
+    row.level === 1
+      ? 'it needs no upgrade (a farm starts at level 1)'
+      : `reaching it costs ${dollars(row.costToReach)} of upgrades; its upgrade ${paysBack(row.upgradePaybackHours)}`;
   return (
     `${labelOf(row)}: a harvest sells for ${dollars(row.harvestValue)} and earns ${dollars(row.profitPerHarvest)}, ` +
-    `${dollars(row.profitPerHour)} an hour; reaching it costs ${dollars(row.costToReach)} of upgrades; ` +
-    `its upgrade pays back in ${hours(row.upgradePaybackHours)}.`
+    `${dollars(row.profitPerHour)} an hour; ${upgrade}.`
   );
 }
 

@@ -1,0 +1,463 @@
+// The MCP tools' answers word for word (src/contract/mcp/): the text a person reads for each
+// branch of each tool, the JSON-RPC errors of bad input, the tool list's annotations and the
+// server's capabilities. The SDK's client talks to createMcpServer over the SDK's in-memory
+// transport, in this process, so the contract's mutation run (vitest.mutation.config.ts) sees
+// every mutant. The data are the build's (dist/), with the bodies of a few routes replaced where
+// a branch needs other data (no release yet, a tree that earns less than the one below).
+// Expected texts are written out from the content (content/, releases/): the sums are worked
+// in the comments. http.test.ts checks the same tools' records against the API over HTTP.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, test } from 'vitest';
+import { createMcpServer } from '../../src/contract/mcp/server.ts';
+import { runTool, ToolInputError } from '../../src/contract/mcp/tools.ts';
+import { levelRoute, listRoute, RELEASES_ROUTE } from '../../src/contract/paths.ts';
+import type { RouteIndex } from '../../src/contract/resolve.ts';
+import type { Tree } from '../../src/schema/records.ts';
+import type { ReleaseSummary } from '../../src/schema/releases.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
+import { routeBody } from '../support/dist-routes.ts';
+import { callError, memoryClient, structured, textOf } from '../support/mcp.ts';
+import { distDir } from '../support/runtimes.ts';
+
+const store = await loadBodyStore(distDir);
+const client = await memoryClient(createMcpServer(store.index));
+
+/** The build's index with the bodies of some routes of the current data answered by other texts. */
+function indexWith(texts: Record<string, string>): RouteIndex {
+  const replaced = new Map<string, string>();
+  for (const [route, text] of Object.entries(texts)) {
+    const body = routeBody(route);
+    if (body === undefined) throw new Error(`${route} is not a route of the build`);
+    replaced.set(body, text);
+  }
+  return { ...store.index, text: (body) => replaced.get(body) ?? store.index.text(body) };
+}
+const envelope = (data: unknown[]) => JSON.stringify({ error: false, message: 'Made by the test.', data });
+const clientOf = (texts: Record<string, string>) => memoryClient(createMcpServer(indexWith(texts)));
+const [juniper, arborvitae] = (await structured(client, 'list_records', { kind: 'trees' })).records as Tree[];
+
+describe('find_record', () => {
+  test.each([
+    ['one record: its noun singular', { kind: 'trees', query: '5' }, 'Found 1 tree for "5": American Elm (level 5).'],
+    [
+      'several: the noun plural, in list order',
+      { kind: 'gifts', query: '1' },
+      'Found 2 gifts for "1": small (level 1), medium (level 1).',
+    ],
+    ['a plot, which has no name: its level', { kind: 'plots', query: '2' }, 'Found 1 plot for "2": level 2.'],
+    [
+      'a miss: the nearest names',
+      { kind: 'trees', query: 'sequioa' },
+      'No tree matches "sequioa". The nearest: Giant Sequoia (level 51).',
+    ],
+    // Oak Tree's name starts with "oa", then the names with a word that does, in list order.
+    [
+      'a miss with more than five suggestions: five and how many more',
+      { kind: 'trees', query: 'oa' },
+      'No tree matches "oa". The nearest: Oak Tree (level 69), Chestnut Oak (level 35), ' +
+        'Northern Red Oak (level 68), Scarlet Oak (level 88), Silky Oak (level 91) and 1 more.',
+    ],
+    [
+      'a miss with nothing near',
+      { kind: 'cutters', query: 'zzzzzzzz' },
+      'No cutter matches "zzzzzzzz". Nothing is near it either.',
+    ],
+  ])('the text of %s', async (_case, args, text) => {
+    expect(await textOf(client, 'find_record', args)).toBe(text);
+  });
+
+  test('found: the records and the message of the answer, no suggestions', async () => {
+    expect(await structured(client, 'find_record', { kind: 'trees', query: '5' })).toMatchObject({
+      found: true,
+      message: 'The requested tree data was successfully found.',
+      records: [expect.objectContaining({ name: 'American Elm', level: 5 })],
+      suggestions: [],
+    });
+  });
+
+  test('a miss: found false, no records, the message of the 404 and the suggestions', async () => {
+    expect(await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' })).toEqual({
+      found: false,
+      message:
+        'The requested tree could not be found with the provided query. Please check the name or ID and try again.',
+      version: store.manifest.version,
+      records: [],
+      suggestions: [{ name: 'Giant Sequoia', level: 51 }],
+    });
+  });
+
+  test('a release given: the answer and data version of that release', async () => {
+    const answer = await structured(client, 'find_record', { kind: 'trees', query: '1', release: '2026-11-22' });
+    // releases/2026-11-22.json
+    expect(answer).toMatchObject({ found: true, version: '0ae3cb34ba345081' });
+    expect(answer.version).not.toBe(store.manifest.version);
+  });
+});
+
+describe('list_records', () => {
+  test.each([
+    [
+      'gifts',
+      'in the order the content declares within a level',
+      '3 gifts, in level order: small (level 1), medium (level 1), large (level 2).',
+    ],
+    [
+      'plots',
+      'by level alone (plots have no name)',
+      '8 plots, in level order: level 1, level 2, level 3, level 4, level 5, level 6, level 7, level 8.',
+    ],
+    [
+      'trees',
+      'the first ten and how many more',
+      '106 trees, in level order: African Juniper (level 1), American Arborvitae (level 2), American Beech (level 3), ' +
+        'American Chestnut (level 4), American Elm (level 5), American Hornbeam (level 6), American Larch (level 7), ' +
+        'American Mountainash (level 8), Apple Tree (level 9), Aspen Tree (level 10) and 96 more.',
+    ],
+  ])('the text of %s: %s', async (kind, _how, text) => {
+    expect(await textOf(client, 'list_records', { kind })).toBe(text);
+  });
+
+  test('a release given: the records of that release, with its data version', async () => {
+    expect(await structured(client, 'list_records', { kind: 'plots', release: '2026-11-22' })).toMatchObject({
+      version: '0ae3cb34ba345081',
+      records: expect.arrayContaining([expect.objectContaining({ level: 8 })]),
+    });
+  });
+});
+
+describe('suggest', () => {
+  test('the text names each suggestion in order', async () => {
+    expect(await textOf(client, 'suggest', { kind: 'trees', text: 'giant' })).toBe(
+      'Suggestions for "giant": Giant Sequoia (level 51), Giant Yellow Mulberry (level 52).',
+    );
+  });
+
+  test('nothing typed: the first 25 in list order, all 25 named (no "and 0 more")', async () => {
+    const first = [
+      'African Juniper',
+      'American Arborvitae',
+      'American Beech',
+      'American Chestnut',
+      'American Elm',
+      'American Hornbeam',
+      'American Larch',
+      'American Mountainash',
+      'Apple Tree',
+      'Aspen Tree',
+      'Avocado Tree',
+      'Bald Cypress',
+      'Balsam Fir',
+      'Banana Tree',
+      'Basswood',
+      'Bigtooth Aspen',
+      'Birch Tree',
+      'Bitternut Hickory',
+      'Black Ash',
+      'Black Birch',
+      'Black Cherry',
+      'Black Locust',
+      'Black Walnut',
+      'Black Willow',
+      'Bonsai Tree',
+    ];
+    expect(await textOf(client, 'suggest', { kind: 'trees', text: '' })).toBe(
+      `Suggestions for "": ${first.map((name, at) => `${name} (level ${at + 1})`).join(', ')}.`,
+    );
+  });
+
+  test('none: the text says so', async () => {
+    expect(await textOf(client, 'suggest', { kind: 'vehicles', text: 'zzzzzz' })).toBe('No suggestions for "zzzzzz".');
+    expect(await structured(client, 'suggest', { kind: 'vehicles', text: 'zzzzzz' })).toEqual({ suggestions: [] });
+  });
+});
+
+describe('plan', () => {
+  // content/trees: African Juniper (level 1) sells 119 logs at $6, a sapling $69: $645 a harvest
+  // of 60 s, $645 × 3600 ÷ 60 = $38,700 an hour. American Arborvitae (level 2): 124 × $8 − $79 =
+  // $913 a 61 s harvest, $53,881.97 an hour; its upgrade of $11,500 pays back in
+  // 11,500 ÷ (53,881.97 − 38,700) = 0.757… hours.
+  test('with no money: the level 1 tree alone, and the next upgrade with its payback', async () => {
+    expect(await textOf(client, 'plan', { level: 1, money: 0 })).toBe(
+      '1 tree within reach; the best is African Juniper (level 1) at $38,700 an hour. ' +
+        'Next upgrade: American Arborvitae (level 2) for $11,500, which pays back in 0.8 h.',
+    );
+  });
+
+  // Yellow Birch (level 106, the top): (19,972 × $16,510,126 − $162,975,502) × 3600 ÷ 1336 s =
+  // $888,082,439,739.52 an hour, the most of any tree.
+  test('at the top level: every tree, and no upgrade above', async () => {
+    expect(await textOf(client, 'plan', { level: 106 })).toBe(
+      '106 trees within reach; the best is Yellow Birch (level 106) at $888,082,439,740 an hour. ' +
+        'There is no upgrade above this level.',
+    );
+  });
+
+  test('no tree at or below the level: none within reach', async () => {
+    const empty = await clientOf({ [listRoute('trees')]: envelope([]) });
+    expect(await textOf(empty, 'plan', { level: 1 })).toBe(
+      'No tree is within reach. There is no upgrade above this level.',
+    );
+  });
+});
+
+describe('tree_economics', () => {
+  // Giant Sequoia (level 51): 1364 logs × $7,574 = $10,330,936 a harvest, $10,256,164 once its
+  // $74,772 sapling is paid; on the level 3 plot (104 %) a 263 s harvest takes 263 ÷ 1.04 s:
+  // $10,256,164 × 3600 × 1.04 ÷ 263 = $146,004,098.92 an hour. Reaching it: the upgrade costs of
+  // levels 2 to 51, $83,003,714. Flowering Dogwood (level 50) earns (1299 × $6,586 − $65,019) ×
+  // 3600 × 1.04 ÷ 255 s = $124,656,039.53 an hour there, so Giant Sequoia's upgrade of
+  // $10,836,574 pays back in 10,836,574 ÷ 21,348,059.39 = 0.508 hours.
+  test('a tree found: what it sells for and earns, what reaching it costs, its payback', async () => {
+    expect(await textOf(client, 'tree_economics', { name: 'Giant Sequoia', plot: 3 })).toBe(
+      'Giant Sequoia (level 51): a harvest sells for $10,330,936 and earns $10,256,164, $146,004,099 an hour; ' +
+        'reaching it costs $83,003,714 of upgrades; its upgrade pays back in 0.5 h.',
+    );
+  });
+
+  test('the level 1 tree: no upgrade to reach it', async () => {
+    expect(await textOf(client, 'tree_economics', { name: '1' })).toBe(
+      'African Juniper (level 1): a harvest sells for $714 and earns $645, $38,700 an hour; ' +
+        'it needs no upgrade (a farm starts at level 1).',
+    );
+  });
+
+  test('a miss: the nearest tree names, no tree, no figures', async () => {
+    expect(await textOf(client, 'tree_economics', { name: 'sequioa' })).toBe(
+      'No tree matches "sequioa". The nearest: Giant Sequoia (level 51).',
+    );
+    expect(await structured(client, 'tree_economics', { name: 'zzzzzzzz' })).toEqual({
+      found: false,
+      version: store.manifest.version,
+      plot: { level: null, growthSpeed: 100 },
+      tree: null,
+      economics: null,
+      suggestions: [],
+    });
+    expect(await textOf(client, 'tree_economics', { name: 'zzzzzzzz' })).toBe(
+      'No tree matches "zzzzzzzz". Nothing is near it either.',
+    );
+  });
+});
+
+describe('a tree that earns less per hour than the one below: its upgrade never pays back', () => {
+  // American Arborvitae at $5 a log: 124 × $5 − $79 = $541 a 61 s harvest, $31,927.87 an hour,
+  // less than African Juniper's $38,700.
+  const poorer = { ...arborvitae, logValue: 5 };
+  const poorerClient = clientOf({
+    [listRoute('trees')]: envelope([juniper, poorer]),
+    [levelRoute('trees', 2)]: envelope([poorer]),
+  });
+
+  test('plan: the next upgrade never pays back', async () => {
+    expect(await textOf(await poorerClient, 'plan', { level: 1 })).toBe(
+      '2 trees within reach; the best is African Juniper (level 1) at $38,700 an hour. ' +
+        'Next upgrade: American Arborvitae (level 2) for $11,500, which never pays back.',
+    );
+  });
+
+  test('tree_economics: its upgrade never pays back', async () => {
+    expect(await textOf(await poorerClient, 'tree_economics', { name: 'American Arborvitae' })).toBe(
+      'American Arborvitae (level 2): a harvest sells for $620 and earns $541, $31,928 an hour; ' +
+        'reaching it costs $11,500 of upgrades; its upgrade never pays back.',
+    );
+  });
+});
+
+describe('changes', () => {
+  const record = (kind: 'trees' | 'cutters', name: string, level: number) => ({ kind, name, level });
+  const counts = { trees: 106, cutters: 8, gifts: 3, plots: 8, storages: 8, vehicles: 8 };
+  const release = (id: string, changes: ReleaseSummary['changes']): ReleaseSummary => ({
+    id,
+    date: id.slice(0, 10),
+    version: '0123456789abcdef',
+    notes: `Release ${id}.`,
+    counts,
+    changes,
+  });
+  const logValue = { logValue: { from: 8, to: 9 } };
+  // Newest first, as GET /api/releases lists them: the second release of 1 December, then two.
+  const releases = [
+    release('2026-12-02', {
+      added: [record('trees', 'Young Oak', 107)],
+      removed: [record('cutters', 'Fist', 1), record('cutters', 'Knife', 2)],
+      changed: [
+        { ...record('trees', 'American Arborvitae', 2), fields: logValue },
+        { ...record('trees', 'American Beech', 3), fields: logValue },
+        { ...record('trees', 'American Elm', 5), fields: logValue },
+      ],
+    }),
+    release('2026-12-01-2', { added: [], removed: [record('trees', 'Apple Tree', 9)], changed: [] }),
+    release('2026-12-01', { added: [record('trees', 'Apple Tree', 9)], removed: [], changed: [] }),
+  ];
+  const threeReleases = clientOf({ [RELEASES_ROUTE]: envelope(releases) });
+  const noRelease = clientOf({ [RELEASES_ROUTE]: envelope([]) });
+  const [newest, second, first] = [
+    '2026-12-02 (1 added, 2 removed, 3 changed)',
+    '2026-12-01-2 (0 added, 1 removed, 0 changed)',
+    '2026-12-01 (1 added, 0 removed, 0 changed)',
+  ];
+
+  test('every release, newest first, with its counts of records added, removed and changed', async () => {
+    expect(await textOf(await threeReleases, 'changes', {})).toBe(
+      `3 releases, newest first: ${newest}; ${second}; ${first}.`,
+    );
+    expect(await structured(await threeReleases, 'changes', {})).toEqual({ releases });
+  });
+
+  test.each([
+    [
+      'the first release of a day: the later ones of that day and after',
+      '2026-12-01',
+      `2 releases, newest first: ${newest}; ${second}.`,
+    ],
+    [
+      'a day with no release: the ones after it',
+      '2026-11-30',
+      `3 releases, newest first: ${newest}; ${second}; ${first}.`,
+    ],
+    ['the release before the newest: one release', '2026-12-01-2', `1 release, newest first: ${newest}.`],
+    ['the newest: none after it', '2026-12-02', 'No release after 2026-12-02.'],
+  ])('since %s', async (_case, since, text) => {
+    expect(await textOf(await threeReleases, 'changes', { since })).toBe(text);
+  });
+
+  test('since: only the releases after it, in the data too', async () => {
+    expect(await structured(await threeReleases, 'changes', { since: '2026-12-01-2' })).toEqual({
+      releases: [releases[0]],
+    });
+  });
+
+  test('no release yet; and none after `since`', async () => {
+    expect(await textOf(await noRelease, 'changes', {})).toBe('There are no data releases yet.');
+    expect(await textOf(await noRelease, 'changes', { since: '2026-11-22' })).toBe('No release after 2026-11-22.');
+  });
+
+  test('a `since` of the right shape on no day of the calendar is no release id: an error naming it', async () => {
+    expect(await callError(await threeReleases, 'changes', { since: '2026-02-30' })).toEqual({
+      code: -32602,
+      message: 'MCP error -32602: Invalid arguments for changes: since "2026-02-30": not a release id (no such day).',
+    });
+  });
+});
+
+describe('bad input is a JSON-RPC error -32602 that names what is wrong', () => {
+  const invalid = (message: string) => ({ code: -32602, message: `MCP error -32602: ${message}` });
+
+  test('an unknown tool, with the names of the tools', async () => {
+    expect(await callError(client, 'find_records', { kind: 'trees', query: 'oak' })).toEqual(
+      invalid(
+        'Unknown tool "find_records": the tools are find_record, list_records, suggest, plan, tree_economics, changes.',
+      ),
+    );
+  });
+
+  test.each([
+    ['a missing argument', { kind: 'trees' }, 'query is missing'],
+    ['no arguments at all: each one missing', undefined, 'kind is missing; query is missing'],
+    [
+      'a kind that is none',
+      { kind: 'tree', query: 'oak' },
+      'kind: Invalid option: expected one of "trees"|"cutters"|"gifts"|"plots"|"storages"|"vehicles"',
+    ],
+    ['a wrong type', { kind: 'trees', query: 5 }, 'query: Invalid input: expected string, received number'],
+    [
+      'a null is given, so not missing',
+      { kind: 'trees', query: null },
+      'query: Invalid input: expected string, received null',
+    ],
+    ['one unknown argument', { kind: 'trees', query: 'oak', colour: 'red' }, 'unknown argument colour'],
+    [
+      'several unknown arguments',
+      { kind: 'trees', query: 'oak', colour: 'red', size: 3 },
+      'unknown arguments colour, size',
+    ],
+    [
+      'two wrong arguments, each named',
+      { kind: 'tree', query: '', release: 'yesterday' },
+      'kind: Invalid option: expected one of "trees"|"cutters"|"gifts"|"plots"|"storages"|"vehicles"; ' +
+        'query: Too small: expected string to have >=1 characters; ' +
+        'release: expected a release id: the UTC date YYYY-MM-DD, then -2, -3, ... for later ones that day',
+    ],
+    [
+      'a release that does not exist',
+      { kind: 'trees', query: 'oak', release: '1999-01-01' },
+      'release "1999-01-01": The requested release could not be found. The releases are listed at /api/releases. ' +
+        'The changes tool lists them too.',
+    ],
+  ])('find_record, %s', async (_case, args, named) => {
+    expect(await callError(client, 'find_record', args)).toEqual(
+      invalid(`Invalid arguments for find_record: ${named}`),
+    );
+  });
+
+  test('a plot level no plot has, with the levels there are', async () => {
+    expect(await callError(client, 'plan', { level: 1, plot: 999 })).toEqual(
+      invalid('Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to 8'),
+    );
+  });
+
+  test('runTool: a ToolInputError that names the argument', async () => {
+    const failure = runTool(store.index, 'tree_economics', { name: 'oak tree', plot: 0 });
+    await expect(failure).rejects.toBeInstanceOf(ToolInputError);
+    await expect(failure).rejects.toMatchObject({
+      name: 'ToolInputError',
+      message: 'plot: no plot has level 0: the levels are 1 to 8',
+    });
+  });
+});
+
+test('data that cannot be read: a JSON-RPC internal error that says so, without the internals', async () => {
+  const damaged: RouteIndex = {
+    ...store.index,
+    text: () => Promise.reject(new Error('bodies.pack: unexpected end of file')),
+  };
+  expect(await callError(await memoryClient(createMcpServer(damaged)), 'list_records', { kind: 'trees' })).toEqual({
+    code: -32603,
+    message: 'MCP error -32603: list_records could not read the data to answer; try again later.',
+  });
+});
+
+describe('the server', () => {
+  test('states the tools capability, its list fixed (listChanged false)', async () => {
+    // A server of its own: the module's client connected before a mutation run switches a mutant on.
+    const connected = await memoryClient(createMcpServer(store.index));
+    expect(connected.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+  });
+
+  test('annotates each tool read-only, idempotent, not destructive, in a closed world, titled', async () => {
+    const { tools } = await client.listTools();
+    const titles = [
+      'Find a record',
+      'List every record of a kind',
+      'Suggest names',
+      'Plan the next trees',
+      "One tree's economics",
+      'Data releases and their changes',
+    ];
+    expect(tools.map(({ title, annotations }) => ({ title, annotations }))).toEqual(
+      titles.map((title) => ({
+        title,
+        annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      })),
+    );
+  });
+
+  test('asks no client for input: a form a client fills is refused, never taken unchecked', async () => {
+    const server = createMcpServer(store.index);
+    const filling = new Client({ name: 'filling', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    filling.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'oak' } }));
+    await memoryClient(server, filling);
+    const asked = server.elicitInput({
+      message: 'Which tree?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    await expect(asked).rejects.toBeInstanceOf(McpError);
+    await expect(asked).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'MCP error -32602: Elicitation response content does not match requested schema: ' +
+        'this server asks no client for input',
+    });
+  });
+});
