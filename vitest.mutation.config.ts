@@ -24,6 +24,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/contract/suggest.test.ts',
     'test/contract/economics.test.ts',
     'test/contract/rate-limit.test.ts',
+    'test/contract/bucket-layout.test.ts',
+    'test/contract/byte-ranges.test.ts',
     'test/edge/rate-limit.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',

@@ -11,6 +11,7 @@ import {
   type NearShard,
   nearSuggestions,
   queryVariants,
+  recordsInWords,
   suggestionOf,
   wordKeys,
 } from '../../src/contract/suggest.ts';
@@ -20,6 +21,22 @@ describe('the words and entries of a suggestion', () => {
   test('a record with a name is shown by name and level; a plot by its level alone', () => {
     expect(suggestionOf({ name: 'Oak Tree', level: 5 })).toStrictEqual({ name: 'Oak Tree', level: 5 });
     expect(suggestionOf({ level: 3 })).toStrictEqual({ level: 3 });
+  });
+
+  test('records in words: each by name and level (a plot by level), the first `most` named, then how many more', () => {
+    const oak = { name: 'Oak Tree', level: 2 };
+    const plot = { level: 3 };
+    expect(recordsInWords([])).toBe('');
+    expect(recordsInWords([oak, plot])).toBe('Oak Tree (level 2), level 3');
+    expect(recordsInWords([oak, plot], 2)).toBe('Oak Tree (level 2), level 3');
+    expect(recordsInWords([oak, plot, { name: 'Giant Sequoia', level: 97 }], 2)).toBe(
+      'Oak Tree (level 2), level 3 and 1 more',
+    );
+    const levels = Array.from({ length: 12 }, (_, index) => ({ level: index + 1 }));
+    const firstTen = 'level 1, level 2, level 3, level 4, level 5, level 6, level 7, level 8, level 9, level 10';
+    expect(recordsInWords(levels.slice(0, 10))).toBe(firstTen);
+    expect(recordsInWords(levels.slice(0, 11))).toBe(`${firstTen} and 1 more`);
+    expect(recordsInWords(levels)).toBe(`${firstTen} and 2 more`);
   });
 
   test('the words of a name are split at anything but letters, digits and marks, each key once, none empty', () => {
