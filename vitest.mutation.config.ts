@@ -26,6 +26,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/contract/rate-limit.test.ts',
     'test/contract/bucket-layout.test.ts',
     'test/contract/byte-ranges.test.ts',
+    'test/contract/resolve.test.ts',
     'test/edge/rate-limit.test.ts',
     'test/edge/core.test.ts',
     'test/build/search-key.test.ts',
