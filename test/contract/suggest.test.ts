@@ -74,6 +74,14 @@ describe('the deletion index', () => {
     expect(indexedVariants('abc')).toEqual(new Set(['abc']));
   });
 
+  test('a key is indexed under deletions of 1 character up to 5 characters, of 2 from 6 (a query 2 edits away has 8 or more)', () => {
+    expect(indexedVariants('abcde')).toEqual(new Set(['abcde', 'bcde', 'acde', 'abde', 'abce', 'abcd']));
+    // abcdef itself, its 6 deletions of one character and its 15 (6 choose 2) of two.
+    const sixes = [...indexedVariants('abcdef')].map((variant) => variant.length);
+    expect([6, 5, 4].map((length) => sixes.filter((each) => each === length).length)).toEqual([1, 6, 15]);
+    expect(sixes).toHaveLength(22);
+  });
+
   test('a query under 4 characters has no variants to look up', () => {
     expect(queryVariants('abc')).toEqual(new Set());
     expect(queryVariants('abcd')).toEqual(deletionVariants('abcd', 1));
