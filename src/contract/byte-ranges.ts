@@ -21,7 +21,8 @@ export function rangeOf(range: string | null, size: number, ifRange: string | nu
   if (ifRange !== null && ifRange.trim() !== etag) return WHOLE;
   const match = SINGLE_RANGE.exec(range.trim());
   if (!match) return WHOLE;
-  const [, first = '', last = ''] = match;
+  // Both groups take part in every match: each is a text, perhaps empty.
+  const [, first, last] = match;
   if (first === '' && last === '') return WHOLE;
   if (first === '') {
     // The last n bytes; "-0" asks for none of them.

@@ -30,6 +30,10 @@ describe('Range', () => {
     expect(range('bytes=-500')).toEqual({ type: 'part', start: 0, end: 99 });
   });
 
+  test('white space around the header is no part of it', () => {
+    expect(range(' bytes=0-9 ')).toEqual({ type: 'part', start: 0, end: 9 });
+  });
+
   test('the unit is matched in any letter case', () => {
     expect(range('Bytes=0-0')).toEqual({ type: 'part', start: 0, end: 0 });
   });
@@ -39,6 +43,7 @@ describe('Range', () => {
     expect(range('bytes=100-200')).toEqual({ type: 'unsatisfiable' });
     expect(range('bytes=-0')).toEqual({ type: 'unsatisfiable' });
     expect(range('bytes=0-', 0)).toEqual({ type: 'unsatisfiable' });
+    expect(range('bytes=-5', 0)).toEqual({ type: 'unsatisfiable' });
   });
 
   test('several ranges: the whole file (no multipart answer)', () => {
@@ -52,6 +57,7 @@ describe('Range', () => {
 
   test('If-Range naming this ETag: the part', () => {
     expect(range('bytes=0-9', 100, ETAG)).toEqual({ type: 'part', start: 0, end: 9 });
+    expect(range('bytes=0-9', 100, ` ${ETAG} `)).toEqual({ type: 'part', start: 0, end: 9 });
   });
 
   test('If-Range naming another ETag, a weak one or a date: the whole file', () => {
@@ -87,6 +93,22 @@ describe('the answer to a GET or HEAD', () => {
     });
   });
 
+  test('a range of one byte: 206 with that byte', () => {
+    expect(answer({ range: 'bytes=5-5' })).toEqual({
+      status: 206,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '1', 'Content-Range': 'bytes 5-5/100' },
+      bytes: { start: 5, end: 5 },
+    });
+  });
+
+  test('a range with an If-Range naming another ETag: 200, the whole file', () => {
+    expect(answer({ range: 'bytes=0-9', 'if-range': '"other"' })).toEqual({
+      status: 200,
+      headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '100' },
+      bytes: { start: 0, end: 99 },
+    });
+  });
+
   test('If-None-Match naming the ETag: 304, before any range', () => {
     expect(answer({ 'if-none-match': ETAG, range: 'bytes=0-9' })).toEqual({ status: 304, headers: {} });
   });
@@ -105,11 +127,14 @@ describe('the answer to a GET or HEAD', () => {
 
 describe('If-None-Match', () => {
   test('names the ETag alone, in a list, weakly or as *: the copy is current', () => {
-    for (const header of [ETAG, `"x", ${ETAG}`, `W/${ETAG}`, '*']) expect(noneMatch(header, ETAG), header).toBe(true);
+    for (const header of [ETAG, `"x", ${ETAG}`, `W/${ETAG}`, '*', '"x", *', ` ${ETAG} `])
+      expect(noneMatch(header, ETAG), header).toBe(true);
   });
 
   test('absent or naming another: not current', () => {
     expect(noneMatch(null, ETAG)).toBe(false);
     expect(noneMatch('"other"', ETAG)).toBe(false);
+    // Only a leading W/ marks a weak tag: one inside a tag is part of it.
+    expect(noneMatch('"aW/bc"', ETAG)).toBe(false);
   });
 });

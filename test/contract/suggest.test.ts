@@ -11,6 +11,7 @@ import {
   type NearShard,
   nearSuggestions,
   queryVariants,
+  recordsInWords,
   suggestionOf,
   wordKeys,
 } from '../../src/contract/suggest.ts';
@@ -20,6 +21,22 @@ describe('the words and entries of a suggestion', () => {
   test('a record with a name is shown by name and level; a plot by its level alone', () => {
     expect(suggestionOf({ name: 'Oak Tree', level: 5 })).toStrictEqual({ name: 'Oak Tree', level: 5 });
     expect(suggestionOf({ level: 3 })).toStrictEqual({ level: 3 });
+  });
+
+  test('records in words: each by name and level (a plot by level), the first `most` named, then how many more', () => {
+    const oak = { name: 'Oak Tree', level: 2 };
+    const plot = { level: 3 };
+    expect(recordsInWords([])).toBe('');
+    expect(recordsInWords([oak, plot])).toBe('Oak Tree (level 2), level 3');
+    expect(recordsInWords([oak, plot], 2)).toBe('Oak Tree (level 2), level 3');
+    expect(recordsInWords([oak, plot, { name: 'Giant Sequoia', level: 97 }], 2)).toBe(
+      'Oak Tree (level 2), level 3 and 1 more',
+    );
+    const levels = Array.from({ length: 12 }, (_, index) => ({ level: index + 1 }));
+    const firstTen = 'level 1, level 2, level 3, level 4, level 5, level 6, level 7, level 8, level 9, level 10';
+    expect(recordsInWords(levels.slice(0, 10))).toBe(firstTen);
+    expect(recordsInWords(levels.slice(0, 11))).toBe(`${firstTen} and 1 more`);
+    expect(recordsInWords(levels)).toBe(`${firstTen} and 2 more`);
   });
 
   test('the words of a name are split at anything but letters, digits and marks, each key once, none empty', () => {
@@ -55,6 +72,14 @@ describe('the deletion index', () => {
   test('keys under 3 characters are not indexed: no query can reach them', () => {
     expect(indexedVariants('ab')).toEqual(new Set());
     expect(indexedVariants('abc')).toEqual(new Set(['abc']));
+  });
+
+  test('a key is indexed under deletions of 1 character up to 5 characters, of 2 from 6 (a query 2 edits away has 8 or more)', () => {
+    expect(indexedVariants('abcde')).toEqual(new Set(['abcde', 'bcde', 'acde', 'abde', 'abce', 'abcd']));
+    // abcdef itself, its 6 deletions of one character and its 15 (6 choose 2) of two.
+    const sixes = [...indexedVariants('abcdef')].map((variant) => variant.length);
+    expect([6, 5, 4].map((length) => sixes.filter((each) => each === length).length)).toEqual([1, 6, 15]);
+    expect(sixes).toHaveLength(22);
   });
 
   test('a query under 4 characters has no variants to look up', () => {
