@@ -17,6 +17,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/rate-limit.test.ts',
     'test/edge/client-address.test.ts',
     'test/worker/worker.test.ts',
+    // src/edge/mcp.ts's bounds and errors: the SDK's client against the Node server in-process.
+    'test/mcp/http.test.ts',
   ],
   contract: [
     'test/contract/layout-and-order.test.ts',

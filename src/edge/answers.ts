@@ -16,6 +16,7 @@ import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.
 import type { BodySource, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor, ifNoneMatchHits } from './negotiation.ts';
+import { methodOf } from './route.ts';
 
 /** A body to answer with: a stored one, or a made text with its SHA-256 (its ETag's source). */
 export type Body = { readonly stored: string } | MadeBody;
@@ -88,8 +89,7 @@ export class AnswerCache {
     scope: AnswerScope,
   ): Promise<EdgeResponse> {
     const encoding = this.encodingFor(request);
-    const method = request.method;
-    const head = method === 'HEAD' || (method !== 'GET' && method.toUpperCase() === 'HEAD');
+    const head = methodOf(request) === 'HEAD';
     const answers = this.answersOf(body, scope, status)[encoding];
     const known = head ? answers.head : answers.get;
     if (known) return known;

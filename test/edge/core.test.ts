@@ -235,6 +235,18 @@ describe('answers to /api/', () => {
       });
     }
   });
+
+  test('the preflights of /mcp and /api/ are each their own, whichever a core answers first', async () => {
+    const core = newCore();
+    const allowedMethods = async (path: string) => {
+      const answer = await decision('OPTIONS', path, {}, core);
+      return answer.type === 'respond' ? answer.headers['Access-Control-Allow-Methods'] : answer.type;
+    };
+    const paths = ['/mcp', '/api/trees', '/mcp', '/api/trees'];
+    const answered = [];
+    for (const path of paths) answered.push(await allowedMethods(path));
+    expect(answered).toEqual(['POST, OPTIONS', 'GET, HEAD, OPTIONS', 'POST, OPTIONS', 'GET, HEAD, OPTIONS']);
+  });
 });
 
 /** The index over dist/, counting the bodies it reads (near-miss shards). */

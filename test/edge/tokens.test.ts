@@ -1,7 +1,9 @@
-// API tokens (src/edge/tokens.ts): how a token is presented, configured and checked.
+// API tokens (src/edge/tokens.ts, token-verdict.ts): how a token is presented, configured and checked.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { tokenVerdicts } from '../../src/edge/token-verdict.ts';
 import {
+  configuredTokens,
   type Digest,
   digestsEqual,
   isConfiguredToken,
@@ -107,6 +109,42 @@ describe('tokenDigests', () => {
     }
     expect(message).toMatch(/entry 1/);
     expect(message).not.toContain(bad);
+  });
+});
+
+describe('configuredTokens', () => {
+  test("each token's name: the one configured (name:token), else the first 8 hex digits of its digest", async () => {
+    const configured = await configuredTokens({
+      API_TOKENS: 'plain,reader:named',
+      API_TOKEN_SHA256: `${hex('hashed')},ops:${hex('hashed-named')}`,
+    });
+    expect(configured.map(({ name }) => name)).toEqual([
+      hex('plain').slice(0, 8),
+      'reader',
+      hex('hashed').slice(0, 8),
+      'ops',
+    ]);
+  });
+});
+
+describe('tokenVerdicts', () => {
+  test('verify: a missing header or an empty token is missing, a configured token passes with its key, else invalid', async () => {
+    const digests = await tokenDigests({ API_TOKENS: 'plain' });
+    const verdicts = tokenVerdicts(digests, ['reader']);
+    const cases: (string | null)[] = [
+      null,
+      '',
+      'Bearer',
+      'Bearer plain',
+      'bearer  plain',
+      'plain',
+      'Bearer wrong',
+      'Bearer plain',
+    ];
+    const verified = [];
+    for (const authorization of cases) verified.push(await verdicts.verify(authorization));
+    const passed = { key: hex('plain'), name: 'reader' };
+    expect(verified).toEqual(['missing', 'missing', 'missing', passed, passed, passed, 'invalid', passed]);
   });
 });
 

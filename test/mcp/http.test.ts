@@ -5,9 +5,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../src/contract/economics.ts';
+import { answerMcp } from '../../src/edge/mcp.ts';
 import type { Plot, Tree } from '../../src/schema/records.ts';
+import { loadBodyStore } from '../../src/server/body-store.ts';
 import { apiAnswer, callError, httpClient, postMcp, structured, textOf, toolCall } from '../support/mcp.ts';
-import { startRuntime, type Runtime } from '../support/runtimes.ts';
+import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-test-token';
 const TOOLS = ['find_record', 'list_records', 'suggest', 'plan', 'tree_economics', 'changes'];
@@ -25,6 +27,15 @@ afterAll(async () => {
 });
 
 const api = (path: string) => apiAnswer(runtime.url, TOKEN, path);
+/** JSON-RPC's codes (its specification): not JSON, not a valid request. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+/** The body of a JSON-RPC error answer, checked to be sent as JSON and never cached. */
+async function rpcErrorOf(response: Response) {
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  return (await response.json()) as { jsonrpc: string; error: { code: number; message: string }; id: unknown };
+}
 
 describe('the tools', () => {
   test('are the six tools, each read-only and idempotent, with an input and an output schema', async () => {
@@ -152,7 +163,7 @@ describe('HTTP', () => {
     await expect(httpClient(runtime.url, 'not-the-token')).rejects.toMatchObject({ code: 401 });
   });
 
-  test('GET and DELETE: 405 with Allow: POST and a JSON-RPC error (no stream, no session)', async () => {
+  test('GET and DELETE: 405 with Allow: POST and a JSON-RPC error -32000 (no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(new URL('/mcp', runtime.url), {
         method,
@@ -160,43 +171,124 @@ describe('HTTP', () => {
       });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
-      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
-        `Method ${method} not allowed on /mcp`,
-      );
+      expect(await rpcErrorOf(response)).toEqual({
+        jsonrpc: '2.0',
+        error: {
+          code: -32000,
+          message:
+            `Method ${method} not allowed on /mcp: POST one JSON-RPC message. ` +
+            'This server keeps no session and offers no event stream.',
+        },
+        id: null,
+      });
     }
   });
 
   test.each([
-    ['a batch', `[${toolCall('suggest', { kind: 'trees', text: 'oa' })}]`, {}, 400, 'Batches are not accepted'],
-    ['malformed JSON', '{"jsonrpc":"2.0",', {}, 400, 'Parse error: the body is not JSON'],
+    [
+      'a batch',
+      `[${toolCall('suggest', { kind: 'trees', text: 'oa' })}]`,
+      {},
+      400,
+      INVALID_REQUEST,
+      'Batches are not accepted (MCP 2025-06-18 removed JSON-RPC batching): send one message per request.',
+    ],
+    ['malformed JSON', '{"jsonrpc":"2.0",', {}, 400, PARSE_ERROR, 'Parse error: the body is not JSON ('],
     [
       'deep nesting',
       `${'['.repeat(40)}${']'.repeat(40)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}'),
       {},
       400,
-      'nests deeper than 16',
+      INVALID_REQUEST,
+      'The message nests deeper than 16 levels.',
     ],
     [
       'a body over 16 KiB',
       toolCall('suggest', { kind: 'trees', text: 'x'.repeat(17_000) }),
       {},
       413,
-      'over 16384 bytes',
+      INVALID_REQUEST,
+      'The body is over 16384 bytes: send one short JSON-RPC message.',
     ],
     [
       'the wrong content type',
       toolCall('suggest', { kind: 'trees', text: 'oa' }),
       { 'Content-Type': 'text/plain' },
       415,
-      'Content-Type must be application/json, got "text/plain"',
+      INVALID_REQUEST,
+      'Content-Type must be application/json, got "text/plain".',
     ],
-  ])('%s: a JSON-RPC error naming it', async (_name, body, headers, status, message) => {
+  ])('%s: a JSON-RPC error naming it, with no id', async (_name, body, headers, status, code, message) => {
     const response = await postMcp(runtime.url, body, { token: TOKEN, headers });
     expect(response.status).toBe(status);
-    const answer = (await response.json()) as { jsonrpc: string; error: { code: number; message: string } };
-    expect(answer.jsonrpc).toBe('2.0');
-    expect(answer.error.message).toContain(message);
+    const answer = await rpcErrorOf(response);
+    expect(answer).toMatchObject({ jsonrpc: '2.0', error: { code }, id: null });
+    expect(answer.error.message.startsWith(message)).toBe(true);
     expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  test('no Content-Type at all: 415 saying none was sent', async () => {
+    const response = await fetch(new URL('/mcp', runtime.url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'application/json, text/event-stream' },
+      // A byte body: fetch gives it no Content-Type of its own (a string would be text/plain).
+      body: new TextEncoder().encode(toolCall('suggest', { kind: 'trees', text: 'oa' })),
+    });
+    expect(response.status).toBe(415);
+    expect((await rpcErrorOf(response)).error).toEqual({
+      code: INVALID_REQUEST,
+      message: 'Content-Type must be application/json, got none.',
+    });
+  });
+
+  test('a body of exactly 16 KiB is answered; one byte more is 413', async () => {
+    const call = toolCall('suggest', { kind: 'trees', text: 'oa' });
+    // JSON allows white space after the value: the same message, padded to the byte.
+    const padded = (bytes: number) => call + ' '.repeat(bytes - call.length);
+    const whole = await postMcp(runtime.url, padded(16_384), { token: TOKEN });
+    expect(whole.status).toBe(200);
+    expect(await whole.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { structuredContent: {} } });
+    const over = await postMcp(runtime.url, padded(16_385), { token: TOKEN });
+    expect(over.status).toBe(413);
+    expect((await rpcErrorOf(over)).error.message).toBe(
+      'The body is over 16384 bytes: send one short JSON-RPC message.',
+    );
+  });
+
+  test('arrays and objects nested exactly 16 deep are answered; 17 is refused; values are no level', async () => {
+    // The message's object, params and _meta are three levels; the arrays inside make the rest.
+    // The innermost array holds a null and a text, which nest nothing.
+    const arrays = (levels: number): string => (levels === 1 ? '[null,"leaf"]' : `[${arrays(levels - 1)}]`);
+    const ping = (levels: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"deep":${arrays(levels - 3)}}}}`;
+    const sixteen = await postMcp(runtime.url, ping(16), { token: TOKEN });
+    expect(sixteen.status).toBe(200);
+    expect(await sixteen.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    const seventeen = await postMcp(runtime.url, ping(17), { token: TOKEN });
+    expect(seventeen.status).toBe(400);
+    expect((await rpcErrorOf(seventeen)).error).toEqual({
+      code: INVALID_REQUEST,
+      message: 'The message nests deeper than 16 levels.',
+    });
+  });
+
+  test('a body that cannot be read: 400, a parse error saying so', async () => {
+    const { index } = await loadBodyStore(distDir);
+    const failing = new ReadableStream<Uint8Array>({ pull: (controller) => controller.error(new Error('reset')) });
+    const request = new Request('http://localhost/mcp', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: failing,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await answerMcp(request, index, { 'Cache-Control': 'no-store' });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await rpcErrorOf(response)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: PARSE_ERROR, message: 'Parse error: the body is not JSON (the body could not be read).' },
+      id: null,
+    });
   });
 
   test('a tool call answers in one POST, with no session (stateless), JSON not an event stream', async () => {
@@ -206,6 +298,9 @@ describe('HTTP', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('mcp-session-id')).toBeNull();
+    // The API's headers of /mcp, over the transport's own.
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const answer = (await response.json()) as { result: { structuredContent: { records: unknown[] } } };
     expect(answer.result.structuredContent.records).toEqual((await api('/api/trees?search=oak%20tree')).data);
   });
