@@ -145,7 +145,7 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
-  test('a .tar.gz cut short, at the end of a slice of 4,096 bytes or within one, is damaged: its inflater is told where it ends', async () => {
+  test('a .tar.gz cut short, at the end of a 4,096-byte slice or within one, is damaged', async () => {
     // 20 KiB of gzip: the cuts fall inside deflate blocks, where fflate reports the end missing.
     const whole = await tarGz([{ name: 'data/noise.bin', text: Buffer.from(noise(20_000)).toString('base64') }]);
     for (const length of [8192, 16_000])
@@ -180,7 +180,7 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
-  test('a central directory listing its entries out of their order in the archive is read: overlaps go by offset', async () => {
+  test('entries listed out of their order in the archive are read: overlaps go by offset', async () => {
     const zip = zipOf([
       { name: 'a.json', data: deflateRawSync(bytes('{"a":1}')), size: 7 },
       { name: 'b.json', data: deflateRawSync(bytes('{"b":2}')), size: 7 },
@@ -206,7 +206,7 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
-  test(`exactly ${MAX_ENTRIES} entries are read, in a zip (as its end record counts them) and in a tar.gz`, async () => {
+  test(`exactly ${MAX_ENTRIES} entries are read, in a zip (counted by its end record) and a tar.gz`, async () => {
     const names = Array.from({ length: MAX_ENTRIES }, (_, index) => `api/${index}.json`);
     const zip = await readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))));
     expect(zip.size).toBe(MAX_ENTRIES);
@@ -254,7 +254,7 @@ describe('a zip is read from its central directory, each entry checked against i
     expect([...files.keys()]).toEqual(['a.json']);
   });
 
-  test('a zip with a comment of the longest length, 65,535 bytes, is read: the end record is looked for that far back', async () => {
+  test('a zip with the longest comment, 65,535 bytes, is read: its end record is found', async () => {
     const zip = alteredZip((view, { end }) => view.setUint16(end + 20, 0xffff, true));
     const files = await readArchive(Buffer.concat([zip, Buffer.alloc(0xffff, 'x')]));
     expect([...files.keys()]).toEqual(['a.json']);
@@ -286,7 +286,7 @@ describe('a zip is read from its central directory, each entry checked against i
     );
   });
 
-  test('an entry of the central directory whose name or comment runs past its end, by a byte or more, is damaged', async () => {
+  test('a directory entry whose name or comment runs past the directory, by a byte or more, is damaged', async () => {
     const withComment = (directorySize: number) => {
       const zip = zipOf([{ name: 'a.json', data: deflateRawSync(bytes('{}')), size: 2, comment: 3 }]);
       new DataView(zip.buffer, zip.byteOffset, zip.byteLength).setUint32(zip.length - 22 + 12, directorySize, true);
@@ -401,7 +401,7 @@ describe('a zip is read from its central directory, each entry checked against i
     await expect(readArchive(stored(8))).rejects.toThrow('The archive is damaged: a.json is stored with two sizes.');
   });
 
-  test("the bytes read are the archive's copies: changing the archive afterwards changes no file, stored or deflated", async () => {
+  test('the files read are copies: changing the archive afterwards changes no file, stored or deflated', async () => {
     const storedZip = zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size: 7 }]).map((byte, index) =>
       index === 8 || index === 36 + 7 + 10 ? 0 : byte,
     );

@@ -58,7 +58,7 @@ describe('a scope root as read from the bucket', () => {
       );
   });
 
-  test('shards missing, one too few or too many, or one not a SHA-256 in lower-case hex: an error naming the count', () => {
+  test('shards missing, too few or too many, or one not a lower-case hex SHA-256: an error naming the count', () => {
     const message = 'index/roots/x does not list the SHA-256 of each of its 2 shards.';
     for (const shards of [
       undefined,
@@ -132,7 +132,7 @@ describe('the downloads a runtime serves itself', () => {
       expect(bundleContentType(name), name).toBeUndefined();
   });
 
-  test('the bundles latest.json names, by URL path: each with its key by SHA-256, size, SHA-256 and Content-Type', () => {
+  test('the bundles latest.json names, by URL path: each with its key, size, SHA-256 and Content-Type', () => {
     const bundles: LatestBundle[] = [
       { name: 'treefarm-data-v1.tar.gz', format: 'tar.gz', size: 10, sha256: A },
       { name: 'treefarm-data-v1.zip', format: 'zip', size: 20, sha256: B },

@@ -128,7 +128,7 @@ describe('configuredTokens', () => {
 });
 
 describe('tokenVerdicts', () => {
-  test('verify: a missing header or an empty token is missing, a configured token passes with its key, else invalid', async () => {
+  test('verify: no header or an empty token is missing, a configured token passes, else invalid', async () => {
     const digests = await tokenDigests({ API_TOKENS: 'plain' });
     const verdicts = tokenVerdicts(digests, ['reader']);
     const cases: (string | null)[] = [

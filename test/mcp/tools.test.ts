@@ -110,9 +110,10 @@ describe('list_records', () => {
     [
       'trees',
       'the first ten and how many more',
-      '106 trees, in level order: African Juniper (level 1), American Arborvitae (level 2), American Beech (level 3), ' +
-        'American Chestnut (level 4), American Elm (level 5), American Hornbeam (level 6), American Larch (level 7), ' +
-        'American Mountainash (level 8), Apple Tree (level 9), Aspen Tree (level 10) and 96 more.',
+      '106 trees, in level order: African Juniper (level 1), American Arborvitae (level 2), ' +
+        'American Beech (level 3), American Chestnut (level 4), American Elm (level 5), ' +
+        'American Hornbeam (level 6), American Larch (level 7), American Mountainash (level 8), ' +
+        'Apple Tree (level 9), Aspen Tree (level 10) and 96 more.',
     ],
   ])('the text of %s: %s', async (kind, _how, text) => {
     expect(await textOf(client, 'list_records', { kind })).toBe(text);
