@@ -269,8 +269,9 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     throw new EnvironmentError(
       `${INDEX_VARIABLE} is set but the ${BUCKET_BINDING} R2 binding is not ([[r2_buckets]] in wrangler.toml)`,
     );
-  const deploy = bucket ? await deployOf(bucket, indexIdOf(env)) : undefined;
-  const files = bucket ? bucketFiles(bucket) : assetFiles(env, origin);
+  // The R2 mode: the bucket, and the deploy API_INDEX names in it.
+  const r2 = bucket && { bucket, deploy: await deployOf(bucket, indexIdOf(env)) };
+  const files = r2 ? bucketFiles(r2.bucket) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
     const bytes = await container(stored);
@@ -278,7 +279,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     return bytes.slice(start, end);
   };
   const index: RouteIndex = {
-    ...(bucket && deploy ? bucketIndex(bucket, deploy) : filesIndex(files)),
+    ...(r2 ? bucketIndex(r2.bucket, r2.deploy) : filesIndex(files)),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
   const tokens = await configuredTokens(env);
@@ -288,7 +289,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
   });
-  const inR2 = bucket && deploy ? { bucket, listing: deploy.downloads } : undefined;
+  const inR2 = r2 && { bucket: r2.bucket, listing: r2.deploy.downloads };
   return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2) };
 }
 
