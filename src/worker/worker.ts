@@ -333,7 +333,7 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
 export default {
   async fetch(request, env: WorkerEnv): Promise<Response> {
     try {
-      return await answer(request, env);
+      return await answerRequest(request, env);
     } catch (error) {
       return failed(request, error);
     }
@@ -343,7 +343,7 @@ export default {
 /** A request as Cloudflare hands it to the Worker, with its `cf` properties. */
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 
-async function answer(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
+async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
   const url = new URL(request.url);
   if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
     return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
