@@ -508,8 +508,9 @@ function mcpPath(): Json {
       responses: {
         '200': {
           description:
-            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown tool, a missing ' +
-            'or wrong argument, a release or plot that does not exist).',
+            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown method or tool, ' +
+            'malformed params). Arguments a tool cannot take (missing, wrong, a release or plot that does not ' +
+            'exist) are a result flagged isError that names the argument and what it expects.',
           content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
         },
         '202': { description: 'A notification or response, accepted: no body.' },
