@@ -103,17 +103,23 @@ export function postMcp(
 }
 
 /**
- * A POST /mcp whose head declares a body of `length` bytes and sends none of it, on a raw
- * connection: what the server answers without reading it.
+ * A POST /mcp whose head declares a body of `length` bytes, on a raw connection; `sent`: the
+ * body follows (`length` bytes of x), else none of it is sent, to see what the server answers
+ * without reading it.
  */
-export function declaredMcpBody(origin: string, length: number, token?: string): Promise<RawResponse> {
+export function declaredMcpBody(
+  origin: string,
+  length: number,
+  { token, sent = false }: { token?: string; sent?: boolean } = {},
+): Promise<RawResponse> {
   const headers: [string, string][] = [
     ['Content-Type', 'application/json'],
     ['Accept', 'application/json, text/event-stream'],
     ['Content-Length', String(length)],
   ];
   if (token !== undefined) headers.push(['Authorization', `Bearer ${token}`]);
-  return rawRequest(origin, { method: 'POST', target: '/mcp', headers }, 30_000);
+  const body = sent ? Buffer.alloc(length, 'x') : undefined;
+  return rawRequest(origin, { method: 'POST', target: '/mcp', headers, body }, 30_000);
 }
 
 /** A tools/call message, as JSON text. */
