@@ -514,7 +514,10 @@ function mcpPath(): Json {
           content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
         },
         '202': { description: 'A notification or response, accepted: no body.' },
-        '400': rpcError(`Not JSON, not one JSON-RPC message (a batch), or nested deeper than ${MCP_MAX_DEPTH}.`),
+        '400': rpcError(
+          `Not JSON, not one JSON-RPC message (a batch, or JSON that is no message), params that are not an ` +
+            `object, or nested deeper than ${MCP_MAX_DEPTH}.`,
+        ),
         '401': ref('responses', AUTH_FAILED),
         '406': rpcError('Accept does not list both application/json and text/event-stream.'),
         '413': rpcError(`The body is over ${MCP_MAX_BODY_BYTES} bytes.`),

@@ -181,6 +181,17 @@ describe('errors as the negotiated MCP version (2025-11-25) has them', () => {
     });
   });
 
+  test('params that are no object: -32602 with the id, naming them', async () => {
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: 'find_record' });
+    const response = await postMcp(runtime.url, call, { token: TOKEN });
+    expect(response.status).toBe(400);
+    expect(await rpcErrorOf(response)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid params of tools/call: params must be an object, got "find_record".' },
+      id: 4,
+    });
+  });
+
   test('a wrong argument is a tool result flagged isError, naming the argument and its values', async () => {
     const response = await postMcp(runtime.url, toolCall('find_record', { kind: 'tree', query: 'oak' }), {
       token: TOKEN,
@@ -276,6 +287,31 @@ describe('HTTP', () => {
       'Batches are not accepted (MCP 2025-06-18 removed JSON-RPC batching): send one message per request.',
     ],
     ['malformed JSON', '{"jsonrpc":"2.0",', {}, 400, PARSE_ERROR, 'Parse error: the body is not JSON ('],
+    [
+      'JSON that is no message',
+      '"tools/list"',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: the body is "tools/list", not a JSON-RPC message (an object with "jsonrpc": "2.0").',
+    ],
+    [
+      'another JSON-RPC version',
+      '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: "jsonrpc" must be "2.0", got "1.0".',
+    ],
+    [
+      'neither a method nor a result',
+      '{"jsonrpc":"2.0","id":1}',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: a JSON-RPC message has a "method" (a request or notification), or a "result" or "error" ' +
+        '(a response).',
+    ],
     [
       'deep nesting',
       `${'['.repeat(40)}${']'.repeat(40)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}'),
