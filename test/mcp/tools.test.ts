@@ -386,7 +386,8 @@ describe('arguments refused: a result flagged isError naming the argument and wh
   const KINDS = 'expected one of trees, cutters, gifts, plots, storages, vehicles';
   const QUERY = 'expected a name or alias as text ("giant sequoia") or a level as a whole number from 1';
   const RELEASE =
-    'expected a release id as text: YYYY-MM-DD, then -2, -3 for later releases of that day (the changes tool lists them)';
+    'expected a release id as text: YYYY-MM-DD, then -2, -3 for later releases of that day ' +
+    '(the changes tool lists them)';
 
   test.each([
     ['a missing argument', { kind: 'trees' }, `query: ${QUERY}, got nothing`],
@@ -437,7 +438,8 @@ describe('arguments refused: a result flagged isError naming the argument and wh
     ['a fraction', 2.5],
   ])('a level that is %s: a whole number from 1, as a number or digits', async (_case, level) => {
     expect(await refusal(client, 'plan', { level })).toBe(
-      `Invalid arguments for plan: level: expected a level, a whole number from 1 (a number or digits), got ${JSON.stringify(level)}`,
+      'Invalid arguments for plan: level: expected a level, a whole number from 1 (a number or digits), ' +
+        `got ${JSON.stringify(level)}`,
     );
   });
 
