@@ -121,11 +121,12 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
-    if (!limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    const target = requestTarget(request.url ?? '');
+    // /mcp bounds its own body (readMcpBody), to answer one past it with its JSON-RPC 413.
+    if (target?.pathname !== MCP_PATH && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
-    const target = requestTarget(request.url ?? '');
     if (!target) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
@@ -179,7 +180,7 @@ class Exchange implements EdgeRequest {
     this.generation = generation;
     this.log = log;
     this.start = start;
-    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request) : undefined;
+    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request, response) : undefined;
   }
 
   header(name: string): string | null {
@@ -214,7 +215,7 @@ class Exchange implements EdgeRequest {
   }
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
-    const body = this.mcpBody ?? readMcpBody(this.request);
+    const body = this.mcpBody ?? readMcpBody(this.request, this.response);
     sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
       (bytes) => this.log && this.logLine(bytes),
       (error: unknown) => this.failed(error),
