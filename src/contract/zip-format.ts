@@ -12,6 +12,25 @@ export const DEFLATED = 8;
 export const ENCRYPTED_FLAG = 0x1;
 export const UTF8_NAME_FLAG = 0x800;
 
+/** General purpose flag bit 3 (4.4.4): the CRC and sizes follow the data, in a data descriptor (4.3.9). */
+export const DATA_DESCRIPTOR_FLAG = 0x8;
+/** The signature a data descriptor may start with (4.3.9.3); readers take it with or without. */
+export const DATA_DESCRIPTOR_SIGNATURE = 0x08074b50;
+
+/**
+ * Hosts of "version made by" (4.4.2) whose external attributes hold a Unix mode in their high 16
+ * bits, as `unzip` reads them: 3, Unix, and 19, OS X. The mode's file type (S_IFMT) says what
+ * `unzip` makes of the entry: a file, a folder, or a link, device, FIFO or socket.
+ */
+export const UNIX_HOSTS: readonly number[] = [3, 19];
+export const UNIX_FILE_TYPE = 0o170000;
+export const UNIX_REGULAR_FILE = 0o100000;
+export const UNIX_DIRECTORY = 0o040000;
+
+/** The Unix mode of an entry's external attributes, when the host that made it keeps one there. */
+export const unixMode = (versionMadeBy: number, externalAttributes: number): number | undefined =>
+  UNIX_HOSTS.includes(versionMadeBy >>> 8) ? externalAttributes >>> 16 : undefined;
+
 /** Version needed to extract (4.4.3): 2.0 for deflate, 4.5 for the ZIP64 records. */
 export const VERSION_DEFLATE = 20;
 export const VERSION_ZIP64 = 45;
