@@ -160,6 +160,18 @@ export function gzipWithFileName(inflated: Uint8Array, nameLength: number): Uint
 }
 
 /**
+ * A gzip member with its trailer changed: cut short by `cut` bytes, or its CRC-32 or length
+ * (ISIZE) off by one, which `gzip -t` refuses and a reader that skips the trailer does not.
+ */
+export function gzipTrailerChanged(gzip: Uint8Array, change: 'cut' | 'crc' | 'length', cut = 8): Uint8Array {
+  if (change === 'cut') return gzip.subarray(0, gzip.length - cut);
+  const changed = Buffer.from(gzip);
+  const at = changed.length - (change === 'crc' ? 8 : 4);
+  changed.writeUInt32LE((changed.readUInt32LE(at) + 1) % 2 ** 32, at);
+  return changed;
+}
+
+/**
  * A zip of `entries` with an entry that only its local headers list: a local header and data
  * between two listed entries, which the central directory skips (offsets moved to match).
  */

@@ -317,7 +317,7 @@ describe('the manifest is checked as early as the format allows', () => {
     );
   });
 
-  test('a zip file the manifest does not list, or lists at another size, is refused before it is inflated', async () => {
+  test('a zip file the manifest does not list, or lists at another size, is refused uninflated', async () => {
     const built = bundleEntries(content).map(zipEntry);
     await expect(openBundle(zipOf([{ name: 'extra.json', ...undeflatable }, ...built]))).rejects.toThrow(
       new BundleError('The bundle holds extra.json, which its manifest does not list.', 'extra.json'),

@@ -20,7 +20,16 @@ import {
 } from '../../src/contract/bundle-layout.ts';
 import { distDir } from '../support/runtimes.ts';
 import { MAX_INFLATED_BYTES } from '../../src/client/archive.ts';
-import { deflatedZeros, forgedEntries, gzipBomb, sha256, writeCapSizedBundle, zipOf } from './hostile-bundles.ts';
+import {
+  bundleTarGzWith,
+  deflatedZeros,
+  forgedEntries,
+  gzipBomb,
+  gzipTrailerChanged,
+  sha256,
+  writeCapSizedBundle,
+  zipOf,
+} from './hostile-bundles.ts';
 
 const verify = (...args: string[]) =>
   spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {
@@ -165,6 +174,30 @@ describe('the published digest: --sha256 <digest>, or --url <site> to read it fr
     } finally {
       server.close();
     }
+  });
+});
+
+test('a tar link named as a file it follows (data/trees.json -> /etc/passwd): exit 1, naming it', async () => {
+  const path = join(scratch, 'link.tar.gz');
+  const link = { name: 'data/trees.json', type: 'symlink', linkname: '/etc/passwd' } as const;
+  writeFileSync(path, await bundleTarGzWith(content, [link]));
+  const result = verify(path);
+  expect({ status: result.status, stderr: result.stderr }).toEqual({
+    status: 1,
+    stderr:
+      `${path}: NOT a valid bundle. data/trees.json is a symbolic link to /etc/passwd: ` +
+      'a bundle holds only files and folders.\n',
+  });
+});
+
+test('a .tar.gz cut before its gzip trailer, which gzip -t refuses: exit 1, saying so', () => {
+  const path = join(scratch, 'cut.tar.gz');
+  const built = readFileSync(join(distDir, DOWNLOADS_DIR, bundleFileName(content.version, 'tar.gz')));
+  writeFileSync(path, gzipTrailerChanged(built, 'cut'));
+  const result = verify(path);
+  expect({ status: result.status, stderr: result.stderr }).toEqual({
+    status: 1,
+    stderr: `${path}: NOT a valid bundle. The archive is damaged: its gzip trailer is cut short.\n`,
   });
 });
 
