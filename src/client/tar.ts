@@ -70,7 +70,7 @@ function octal(block: Uint8Array, at: number, length: number, error: string): nu
   return Number.parseInt(digits, 8);
 }
 
-/** Whether the header's checksum (148, 8 bytes) is the sum of its bytes, the field itself as spaces, either signedness. */
+/** Whether the header's checksum (148, 8 bytes) is the sum of its bytes, the field as spaces, signed or not. */
 function checksumHolds(block: Uint8Array): boolean {
   const expected = octal(block, 148, 8, 'a tar header has no checksum.');
   let unsigned = 0;
