@@ -111,5 +111,8 @@ export function gunzip(bytes: Uint8Array, onData: (chunk: Uint8Array) => void): 
     );
   const after = bytes.length - end - TRAILER;
   if (after > 0)
-    throw new Error(`${after.toLocaleString('en-US')} bytes follow its gzip member; a bundle is one gzip member.`);
+    throw new Error(
+      `${after.toLocaleString('en-US')} ${after === 1 ? 'byte follows' : 'bytes follow'} its gzip member; ` +
+        'a bundle is one gzip member.',
+    );
 }

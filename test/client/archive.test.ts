@@ -1,7 +1,7 @@
 // Reading archives (src/client/archive.ts) that the build's packers never make: entries in
 // several chunks, folder and link entries, "./" prefixes. Bundles from elsewhere may have any of
 // these, and may be zip bombs: too many entries, too many bytes, overlapping entries.
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, gzipSync as nodeGzipSync } from 'node:zlib';
 import { gzipSync, zipSync } from 'fflate';
 import tar from 'tar-stream';
 import { describe, expect, test } from 'vitest';
@@ -561,6 +561,17 @@ describe('what is read is what `tar -x` and `unzip` make: anything else is refus
     await expect(readArchive(Buffer.concat([whole, second]))).rejects.toThrow(
       `The archive is damaged: ${second.length} bytes follow its gzip member; a bundle is one gzip member.`,
     );
+  });
+
+  test('the end of the deflate data is found after stored blocks as after coded ones', async () => {
+    const tarball = await tarOf([{ name: 'a.bin', text: noise(20_000) }]);
+    for (const level of [0, 9]) {
+      const member = nodeGzipSync(tarball, { level });
+      expect((await readArchive(member)).get('a.bin')).toEqual(noise(20_000));
+      await expect(readArchive(Buffer.concat([member, Buffer.alloc(1)]))).rejects.toThrow(
+        'The archive is damaged: 1 byte follows its gzip member; a bundle is one gzip member.',
+      );
+    }
   });
 
   test('a zip entry that only the local headers list is refused, naming it', async () => {
