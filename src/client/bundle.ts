@@ -5,13 +5,12 @@
 import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
 import { type IndexRoot, type IndexShard, NEAR_GROUP_LENGTH } from '../contract/route-index.ts';
-import { sha256Hex } from '../contract/sha256.ts';
 import type { Suggestion } from '../contract/suggest.ts';
 import { kindIds, type KindId } from '../schema/kind-ids.ts';
 import { manifestSchema, type Manifest } from '../schema/manifest.ts';
-import { readArchive, type ArchiveFiles } from './archive.ts';
+import { type ArchiveFiles, type ArchiveGate, readArchive } from './archive.ts';
 import { BUNDLE_BODIES, BUNDLE_MANIFEST, bundleIndexPath, dataPath } from '../contract/bundle-layout.ts';
-import { checkArchiveDigest, sha256Digest } from './digest.ts';
+import { checkArchiveDigest, sha256Digest, sha256Of } from './digest.ts';
 import { BundleError, NotFoundError } from './errors.ts';
 import type { Counts } from './records.ts';
 import { dataClient, type Envelope, type ReleaseOption, type TreefarmData } from './types.ts';
@@ -174,29 +173,57 @@ async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8
 
 /**
  * Checks an archive and reads it: its SHA-256 when `sha256` is given (before anything is
- * inflated), then manifest present and valid, every listed file present with its size and
- * sha256, no file that the manifest does not list, and the counts of the manifest matching the
- * data. Throws a BundleError naming the first file at fault.
+ * inflated), then manifest present and valid (read first where the format allows: a zip's
+ * before any other file is inflated), no file that the manifest does not list or that has
+ * another size than it lists (each refused before its bytes are read), every listed file
+ * present with its sha256, and the counts of the manifest matching the data. Throws a
+ * BundleError naming the first file at fault.
  */
 export async function verifyBundle(archive: Uint8Array, { sha256 }: DigestOption = {}): Promise<VerifiedBundle> {
   if (sha256 !== undefined) await checkArchiveDigest(archive, sha256Digest(sha256, 'The sha256 option'));
-  const files = await readArchive(archive);
-  const manifest = readManifest(files);
+  const gate = manifestGate();
+  const files = await readArchive(archive, gate);
+  const manifest = gate.manifest();
   files.delete(BUNDLE_MANIFEST);
-  // A Map, so a path such as "constructor" or "__proto__" is listed only if the manifest lists it.
-  const listed = new Map(Object.entries(manifest.files));
-  for (const path of files.keys()) {
-    if (!listed.has(path)) throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
-  }
-  await Promise.all([...listed].map(([path, expected]) => checkFile(files, path, expected)));
+  // One file at a time: where hashing copies the bytes (Web Crypto), the copies never add up.
+  for (const [path, expected] of Object.entries(manifest.files)) await checkFile(files, path, expected);
   for (const kind of kindIds) checkCount(files, kind, manifest.counts[kind]);
   return { version: manifest.version, counts: manifest.counts, releases: manifest.releases, files };
 }
 
-function readManifest(files: ArchiveFiles): Manifest {
-  if (!files.has(BUNDLE_MANIFEST))
-    throw new BundleError(`Not a bundle: ${BUNDLE_MANIFEST} is missing.`, BUNDLE_MANIFEST);
-  const result = manifestSchema.safeParse(readJson(files, BUNDLE_MANIFEST));
+/** The bundle's manifest as the archive's gate: every other file checked against it before it is read. */
+function manifestGate(): ArchiveGate & { manifest(): Manifest } {
+  let read: Manifest | undefined;
+  return {
+    key: BUNDLE_MANIFEST,
+    open(bytes) {
+      const manifest = readManifest(bytes);
+      read = manifest;
+      // A Map, so a path such as "constructor" or "__proto__" is listed only if the manifest lists it.
+      const listed = new Map(Object.entries(manifest.files));
+      return (path, size) => {
+        const expected = listed.get(path);
+        if (!expected) throw new BundleError(`The bundle holds ${path}, which its manifest does not list.`, path);
+        if (size !== expected.size)
+          throw new BundleError(
+            `${path} does not match the bundle manifest (${size} bytes; expected ${expected.size} bytes): ` +
+              'the bundle was changed or damaged.',
+            path,
+          );
+      };
+    },
+    manifest() {
+      if (!read) throw manifestMissing();
+      return read;
+    },
+  };
+}
+
+const manifestMissing = () => new BundleError(`Not a bundle: ${BUNDLE_MANIFEST} is missing.`, BUNDLE_MANIFEST);
+
+function readManifest(bytes: Uint8Array | undefined): Manifest {
+  if (!bytes) throw manifestMissing();
+  const result = manifestSchema.safeParse(parseJson(new TextDecoder().decode(bytes), BUNDLE_MANIFEST));
   if (!result.success)
     throw new BundleError(
       `${BUNDLE_MANIFEST} is not a bundle manifest: ${result.error.issues[0]?.message}`,
@@ -208,7 +235,7 @@ function readManifest(files: ArchiveFiles): Manifest {
 async function checkFile(files: ArchiveFiles, path: string, expected: Manifest['files'][string]): Promise<void> {
   const bytes = files.get(path);
   if (!bytes) throw new BundleError(`The bundle lacks ${path}, which its manifest lists.`, path);
-  const actual = await sha256Hex(bytes);
+  const actual = await sha256Of(bytes);
   if (bytes.length !== expected.size || actual !== expected.sha256) {
     throw new BundleError(
       `${path} does not match the bundle manifest (sha256 ${actual}, ${bytes.length} bytes; ` +

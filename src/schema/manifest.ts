@@ -7,6 +7,7 @@ export const manifestFileSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   size: z.int().nonnegative(),
 });
+export type ManifestFile = z.infer<typeof manifestFileSchema>;
 
 const version = z
   .string()
@@ -17,13 +18,21 @@ const releases = z
   .array(z.strictObject({ id: z.string(), version: z.string().regex(/^[0-9a-f]{16}$/) }))
   .describe('The data releases, newest first: each id with its data version.');
 
+/**
+ * Every file, by its path, each path an own key of the result: zod's record leaves out a key
+ * named __proto__ (assigned to the object it builds, it would set the prototype), so a manifest
+ * listing a file of that name would lose it. Read as a list of entries, each key is kept.
+ */
+const files = z
+  .preprocess(
+    (value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : value),
+    z.array(z.tuple([z.string(), manifestFileSchema]), { error: 'Expected an object of files by path' }),
+  )
+  .transform((entries): Record<string, ManifestFile> => Object.fromEntries(entries))
+  .describe('Every file, by its path.');
+
 /** A manifest of plain files: an offline bundle's. */
-export const manifestSchema = z.strictObject({
-  version,
-  counts,
-  files: z.record(z.string(), manifestFileSchema).describe('Every file, by its path.'),
-  releases,
-});
+export const manifestSchema = z.strictObject({ version, counts, files, releases });
 
 /**
  * dist/manifest.json: the build's summary, for people and the Node server (its banner, its
@@ -39,7 +48,6 @@ export const buildManifestSchema = z.strictObject({
 });
 
 export type Manifest = z.infer<typeof manifestSchema>;
-export type ManifestFile = z.infer<typeof manifestFileSchema>;
 export type BuildManifest = z.infer<typeof buildManifestSchema>;
 
 /** "106 trees, 8 cutters, 3 gifts, ..." in the registry's order. */

@@ -1,7 +1,7 @@
 // Reading archives (src/client/archive.ts) that the build's packers never make: entries in
 // several chunks, folder and link entries, "./" prefixes. Bundles from elsewhere may have any of
 // these, and may be zip bombs: too many entries, too many bytes, overlapping entries.
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, gzipSync as nodeGzipSync } from 'node:zlib';
 import { gzipSync, zipSync } from 'fflate';
 import tar from 'tar-stream';
 import { describe, expect, test } from 'vitest';
@@ -9,13 +9,23 @@ import { packTarGz } from '../../src/build/bundles.ts';
 import {
   INFLATION_ALLOWANCE,
   inflationLimit,
-  MAX_ENTRIES,
   MAX_INFLATED_BYTES,
   MAX_INFLATION_RATIO,
   readArchive,
 } from '../../src/client/archive.ts';
 import { BundleError } from '../../src/client/errors.ts';
-import { deflatedZeros, gzipBomb, zipOf } from './hostile-bundles.ts';
+import { MAX_BUNDLE_ENTRIES } from '../../src/contract/bundle-layout.ts';
+import { MAX_GZIP_HEADER_BYTES } from '../../src/client/gzip.ts';
+import {
+  deflatedZeros,
+  gzipBomb,
+  gzipTrailerChanged,
+  gzipWithFileName,
+  type TarEntrySpec,
+  tarOf,
+  zipOf,
+  zipWithHiddenEntry,
+} from './hostile-bundles.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 /** Bytes no compressor shrinks, the same on every run: a linear congruential sequence's high bytes. */
@@ -46,11 +56,10 @@ describe('readArchive', () => {
     expect([...files.keys()]).toEqual(['notes/v2./read.me']);
   });
 
-  test('in a tar, only files are read: links and folders are left out', async () => {
+  test('in a tar, folders are left out and files read', async () => {
     const pack = tar.pack();
     pack.entry({ name: 'api', type: 'directory' });
     pack.entry({ name: 'api/x.json' }, '[]');
-    pack.entry({ name: 'api/link.json', type: 'symlink', linkname: 'x.json' });
     pack.finalize();
     const chunks: Uint8Array[] = [];
     for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
@@ -65,19 +74,8 @@ describe('readArchive', () => {
   });
 });
 
-/** A tar of these entries, as tar-stream packs them (dated 1970, so the same bytes on every run). */
-async function tarOf(entries: { name: string; text: string | Uint8Array }[]): Promise<Uint8Array> {
-  const pack = tar.pack();
-  for (const { name, text } of entries)
-    pack.entry({ name, mtime: new Date(0) }, typeof text === 'string' ? text : Buffer.from(text));
-  pack.finalize();
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
 /** A tar.gz of these entries, as tar-stream packs them. */
-const tarGz = async (entries: { name: string; text: string }[]) => gzipSync(await tarOf(entries));
+const tarGz = async (entries: TarEntrySpec[]) => gzipSync(await tarOf(entries));
 
 const refusal = (archive: Uint8Array) =>
   readArchive(archive).then(
@@ -99,14 +97,14 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
   });
 
   test('a zip whose entries declare more than its cap is refused before anything is inflated', async () => {
-    const bomb = zipOf([{ name: 'data/trees.json', data: deflatedZeros(64), size: 64 * 1024 * 1024 }]);
+    const bomb = zipOf([{ name: 'data/trees.json', data: deflatedZeros(64), size: 64 * 1024 * 1024, crc: 0 }]);
     await expect(readArchive(bomb)).rejects.toThrow(
       /^The archive declares 67,108,864 bytes of files, more than 16,777,216 bytes, .* refused as a zip bomb\.$/,
     );
   });
 
   test('a zip entry that inflates past the size it declares is refused, named', async () => {
-    const bomb = zipOf([{ name: 'data/trees.json', data: deflatedZeros(64), size: 1000 }]);
+    const bomb = zipOf([{ name: 'data/trees.json', data: deflatedZeros(64), size: 1000, crc: 0 }]);
     const error = await refusal(bomb);
     expect(error).toBeInstanceOf(BundleError);
     expect(error).toMatchObject({
@@ -196,22 +194,22 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     expect([...(await readArchive(swapped)).keys()]).toEqual(['b.json', 'a.json']);
   });
 
-  test(`more than ${MAX_ENTRIES} entries are refused, in a zip and in a tar.gz`, async () => {
-    const names = Array.from({ length: MAX_ENTRIES + 1 }, (_, index) => `api/${index}.json`);
+  test(`more than ${MAX_BUNDLE_ENTRIES} entries are refused, in a zip and in a tar.gz`, async () => {
+    const names = Array.from({ length: MAX_BUNDLE_ENTRIES + 1 }, (_, index) => `api/${index}.json`);
     await expect(readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))))).rejects.toThrow(
-      `The archive holds 4,097 entries; a bundle may hold ${MAX_ENTRIES.toLocaleString('en-US')} at most.`,
+      `The archive holds 4,097 entries; a bundle may hold ${MAX_BUNDLE_ENTRIES.toLocaleString('en-US')} at most.`,
     );
     await expect(readArchive(await tarGz(names.map((name) => ({ name, text: '{}' }))))).rejects.toThrow(
       'The archive holds more than 4,096 entries; a bundle may hold 4,096 at most.',
     );
   });
 
-  test(`exactly ${MAX_ENTRIES} entries are read, in a zip (counted by its end record) and a tar.gz`, async () => {
-    const names = Array.from({ length: MAX_ENTRIES }, (_, index) => `api/${index}.json`);
+  test(`exactly ${MAX_BUNDLE_ENTRIES} entries are read, in a zip (counted by its end record) and a tar.gz`, async () => {
+    const names = Array.from({ length: MAX_BUNDLE_ENTRIES }, (_, index) => `api/${index}.json`);
     const zip = await readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))));
-    expect(zip.size).toBe(MAX_ENTRIES);
+    expect(zip.size).toBe(MAX_BUNDLE_ENTRIES);
     const tarball = await readArchive(await tarGz(names.map((name) => ({ name, text: '{}' }))));
-    expect(tarball.size).toBe(MAX_ENTRIES);
+    expect(tarball.size).toBe(MAX_BUNDLE_ENTRIES);
   });
 
   test('a path held twice is refused: which copy a reader keeps is up to the reader', async () => {
@@ -394,7 +392,7 @@ describe('a zip is read from its central directory, each entry checked against i
 
   test('a stored entry is read as it is; one stored with two sizes is damaged', async () => {
     const stored = (size: number) =>
-      zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size }]).map((byte, index) =>
+      zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size, crc: crc32(bytes('{"a":1}')) }]).map((byte, index) =>
         index === 8 || index === 36 + 7 + 10 ? 0 : byte,
       );
     expect(new TextDecoder().decode((await readArchive(stored(7))).get('a.json'))).toBe('{"a":1}');
@@ -402,8 +400,8 @@ describe('a zip is read from its central directory, each entry checked against i
   });
 
   test('the files read are copies: changing the archive afterwards changes no file, stored or deflated', async () => {
-    const storedZip = zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size: 7 }]).map((byte, index) =>
-      index === 8 || index === 36 + 7 + 10 ? 0 : byte,
+    const storedZip = zipOf([{ name: 'a.json', data: bytes('{"a":1}'), size: 7, crc: crc32(bytes('{"a":1}')) }]).map(
+      (byte, index) => (index === 8 || index === 36 + 7 + 10 ? 0 : byte),
     );
     for (const archive of [storedZip, alteredZip(() => {})]) {
       const files = await readArchive(archive);
@@ -437,3 +435,243 @@ describe('a zip is read from its central directory, each entry checked against i
     expect([...(await readArchive(zipNamed(0))).keys()]).toEqual([String.fromCharCode(...utf8)]);
   });
 });
+
+describe('a gzip header is read once, in one pass, and capped', () => {
+  const cap = MAX_GZIP_HEADER_BYTES.toLocaleString('en-US');
+  test(`a header over ${cap} bytes (a 5 MB file name) is refused, named, in one pass`, async () => {
+    const archive = gzipWithFileName(await tarOf([{ name: 'a.json', text: '{}' }]), 5_000_000);
+    await expect(readArchive(archive)).rejects.toThrow(
+      new BundleError(
+        "The archive's gzip header is longer than 65,536 bytes (its file name, comment or extra field): " +
+          'a bundle is refused with one.',
+      ),
+    );
+  });
+
+  test('a header of every optional field within the cap is read: extra, file name, comment, CRC', async () => {
+    const tarball = await tarOf([{ name: 'a.json', text: '{}' }]);
+    const member = gzipSync(tarball);
+    const fields = Buffer.concat([
+      Buffer.from([4, 0]),
+      Buffer.from('xtra'),
+      Buffer.alloc(60_000, 'n'),
+      Buffer.from([0]),
+      Buffer.from('a comment\0'),
+    ]);
+    const header = Buffer.concat([Buffer.from(member.subarray(0, 10)), fields]);
+    header[3] = 0x4 | 0x8 | 0x10 | 0x2;
+    const headerCrc = Buffer.alloc(2);
+    headerCrc.writeUInt16LE(crc32(header) & 0xffff);
+    const archive = Buffer.concat([header, headerCrc, member.subarray(10)]);
+    expect([...(await readArchive(archive)).keys()]).toEqual(['a.json']);
+    headerCrc.writeUInt16LE((crc32(header) + 1) & 0xffff);
+    await expect(readArchive(Buffer.concat([header, headerCrc, member.subarray(10)]))).rejects.toThrow(
+      'The archive is damaged: its gzip header fails its CRC.',
+    );
+  });
+});
+
+describe('what is read is what `tar -x` and `unzip` make: anything else is refused, named', () => {
+  test.each([
+    ['symlink', 'a symbolic link to /etc/passwd'],
+    ['link', 'a hard link to /etc/passwd'],
+  ] as const)('a tar %s after the real file is refused, naming it', async (type, what) => {
+    const archive = await tarGz([
+      { name: 'data/trees.json', text: '[]' },
+      { name: 'data/trees.json', type, linkname: '/etc/passwd' },
+    ]);
+    await expect(readArchive(archive)).rejects.toThrow(
+      new BundleError(`data/trees.json is ${what}: a bundle holds only files and folders.`, 'data/trees.json'),
+    );
+  });
+
+  test.each([
+    ['character-device', 'a character device'],
+    ['block-device', 'a block device'],
+    ['fifo', 'a FIFO'],
+  ] as const)('a tar %s is refused, naming it', async (type, what) => {
+    const archive = await tarGz([{ name: 'data/x', type }]);
+    await expect(readArchive(archive)).rejects.toThrow(
+      new BundleError(`data/x is ${what}: a bundle holds only files and folders.`, 'data/x'),
+    );
+  });
+
+  test('a tar file whose name ends in "/" is refused; a folder entry is read as none', async () => {
+    await expect(readArchive(await tarGz([{ name: 'data/trees.json/', text: '[]' }]))).rejects.toThrow(
+      new BundleError(
+        'data/trees.json/ is a file named as a folder (its name ends in "/"): tar makes a folder of it.',
+        'data/trees.json/',
+      ),
+    );
+    const folder = await tarGz([
+      { name: 'data/', type: 'directory' },
+      { name: 'data/a.json', text: '{}' },
+    ]);
+    expect([...(await readArchive(folder)).keys()]).toEqual(['data/a.json']);
+  });
+
+  test("an entry after the tar's end-of-archive marker, which tar never reads, is refused", async () => {
+    const hidden = Buffer.concat([
+      await tarOf([{ name: 'a.json', text: '{}' }]),
+      await tarOf([{ name: 'b.json', text: '{}' }]),
+    ]);
+    await expect(readArchive(gzipSync(hidden))).rejects.toThrow(
+      "The archive holds data after its tar's end-of-archive marker, which tar never reads.",
+    );
+  });
+
+  test('long names, as pax headers and GNU long-name headers give them, are read', async () => {
+    const long = `data/${'x'.repeat(200)}.json`;
+    const pax = await tarGz([{ name: long, text: '{}' }]);
+    expect([...(await readArchive(pax)).keys()]).toEqual([long]);
+    // A GNU long name: an "L" entry holding the name, then the file's header with its name cut.
+    const name = Buffer.concat([Buffer.from(long), Buffer.alloc(1)]);
+    const gnu = await tarOf([
+      { name: '././@LongLink', text: name },
+      { name: long.slice(0, 99), text: '{}' },
+    ]);
+    gnu[156] = 'L'.charCodeAt(0);
+    rechecksum(gnu, 0);
+    expect([...(await readArchive(gzipSync(gnu))).keys()]).toEqual([long]);
+  });
+
+  test.each([
+    ['cut before its trailer', 8],
+    ['cut within its trailer', 3],
+  ])('a .tar.gz %s is damaged', async (_, cut) => {
+    const whole = await tarGz([{ name: 'a.json', text: '{}' }]);
+    await expect(readArchive(gzipTrailerChanged(whole, 'cut', cut))).rejects.toThrow(
+      'The archive is damaged: its gzip trailer is cut short.',
+    );
+  });
+
+  test("a .tar.gz failing its trailer's CRC-32, or of another length than it says, is damaged", async () => {
+    const whole = await tarGz([{ name: 'a.json', text: '{}' }]);
+    await expect(readArchive(gzipTrailerChanged(whole, 'crc'))).rejects.toThrow(
+      /^The archive is damaged: its data fails the CRC-32 of its gzip trailer/,
+    );
+    await expect(readArchive(gzipTrailerChanged(whole, 'length'))).rejects.toThrow(
+      'The archive is damaged: it inflates to 2,048 bytes; its gzip trailer says 2,049 (modulo 4 GiB).',
+    );
+  });
+
+  test('bytes after the gzip member (another member, or anything) are refused', async () => {
+    const whole = await tarGz([{ name: 'a.json', text: '{}' }]);
+    const second = gzipSync(await tarOf([{ name: 'b.json', text: '{}' }]));
+    await expect(readArchive(Buffer.concat([whole, second]))).rejects.toThrow(
+      `The archive is damaged: ${second.length} bytes follow its gzip member; a bundle is one gzip member.`,
+    );
+  });
+
+  test('the end of the deflate data is found after stored blocks as after coded ones', async () => {
+    const tarball = await tarOf([{ name: 'a.bin', text: noise(20_000) }]);
+    for (const level of [0, 9]) {
+      const member = nodeGzipSync(tarball, { level });
+      expect((await readArchive(member)).get('a.bin')).toEqual(noise(20_000));
+      await expect(readArchive(Buffer.concat([member, Buffer.alloc(1)]))).rejects.toThrow(
+        'The archive is damaged: 1 byte follows its gzip member; a bundle is one gzip member.',
+      );
+    }
+  });
+
+  test('a zip entry that only the local headers list is refused, naming it', async () => {
+    const entry = (name: string) => ({ name, data: deflateRawSync(bytes('{}')), size: 2 });
+    const zip = zipWithHiddenEntry([entry('a.json'), entry('b.json')], entry('hidden.json'), 1);
+    await expect(readArchive(zip)).rejects.toThrow(
+      new BundleError(
+        'The archive holds hidden.json in a local header that its central directory does not list: ' +
+          'unzip would not show it, a reader of the local headers would.',
+        'hidden.json',
+      ),
+    );
+  });
+
+  test('bytes before the first entry or before the central directory that it does not list are refused', async () => {
+    const zip = zipOf([{ name: 'a.json', data: deflateRawSync(bytes('{}')), size: 2 }]);
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    view.setUint32(zip.length - 22 + 16, view.getUint32(zip.length - 22 + 16, true) + 5, true);
+    const padded = Buffer.concat([
+      zip.subarray(0, zip.length - 22 - 52),
+      Buffer.alloc(5),
+      zip.subarray(zip.length - 22 - 52),
+    ]);
+    await expect(readArchive(padded)).rejects.toThrow(
+      'The archive holds 5 bytes at byte 40 that its central directory does not list.',
+    );
+  });
+
+  test('a zip entry whose bytes fail its CRC-32 is damaged, named', async () => {
+    const zip = zipOf([{ name: 'a.json', data: deflateRawSync(bytes('{}')), size: 2, crc: 1 }]);
+    await expect(readArchive(zip)).rejects.toThrow(
+      new BundleError(
+        'The archive is damaged: a.json fails its CRC-32 check ' +
+          `(the archive gives 00000001; its bytes have ${crc32(bytes('{}')).toString(16)}).`,
+        'a.json',
+      ),
+    );
+  });
+
+  test('a zip entry whose local header gives another CRC-32 than the central directory is damaged', async () => {
+    const zip = alteredZip((view) => view.setUint32(14, view.getUint32(14, true) ^ 1, true));
+    await expect(readArchive(zip)).rejects.toThrow(
+      'The archive is damaged: the local header of a.json gives another CRC-32 or size than its central directory.',
+    );
+  });
+
+  test('a zip entry with a data descriptor after its data is read; one that differs is damaged', async () => {
+    const data = deflateRawSync(bytes('{"a":1}'));
+    const withDescriptor = (crc: number) => {
+      const zip = zipOf([{ name: 'a.json', data, size: 7 }]);
+      const descriptor = Buffer.alloc(16);
+      descriptor.writeUInt32LE(0x08074b50, 0);
+      descriptor.writeUInt32LE(crc, 4);
+      descriptor.writeUInt32LE(data.length, 8);
+      descriptor.writeUInt32LE(7, 12);
+      const local = 30 + 6 + data.length;
+      const result = Buffer.concat([zip.subarray(0, local), descriptor, zip.subarray(local)]);
+      // The flag in both headers, the local header's CRC and sizes zeroed, the directory moved.
+      result.writeUInt16LE(0x8, 6);
+      result.fill(0, 14, 26);
+      result.writeUInt16LE(0x8, local + 16 + 8);
+      result.writeUInt32LE(local + 16, result.length - 22 + 16);
+      return result;
+    };
+    const files = await readArchive(withDescriptor(crc32(bytes('{"a":1}'))));
+    expect(new TextDecoder().decode(files.get('a.json'))).toBe('{"a":1}');
+    await expect(readArchive(withDescriptor(1))).rejects.toThrow(
+      'The archive is damaged: the data descriptor of a.json differs from its central directory entry.',
+    );
+  });
+
+  test.each([
+    [0o120777, 'a symbolic link'],
+    [0o010644, 'a FIFO'],
+    [0o020644, 'a character device'],
+  ])('a zip entry made on Unix with mode %o is refused, named', async (mode, what) => {
+    const zip = alteredZip((view, { central }) => {
+      view.setUint16(central + 4, (3 << 8) | 20, true);
+      view.setUint32(central + 38, mode * 0x10000, true);
+    });
+    await expect(readArchive(zip)).rejects.toThrow(
+      new BundleError(`a.json is ${what} (its Unix mode): a bundle holds only files and folders.`, 'a.json'),
+    );
+  });
+
+  test('a zip entry with bytes whose name ends in "/" is refused; an empty one is a folder, read as none', async () => {
+    const entry = (name: string, text: string) => ({ name, data: deflateRawSync(bytes(text)), size: text.length });
+    await expect(readArchive(zipOf([entry('data/', '[]')]))).rejects.toThrow(
+      new BundleError('data/ is a file named as a folder (its name ends in "/"): unzip makes a folder of it.', 'data/'),
+    );
+    expect([...(await readArchive(zipOf([entry('data/', ''), entry('data/a.json', '{}')]))).keys()]).toEqual([
+      'data/a.json',
+    ]);
+  });
+});
+
+/** Writes a tar header's checksum again after a change to the header at `at`. */
+function rechecksum(tarball: Uint8Array, at: number): void {
+  const header = tarball.subarray(at, at + 512);
+  header.fill(0x20, 148, 156);
+  const sum = header.reduce((total, byte) => total + byte, 0);
+  header.set(bytes(`${sum.toString(8).padStart(6, '0')}\0 `), 148);
+}

@@ -2,6 +2,7 @@
 // as the contract says, and refuses a bundle that does not match its manifest.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -37,7 +38,7 @@ import {
   type BundleClient,
 } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
-import { forgedEntries, sha256 } from './hostile-bundles.ts';
+import { bundleTarGzWith, forgedEntries, sha256, withManifestRecomputed, zipOf } from './hostile-bundles.ts';
 import { outcomesOf, querySet } from './query-set.ts';
 
 let content: Content;
@@ -279,11 +280,64 @@ describe('a bundle that does not match its manifest is refused, naming the file'
     await expectRefused(missized, BUNDLE_BODIES, /does not match the bundle manifest/);
   });
 
+  test('a manifest listing __proto__, a file the bundle lacks: refused as lacking it', async () => {
+    const listsProto = manifestChanged((manifest) => {
+      // An own key, as JSON.parse makes it: the manifest's keys are read as own keys.
+      Object.defineProperty(manifest.files, '__proto__', {
+        value: { sha256: sha256(new Uint8Array()), size: 0 },
+        enumerable: true,
+      });
+    });
+    await expectRefused(listsProto, '__proto__', /lacks __proto__, which its manifest lists/);
+  });
+
   test('counts in the manifest that differ from the data', async () => {
     const miscount = manifestChanged((manifest) => {
       manifest.counts.plots = 9;
     });
     await expectRefused(miscount, 'data/plots.json', /holds 8 records; the manifest counts 9/);
+  });
+});
+
+test('a file named __proto__ that the manifest lists is read as any other', async () => {
+  const entries = withManifestRecomputed([...bundleEntries(content), { name: '__proto__', bytes: new Uint8Array(3) }]);
+  for (const archive of [await packTarGz(entries), packZip(entries)])
+    expect((await openBundle(archive)).version).toBe(content.version);
+});
+
+describe('the manifest is checked as early as the format allows', () => {
+  const undeflatable = { data: new Uint8Array([0xff, 0xff, 0xff]), size: 5, crc: 0 };
+  const zipEntry = ({ name, bytes }: NamedBytes) => ({ name, data: deflateRawSync(bytes), size: bytes.length });
+
+  test('a zip without a manifest is refused before any file is inflated', async () => {
+    // An entry no inflater reads: had it been inflated first, the archive would be "damaged".
+    const zip = zipOf([{ name: 'data/trees.json', ...undeflatable }]);
+    await expect(openBundle(zip)).rejects.toThrow(
+      new BundleError('Not a bundle: manifest.json is missing.', 'manifest.json'),
+    );
+  });
+
+  test('a zip file the manifest does not list, or lists at another size, is refused uninflated', async () => {
+    const built = bundleEntries(content).map(zipEntry);
+    await expect(openBundle(zipOf([{ name: 'extra.json', ...undeflatable }, ...built]))).rejects.toThrow(
+      new BundleError('The bundle holds extra.json, which its manifest does not list.', 'extra.json'),
+    );
+    const resized = built.map((entry) =>
+      entry.name === BUNDLE_BODIES ? { name: BUNDLE_BODIES, ...undeflatable } : entry,
+    );
+    await expect(openBundle(zipOf(resized))).rejects.toThrow(
+      /^api\/bodies\.jsonl does not match the bundle manifest \(5 bytes; expected/,
+    );
+  });
+
+  test('a tar file after the manifest that it does not list is refused at its header, before its bytes', async () => {
+    // The extra file's data is cut off: only its header was read when it was refused.
+    const archive = await bundleTarGzWith(content, [{ name: 'zz-extra.bin', text: new Uint8Array(4096) }]);
+    const inflated = gunzipSync(archive);
+    const cut = gzipSync(inflated.subarray(0, inflated.length - 1024 - 4096 + 100));
+    await expect(openBundle(cut)).rejects.toThrow(
+      new BundleError('The bundle holds zz-extra.bin, which its manifest does not list.', 'zz-extra.bin'),
+    );
   });
 });
 

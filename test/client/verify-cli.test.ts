@@ -19,7 +19,17 @@ import {
   SQLITE_FILE,
 } from '../../src/contract/bundle-layout.ts';
 import { distDir } from '../support/runtimes.ts';
-import { deflatedZeros, forgedEntries, gzipBomb, sha256, zipOf } from './hostile-bundles.ts';
+import { MAX_INFLATED_BYTES } from '../../src/client/archive.ts';
+import {
+  bundleTarGzWith,
+  deflatedZeros,
+  forgedEntries,
+  gzipBomb,
+  gzipTrailerChanged,
+  sha256,
+  writeCapSizedBundle,
+  zipOf,
+} from './hostile-bundles.ts';
 
 const verify = (...args: string[]) =>
   spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {
@@ -167,6 +177,30 @@ describe('the published digest: --sha256 <digest>, or --url <site> to read it fr
   });
 });
 
+test('a tar link named as a file it follows (data/trees.json -> /etc/passwd): exit 1, naming it', async () => {
+  const path = join(scratch, 'link.tar.gz');
+  const link = { name: 'data/trees.json', type: 'symlink', linkname: '/etc/passwd' } as const;
+  writeFileSync(path, await bundleTarGzWith(content, [link]));
+  const result = verify(path);
+  expect({ status: result.status, stderr: result.stderr }).toEqual({
+    status: 1,
+    stderr:
+      `${path}: NOT a valid bundle. data/trees.json is a symbolic link to /etc/passwd: ` +
+      'a bundle holds only files and folders.\n',
+  });
+});
+
+test('a .tar.gz cut before its gzip trailer, which gzip -t refuses: exit 1, saying so', () => {
+  const path = join(scratch, 'cut.tar.gz');
+  const built = readFileSync(join(distDir, DOWNLOADS_DIR, bundleFileName(content.version, 'tar.gz')));
+  writeFileSync(path, gzipTrailerChanged(built, 'cut'));
+  const result = verify(path);
+  expect({ status: result.status, stderr: result.stderr }).toEqual({
+    status: 1,
+    stderr: `${path}: NOT a valid bundle. The archive is damaged: its gzip trailer is cut short.\n`,
+  });
+});
+
 test('escape sequences in an entry name never reach the terminal: the error names it without them', () => {
   const path = join(scratch, 'escapes.zip');
   const name = '\u001b[2J\u001b]0;pwned\u0007evil.json';
@@ -194,10 +228,26 @@ describe('a zip bomb is refused before it inflates: the memory of the check stay
     return { status: result.status, stderr: result.stderr, maxRss: kilobytes * 1024 };
   }
   const GIB = 1024 * 1024 * 1024;
+  const MIB = 1024 * 1024;
+  /** The peak docs/limits.md promises for a bundle at the cap, Node's own memory included: twice the cap. */
+  const PROMISED_PEAK = 2 * MAX_INFLATED_BYTES;
+
+  test.each(['tar.gz', 'zip'] as const)(
+    `a %s bundle at the inflation cap: read and verified within ${PROMISED_PEAK / MIB} MiB, as docs/limits.md promises`,
+    async (format) => {
+      const path = join(scratch, `cap.${format}`);
+      const inflated = await writeCapSizedBundle(content, path, format, 4096);
+      expect(inflated).toBe(MAX_INFLATED_BYTES - 4096);
+      const { status, stderr, maxRss } = measured(path);
+      expect({ status, stderr: stderr.replace(/maxRSS \d+\n/, '') }).toEqual({ status: 0, stderr: '' });
+      expect(maxRss).toBeLessThan(PROMISED_PEAK);
+    },
+    120_000,
+  );
 
   test.each([
     ['tar.gz', () => gzipBomb(1024)],
-    ['zip', () => zipOf([{ name: 'data/trees.json', data: deflatedZeros(1024), size: GIB }])],
+    ['zip', () => zipOf([{ name: 'data/trees.json', data: deflatedZeros(1024), size: GIB, crc: 0 }])],
   ])('a %s of 1 MiB that inflates to 1 GiB', (format, bomb) => {
     const path = join(scratch, `bomb.${format}`);
     writeFileSync(path, bomb());
