@@ -41,6 +41,8 @@ export interface DeployOptions {
   source?: Rebuildable;
   /** Puts what the bucket lacks and returns how many (a test's stand-in); by default through wrangler's binding. */
   upload?: (plan: BucketPlan, dryRun: boolean) => Promise<number>;
+  /** Runs wrangler with these arguments (a test's stand-in records them); by default wrangler's own CLI. */
+  wrangler?: (args: string[]) => void;
 }
 
 /** One line of figures: how many files, the largest, and the plan that holds them. */
@@ -82,13 +84,19 @@ export async function deploy(options: DeployOptions): Promise<number> {
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
       `(downloads: ${count(Object.keys(plan.downloads).length)}), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
+  const local = options.localPersistDir !== undefined;
+  const runWrangler = options.wrangler ?? wrangler;
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
-    log(options.dryRun ? 'Dry run: nothing deployed.' : 'Deploying the Worker with dist/ as its assets.');
-    if (!options.dryRun) wrangler(['deploy']);
+    // --local deploys nothing, in this mode as in the R2 mode (where it fills the local bucket).
+    if (options.dryRun) log('Dry run: nothing deployed.');
+    else if (local) log('--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).');
+    else {
+      log('Deploying the Worker with dist/ as its assets.');
+      runWrangler(['deploy']);
+    }
     return 0;
   }
-  const local = options.localPersistDir !== undefined;
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir, plan);
@@ -106,7 +114,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
       log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
-      wrangler([
+      runWrangler([
         'deploy',
         '--config',
         config.path,

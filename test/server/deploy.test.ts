@@ -242,3 +242,21 @@ test('the assets-only mode of a build that fits no Workers plan is refused, poin
     '  assets-only mode: 6 static asset files (largest 26.0 MiB): fits no Workers plan: this build needs the R2 mode.',
   );
 });
+
+test('--local deploys nothing in the assets-only mode either: wrangler is never run', async () => {
+  const called: string[][] = [];
+  const lines: string[] = [];
+  await deploy({
+    distDir: build(),
+    bodies: 'assets',
+    bucket: DEFAULT_BUCKET,
+    dryRun: false,
+    localPersistDir: persistDir,
+    wrangler: (args) => called.push(args),
+    log: (line) => lines.push(line),
+  });
+  expect(called).toEqual([]);
+  expect(lines.at(-1)).toBe(
+    '--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).',
+  );
+});
