@@ -20,7 +20,14 @@ import {
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, type BucketPlan, bucketPlan, staticInR2Mode, UploadInterrupted } from './bucket-objects.ts';
+import {
+  assetsWithoutApi,
+  type BucketPlan,
+  bucketPlan,
+  staticInR2Mode,
+  type UploadCount,
+  UploadInterrupted,
+} from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 import { runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
@@ -39,8 +46,8 @@ export interface DeployOptions {
   log: (line: string) => void;
   /** The project's build when it is the one deployed: built first when stale (a dry run only says so). */
   source?: Rebuildable;
-  /** Puts what the bucket lacks and returns how many (a test's stand-in); by default through wrangler's binding. */
-  upload?: (plan: BucketPlan, dryRun: boolean) => Promise<number>;
+  /** Puts what the bucket lacks and counts it (a test's stand-in); by default through wrangler's binding. */
+  upload?: (plan: BucketPlan, dryRun: boolean) => Promise<UploadCount>;
   /** Runs wrangler with these arguments (a test's stand-in records them); by default wrangler's own CLI. */
   wrangler?: (args: string[]) => void;
 }
@@ -66,8 +73,11 @@ async function buildToDeploy({ distDir, dryRun, source, log }: DeployOptions): P
   if (stale) log(`Dry run: not building, though ${stale}: the plan of the build as it is, which a deploy rebuilds.`);
 }
 
-/** Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects that is. */
-export async function deploy(options: DeployOptions): Promise<number> {
+/**
+ * Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects
+ * that is (none in the assets-only mode).
+ */
+export async function deploy(options: DeployOptions): Promise<UploadCount> {
   const { distDir, log } = options;
   await buildToDeploy(options);
   const files = assetFilesBelow(distDir);
@@ -95,7 +105,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
       log('Deploying the Worker with dist/ as its assets.');
       runWrangler(['deploy']);
     }
-    return 0;
+    return { missing: 0, corrupt: 0 };
   }
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
@@ -103,13 +113,15 @@ export async function deploy(options: DeployOptions): Promise<number> {
   try {
     const upload =
       options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
-    const missing = await upload(plan, options.dryRun).catch((error: unknown) => {
+    const counted = await upload(plan, options.dryRun).catch((error: unknown) => {
       throw bucketError(error, where, local ? undefined : options.bucket);
     });
+    const { missing, corrupt } = counted;
+    const replaced = corrupt > 0 ? ` (${count(corrupt)} of them there with other bytes than their key names)` : '';
     log(
       options.dryRun
-        ? `Dry run: ${count(missing)} objects ${where} lacks; nothing uploaded, nothing deployed.`
-        : `Uploaded ${count(missing)} objects ${where} lacked (${INDEX_VARIABLE}=${plan.indexId}).`,
+        ? `Dry run: ${count(missing)} objects ${where} lacks${replaced}; nothing uploaded, nothing deployed.`
+        : `Uploaded ${count(missing)} objects ${where} lacked${replaced} (${INDEX_VARIABLE}=${plan.indexId}).`,
     );
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
@@ -124,7 +136,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
         `${INDEX_VARIABLE}:${plan.indexId}`,
       ]);
     }
-    return missing;
+    return counted;
   } finally {
     config.remove();
     staged.remove();

@@ -18,7 +18,14 @@ import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
-import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
+import {
+  assetsWithoutApi,
+  type BucketPlan,
+  bucketPlan,
+  type UploadCount,
+  uploadMissing,
+  type WritableBucket,
+} from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
 import {
   type BodiesMode,
@@ -351,15 +358,15 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
 /**
  * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
  * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
- * or with no `persistDir` the remote bucket the config marks `remote`. With `dryRun`, counts
- * them and puts none. Returns how many.
+ * or with no `persistDir` the remote bucket the config marks `remote`; an object it holds with
+ * other bytes is put again. With `dryRun`, counts them and puts none. Returns how many.
  */
 export async function seedLocalBucket(
   configPath: string,
   persistDir: string | undefined,
   plan: BucketPlan,
   dryRun = false,
-): Promise<number> {
+): Promise<UploadCount> {
   const { getPlatformProxy } = await import('wrangler');
   const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
     configPath,

@@ -7,10 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Rebuildable } from '../../src/build/site.ts';
+import { projectDir, type Rebuildable } from '../../src/build/site.ts';
+import { BUCKET_BINDING } from '../../src/contract/bucket-layout.ts';
 import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
+import { runConfig, WORKER_ROUTES } from '../../src/server/worker-dev.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
 const folders: string[] = [];
@@ -47,7 +49,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const persistDir = temporary('deploy-r2-');
 const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) => {
   const lines: string[] = [];
-  const missing = await deploy({
+  const counted = await deploy({
     distDir,
     bodies: 'r2',
     bucket: DEFAULT_BUCKET,
@@ -56,7 +58,7 @@ const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) =>
     localPersistDir: persistDir,
     log: (line) => lines.push(line),
   });
-  return { missing, lines };
+  return { ...counted, lines };
 };
 
 test('a dry run prints the mode, the plan and the figures, and uploads nothing', async () => {
@@ -83,6 +85,42 @@ test('a second deploy uploads nothing; a changed record uploads only the objects
   expect((await run(changed, false)).missing).toBe(4);
 }, 120_000);
 
+/** Runs `use` with wrangler's local R2 bucket of these tests, through its binding as the deploy reaches it. */
+async function withLocalBucket(use: (bucket: LocalBucket) => Promise<void>): Promise<void> {
+  const config = runConfig(projectDir, undefined, WORKER_ROUTES);
+  const { getPlatformProxy } = await import('wrangler');
+  const proxy = await getPlatformProxy<Record<string, LocalBucket>>({
+    configPath: config.path,
+    persist: { path: join(persistDir, 'v3') },
+    envFiles: [],
+  });
+  try {
+    await use(proxy.env[BUCKET_BINDING] as LocalBucket);
+  } finally {
+    await proxy.dispose();
+    config.remove();
+  }
+}
+interface LocalBucket {
+  put(key: string, value: ArrayBuffer): Promise<unknown>;
+  get(key: string): Promise<{ text(): Promise<string> } | null>;
+}
+
+test('an object the bucket holds with other bytes than its key names is put again by the next deploy', async () => {
+  const dist = build();
+  expect((await run(dist, false)).missing).toBe(0);
+  // A bad write: the body's key, other bytes.
+  await withLocalBucket((bucket) => bucket.put('bodies/aaaa', new TextEncoder().encode('body').buffer).then(() => {}));
+  const { missing, corrupt, lines } = await run(dist, false);
+  expect({ missing, corrupt }).toEqual({ missing: 1, corrupt: 1 });
+  expect(lines.at(-1)).toBe(
+    `Uploaded 1 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked (1 of them there with ` +
+      `other bytes than their key names) (API_INDEX=${bucketPlan(dist).indexId}).`,
+  );
+  await withLocalBucket(async (bucket) => expect(await (await bucket.get('bodies/aaaa'))?.text()).toBe('body a'));
+  expect((await run(dist, false)).missing).toBe(0);
+}, 120_000);
+
 test('a bundle past R2_DOWNLOADS_ABOVE is counted and uploaded as an R2 object, not a static asset', async () => {
   const dist = build({ 'downloads/latest.json': '{}', 'downloads/treefarm-data-v1.zip': 'a zip of 21 bytes....' });
   const { missing, lines } = await run(dist, true, 20);
@@ -106,7 +144,7 @@ test('a folder without a build is refused, naming it', async () => {
 /** A deploy of a build to a bucket in memory (with --local's paths, so no Worker is deployed). */
 const runInMemory = async (bucket: MemoryBucket, distDir: string, more: Partial<DeployOptions> = {}) => {
   const lines: string[] = [];
-  const missing = await deploy({
+  const counted = await deploy({
     distDir,
     bodies: 'r2',
     bucket: DEFAULT_BUCKET,
@@ -116,7 +154,7 @@ const runInMemory = async (bucket: MemoryBucket, distDir: string, more: Partial<
     log: (line) => lines.push(line),
     ...more,
   });
-  return { missing, lines };
+  return { ...counted, lines };
 };
 
 describe('a stale build is built first, saying why; a dry run builds nothing', () => {
