@@ -3,8 +3,7 @@
 // downloads in R2, and the upload of what a bucket lacks. `npm run worker` seeds wrangler's
 // local R2 with it.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import {
   bucketKey,
@@ -24,6 +23,7 @@ import {
 import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { API_DIR, BODIES_DIR, RELEASES_INDEX_DIR, rootPath, shardPath } from '../contract/paths.ts';
 import { checkRoot } from '../contract/route-index.ts';
+import { temporaryFolder } from './temporary-folder.ts';
 
 export interface BucketObject {
   key: string;
@@ -271,8 +271,8 @@ export function assetsWithoutApi(
   distDir: string,
   plan?: Pick<BucketPlan, 'downloads'>,
 ): { dir: string; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-assets-'));
-  const dir = join(folder, 'assets');
+  const folder = temporaryFolder('treefarm-assets-');
+  const dir = join(folder.path, 'assets');
   mkdirSync(dir);
   const leftOut = plan ? servedFromBucket(plan) : new Set<string>();
   for (const entry of readdirSync(distDir)) {
@@ -286,5 +286,5 @@ export function assetsWithoutApi(
     for (const name of readdirSync(join(distDir, entry)))
       if (!leftOut.has(`${entry}/${name}`)) symlinkSync(join(distDir, entry, name), join(dir, entry, name));
   }
-  return { dir, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { dir, remove: folder.remove };
 }

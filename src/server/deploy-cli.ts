@@ -29,6 +29,7 @@ import {
   UploadInterrupted,
 } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import { exitOnSignals } from './temporary-folder.ts';
 import { runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
@@ -111,6 +112,7 @@ export async function deploy(options: DeployOptions): Promise<UploadCount> {
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir, plan);
   try {
+    log(`Comparing the build's ${count(plan.objects.length)} objects with ${where}.`);
     const upload =
       options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
     const counted = await upload(plan, options.dryRun).catch((error: unknown) => {
@@ -168,6 +170,8 @@ function wrangler(args: string[]): void {
 }
 
 if (import.meta.main) {
+  // Ctrl-C or SIGTERM partway: the temporary folders go with the exit.
+  exitOnSignals();
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
     const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);

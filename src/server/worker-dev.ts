@@ -8,12 +8,11 @@
 // seeded from dist/ with what it lacks (and the bundles past R2_DOWNLOADS_ABOVE), the static
 // assets without them, and the Worker run first only for the routes that need it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
@@ -27,6 +26,7 @@ import {
   type WritableBucket,
 } from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
+import { temporaryFolder } from './temporary-folder.ts';
 import {
   type BodiesMode,
   DEFAULT_BUCKET,
@@ -96,7 +96,7 @@ export function runConfig(
   workerRoutes: readonly string[] | undefined,
   bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
 ): { path: string; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
+  const folder = temporaryFolder('treefarm-worker-');
   const absolute = (key: string) => (text: string) =>
     text.replace(
       new RegExp(`^${key} = "(.*)"$`, 'm'),
@@ -120,9 +120,9 @@ binding = "${BUCKET_BINDING}"
 bucket_name = ${JSON.stringify(bucket.name)}
 ${bucket.remote ? 'remote = true\n' : ''}`;
   }
-  const path = join(folder, 'wrangler.toml');
+  const path = join(folder.path, 'wrangler.toml');
   writeFileSync(path, config);
-  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { path, remove: folder.remove };
 }
 
 export interface RunningWorker {
@@ -143,10 +143,10 @@ export function writeEnvFile(vars: Record<string, string>): { path: string; remo
       throw new Error(`${name} holds a quote, backslash or line break, which cannot be passed to wrangler`);
     return `${name}='${value.replaceAll('$', '\\$')}'\n`;
   });
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
-  const path = join(folder, 'worker.env');
+  const folder = temporaryFolder('treefarm-worker-');
+  const path = join(folder.path, 'worker.env');
   writeFileSync(path, lines.join(''), { mode: 0o600 });
-  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { path, remove: folder.remove };
 }
 
 /** How long wrangler may take to stop after SIGTERM before its group is killed. */
@@ -301,15 +301,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const url = `http://${host}:${options.port}`;
   const closeGroup = groupCloser(child);
   const front = connectingIpFront(upstreamPort);
-  // wrangler reads the files once at start; removed when it stops, or when this process exits.
-  process.once('exit', run.remove);
+  // wrangler reads the files once at start; removed when it stops (or when this process exits).
   const close = () => {
     front.close();
     front.closeAllConnections();
-    return closeGroup().finally(() => {
-      process.off('exit', run.remove);
-      run.remove();
-    });
+    return closeGroup().finally(run.remove);
   };
   await whenReady(child, `http://127.0.0.1:${upstreamPort}`, close, options.echo);
   // Clients are let in once wrangler answers, through the front alone.
@@ -425,12 +421,18 @@ if (import.meta.main) {
   }
   const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies, downloadsAbove } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
-  // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
-  // which ends the group; after, a close, then an exit.
+  // handlers that end wrangler's process group and remove the run's files. Stopping before the
+  // Worker is up is an exit, which does both; after, a close, then an exit. Each signal is
+  // listened to, not once: Ctrl-C under npm delivers SIGINT twice (the terminal's, npm's forward).
   let worker: RunningWorker | undefined;
-  const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void (worker?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
   if (bodies === 'r2')

@@ -2,8 +2,9 @@
 // run that changes nothing, an upload of only what the bucket lacks, and a changed record that
 // uploads only its own objects. Then, with a bucket in memory: a stale build built first (a dry
 // run builds nothing), an interrupted upload and a bucket that cannot be read.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -13,6 +14,7 @@ import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
 import { runConfig, WORKER_ROUTES } from '../../src/server/worker-dev.ts';
+import { exitOf, outputUntil } from '../support/child-output.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
 const folders: string[] = [];
@@ -71,6 +73,7 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
       '5 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
+    `Comparing the build's 5 objects with the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET).`,
     `Dry run: 5 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
       'nothing uploaded, nothing deployed.',
   ]);
@@ -297,4 +300,35 @@ test('--local deploys nothing in the assets-only mode either: wrangler is never 
   expect(lines.at(-1)).toBe(
     '--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).',
   );
+});
+
+describe('npm run deploy, the command', () => {
+  /**
+   * `npm run deploy` with these arguments and variables as a child process, with a temporary
+   * folder of its own (TMPDIR) and no Cloudflare login: another HOME, no CLOUDFLARE_ variable.
+   */
+  const deployCli = (args: string[], env: Record<string, string>) => {
+    const tmp = temporary('deploy-tmp-');
+    const inherited = Object.entries(process.env).filter(([name]) => !/^(CLOUDFLARE|CF)_/.test(name));
+    const child = spawn(process.execPath, ['src/server/deploy-cli.ts', ...args], {
+      cwd: projectDir,
+      env: { ...Object.fromEntries(inherited), HOME: tmp, XDG_CONFIG_HOME: tmp, TMPDIR: tmp, CI: '1', ...env },
+    });
+    const ours = () => readdirSync(tmp).filter((name) => name.startsWith('treefarm-'));
+    return { child, ours };
+  };
+
+  test('Ctrl-C partway through a deploy leaves none of its temporary folders', async () => {
+    const { child, ours } = deployCli(['--local', '--dry-run'], { BODIES: 'r2', DIST_DIR: build() });
+    await outputUntil(child, /^Comparing the build's \d+ objects with /m);
+    // Mid-work: the run's wrangler config and its staged assets are there.
+    expect(
+      ours()
+        .map((name) => name.replace(/-\w+$/, '-'))
+        .sort(),
+    ).toEqual(['treefarm-assets-', 'treefarm-worker-']);
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toEqual({ code: 130, signal: null });
+    expect(ours()).toEqual([]);
+  }, 60_000);
 });

@@ -3,10 +3,13 @@
 // a test run leaves nothing behind: each stray workerd held gigabytes of memory. Tokens reach
 // wrangler in a private file, never on a command line any local user can read.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { startWorker, writeEnvFile } from '../../src/server/worker-dev.ts';
+import { exitOf, outputUntil } from '../support/child-output.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 
 /** The processes of a process group, by the group's id. */
@@ -60,6 +63,45 @@ test('npm run worker stopped while wrangler starts: the CLI exits and no process
   await waitFor(() => groupMembers(groupId).length === 0, 10_000);
   expect(groupMembers(groupId)).toEqual([]);
 }, 60_000);
+
+/** The processes below one, its children and theirs. */
+const descendantsOf = (pid: number): number[] =>
+  spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .flatMap((child) => [Number(child), ...descendantsOf(Number(child))]);
+
+/** Whether a process of this id is still there. */
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('SIGTERM to npm run worker stops the Worker itself, and it leaves none of its temporary files', async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'worker-dev-tmp-'));
+  // With API_RATE_LIMIT the run writes a wrangler config of its own beside the env file.
+  const env = { ...process.env, TMPDIR: tmp, PORT: String(await freePort()), API_TOKENS: 't' };
+  const npm = spawn('npm', ['run', 'worker'], { cwd: projectDir, env: { ...env, API_RATE_LIMIT: '100/60s' } });
+  let cli = 0;
+  try {
+    await outputUntil(npm, /Worker \(workerd, local\): /);
+    cli = descendantsOf(npm.pid ?? 0).find((pid) => commandLine(String(pid)).includes('src/server/worker-dev.ts')) ?? 0;
+    expect(cli).toBeGreaterThan(0);
+    expect(readdirSync(tmp).filter((name) => name.startsWith('treefarm-worker-'))).toHaveLength(2);
+    npm.kill('SIGTERM');
+    await exitOf(npm);
+    // npm ends once the CLI has: no Worker left serving, no file of the run left.
+    expect(running(cli)).toBe(false);
+    expect(readdirSync(tmp).filter((name) => name.startsWith('treefarm-'))).toEqual([]);
+  } finally {
+    if (cli && running(cli)) process.kill(cli, 'SIGTERM');
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}, 90_000);
 
 /** Every argument of a process's command line (Linux). */
 const commandLine = (pid: string) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
