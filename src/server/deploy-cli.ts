@@ -30,7 +30,7 @@ import {
 } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
 import { exitOnSignals } from './temporary-folder.ts';
-import { runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
+import { BucketUnreachable, runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -76,9 +76,9 @@ async function buildToDeploy({ distDir, dryRun, source, log }: DeployOptions): P
 
 /**
  * Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects
- * that is (none in the assets-only mode).
+ * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
  */
-export async function deploy(options: DeployOptions): Promise<UploadCount> {
+export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
   const { distDir, log } = options;
   await buildToDeploy(options);
   const files = assetFilesBelow(distDir);
@@ -106,9 +106,18 @@ export async function deploy(options: DeployOptions): Promise<UploadCount> {
       log('Deploying the Worker with dist/ as its assets.');
       runWrangler(['deploy']);
     }
-    return { missing: 0, corrupt: 0 };
+    return undefined;
   }
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
+  if (options.dryRun && !local) {
+    // Cloudflare's bucket is read through a remote session wrangler opens with a login (and a
+    // Worker it puts up for it): a dry run needs neither, and changes nothing there.
+    log(
+      `Dry run: ${where} is not read (that takes a login and a session with Cloudflare): a deploy puts ` +
+        `those of the ${count(plan.objects.length)} objects it lacks; nothing uploaded, nothing deployed.`,
+    );
+    return undefined;
+  }
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir, plan);
   try {
@@ -147,10 +156,12 @@ export async function deploy(options: DeployOptions): Promise<UploadCount> {
 
 /**
  * What went wrong with the bucket, for the operator: an interrupted upload says the deployed
- * version still serves and a second run finishes it; any other failure (reading the bucket
- * first) names the bucket and, for Cloudflare's, the command that creates it.
+ * version still serves and a second run finishes it; a bucket wrangler could not reach (no
+ * login, no network) says so; any other failure (reading the bucket first) names the bucket
+ * and, for Cloudflare's, the command that creates it.
  */
 function bucketError(error: unknown, where: string, remoteBucket: string | undefined): Error {
+  if (error instanceof BucketUnreachable) return new Error(`${where} was not reached: ${error.message}`);
   if (error instanceof UploadInterrupted)
     return new Error(
       `the upload to ${where} stopped: ${error.message}. The Worker was not deployed: the version ` +

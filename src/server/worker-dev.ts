@@ -8,7 +8,7 @@
 // seeded from dist/ with what it lacks (and the bundles past R2_DOWNLOADS_ABOVE), the static
 // assets without them, and the Worker run first only for the routes that need it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
@@ -352,10 +352,40 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
 }
 
 /**
+ * wrangler could not start what reaches the bucket (the session with Cloudflare for a remote
+ * bucket: not logged in, no network; or its local simulation): the bucket itself was not read.
+ */
+export class BucketUnreachable extends Error {
+  override name = 'BucketUnreachable';
+  constructor(remote: boolean, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      remote
+        ? `wrangler could not open its session with Cloudflare (${reason}): check the login ` +
+            '(npx wrangler login, or CLOUDFLARE_API_TOKEN) and the network'
+        : `wrangler could not start its local simulation (${reason})`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * A dry run's view of wrangler's local state in `persistDir`: a copy of its R2 simulation in a
+ * temporary folder, since the simulation writes to what it opens (and creates it when missing).
+ */
+function copyOfLocalBucket(persistDir: string): { path: string; remove(): void } {
+  const copy = temporaryFolder('treefarm-bucket-');
+  const r2 = join(persistDir, 'v3', 'r2');
+  if (existsSync(r2)) cpSync(r2, join(copy.path, 'v3', 'r2'), { recursive: true });
+  return copy;
+}
+
+/**
  * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
  * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
  * or with no `persistDir` the remote bucket the config marks `remote`; an object it holds with
- * other bytes is put again. With `dryRun`, counts them and puts none. Returns how many.
+ * other bytes is put again. With `dryRun`, counts them and puts none, and writes nothing to
+ * `persistDir`. Returns how many. A BucketUnreachable when wrangler cannot reach the bucket.
  */
 export async function seedLocalBucket(
   configPath: string,
@@ -363,19 +393,27 @@ export async function seedLocalBucket(
   plan: BucketPlan,
   dryRun = false,
 ): Promise<UploadCount> {
+  const copy = dryRun && persistDir !== undefined ? copyOfLocalBucket(persistDir) : undefined;
+  const stateDir = copy?.path ?? persistDir;
   const { getPlatformProxy } = await import('wrangler');
-  const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
-    configPath,
-    ...(persistDir === undefined ? {} : { persist: { path: join(persistDir, 'v3') } }),
-    envFiles: [],
-    remoteBindings: persistDir === undefined,
-  });
   try {
-    const bucket = proxy.env[BUCKET_BINDING];
-    if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
-    return await uploadMissing(bucket, plan, dryRun);
+    const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
+      configPath,
+      ...(stateDir === undefined ? {} : { persist: { path: join(stateDir, 'v3') } }),
+      envFiles: [],
+      remoteBindings: stateDir === undefined,
+    }).catch((error: unknown) => {
+      throw new BucketUnreachable(stateDir === undefined, error);
+    });
+    try {
+      const bucket = proxy.env[BUCKET_BINDING];
+      if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
+      return await uploadMissing(bucket, plan, dryRun);
+    } finally {
+      await proxy.dispose();
+    }
   } finally {
-    await proxy.dispose();
+    copy?.remove();
   }
 }
 

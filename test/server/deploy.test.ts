@@ -4,7 +4,16 @@
 // run builds nothing), an interrupted upload and a bucket that cannot be read.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -49,7 +58,7 @@ function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const persistDir = temporary('deploy-r2-');
-const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) => {
+const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number, localPersistDir = persistDir) => {
   const lines: string[] = [];
   const counted = await deploy({
     distDir,
@@ -57,7 +66,7 @@ const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) =>
     bucket: DEFAULT_BUCKET,
     dryRun,
     downloadsAbove,
-    localPersistDir: persistDir,
+    localPersistDir,
     log: (line) => lines.push(line),
   });
   return { ...counted, lines };
@@ -256,8 +265,9 @@ test('a bucket that cannot be read is named, with the command that creates it', 
     distDir: build(),
     bodies: 'r2',
     bucket: 'treefarm-missing',
-    dryRun: true,
+    dryRun: false,
     upload: failing,
+    wrangler: () => expect.unreachable('deployed'),
     log: () => undefined,
   });
   await expect(refused).rejects.toThrow(
@@ -265,6 +275,43 @@ test('a bucket that cannot be read is named, with the command that creates it', 
       'exist. (10006)); if it does not exist, create it with npx wrangler r2 bucket create treefarm-missing',
   );
 });
+
+test('a dry run without --local reads no remote bucket: no login, no session with Cloudflare', async () => {
+  const lines: string[] = [];
+  const counted = await deploy({
+    distDir: build(),
+    bodies: 'r2',
+    bucket: DEFAULT_BUCKET,
+    dryRun: true,
+    upload: () => expect.unreachable('the bucket was read'),
+    wrangler: () => expect.unreachable('deployed'),
+    log: (line) => lines.push(line),
+  });
+  expect(counted).toBeUndefined();
+  expect(lines.at(-1)).toBe(
+    `Dry run: the R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) is not read (that takes a login and a ` +
+      'session with Cloudflare): a deploy puts those of the 5 objects it lacks; nothing uploaded, nothing deployed.',
+  );
+});
+
+test('a dry run with --local writes nothing: no local state where there was none, the state there unchanged', async () => {
+  const fresh = join(temporary('deploy-fresh-'), 'state');
+  expect((await run(build(), true, undefined, fresh)).missing).toBe(5);
+  expect(existsSync(fresh)).toBe(false);
+  // The state the tests above filled: every file as it was, and a count read from it.
+  const files = () =>
+    readdirSync(persistDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return `${path} ${statSync(path).size} ${statSync(path).mtimeMs}`;
+      })
+      .sort();
+  const before = files();
+  expect(before.length).toBeGreaterThan(0);
+  expect((await run(build({ 'api/bodies/eeee': 'body e' }), true)).missing).toBe(1);
+  expect(files()).toEqual(before);
+}, 120_000);
 
 test('the assets-only mode of a build that fits no Workers plan is refused, pointing to BODIES=r2', async () => {
   const dist = build();
@@ -330,5 +377,19 @@ describe('npm run deploy, the command', () => {
     child.kill('SIGINT');
     expect(await exitOf(child)).toEqual({ code: 130, signal: null });
     expect(ours()).toEqual([]);
+  }, 60_000);
+
+  test('a deploy that cannot log in to Cloudflare says so, and does not blame the bucket', async () => {
+    const { child } = deployCli([], { BODIES: 'r2', DIST_DIR: build() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await exitOf(child)).toEqual({ code: 1, signal: null });
+    expect(stderr).toContain(
+      `Cannot deploy: the R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) was not reached: wrangler could not ` +
+        'open its session with Cloudflare (',
+    );
+    expect(stderr).toContain('You must be logged in');
+    expect(stderr).toMatch(/: check the login \(npx wrangler login, or CLOUDFLARE_API_TOKEN\) and the network\n$/);
+    expect(stderr).not.toContain('r2 bucket create');
   }, 60_000);
 });
