@@ -69,6 +69,8 @@ export interface WorkerOptions {
   persistDir?: string;
   /** The R2 mode (R2_DOWNLOADS_ABOVE): bundles larger than this many bytes are served from R2. */
   downloadsAbove?: number;
+  /** The R2 mode (R2_BUCKET): the local bucket's name, DEFAULT_BUCKET by default, as `npm run deploy -- --local` fills it. */
+  bucket?: string;
 }
 
 /**
@@ -86,9 +88,24 @@ export interface BucketPlace {
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
 /**
+ * The line of a wrangler.toml that sets up the R2 mode by hand (its routes, bucket binding or
+ * API_INDEX), which BODIES=r2 adds to each run's config itself: with it, a run's config would
+ * bind the bucket twice or name another deploy's index.
+ */
+function handMadeR2Line(project: string): string | undefined {
+  const settings = [
+    /^run_worker_first *=(?! *true *$).*$/m,
+    new RegExp(`^binding *= *"${BUCKET_BINDING}".*$`, 'm'),
+    new RegExp(`^${INDEX_VARIABLE} *=.*$`, 'm'),
+  ];
+  return settings.map((setting) => setting.exec(project)?.[0]).find((line) => line !== undefined);
+}
+
+/**
  * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
  * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
- * removed when the run closes.
+ * removed when the run closes. The R2 mode needs wrangler.toml as shipped, in the assets-only
+ * mode: one set up for the R2 mode by hand is refused, naming the line.
  */
 export function runConfig(
   configDir: string,
@@ -96,7 +113,6 @@ export function runConfig(
   workerRoutes: readonly string[] | undefined,
   bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
 ): { path: string; remove(): void } {
-  const folder = temporaryFolder('treefarm-worker-');
   const absolute = (key: string) => (text: string) =>
     text.replace(
       new RegExp(`^${key} = "(.*)"$`, 'm'),
@@ -112,14 +128,21 @@ namespace_id = "1001"
 simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
 `;
   if (workerRoutes) {
+    const handMade = handMadeR2Line(project);
     const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
-    if (routed === config) throw new Error(`wrangler.toml in ${configDir} has no "run_worker_first = true" to replace`);
+    if (handMade !== undefined || routed === config)
+      throw new Error(
+        `wrangler.toml in ${configDir} ${handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"'}: ` +
+          "BODIES=r2 adds the R2 mode's routes, bucket and API_INDEX to each run's config itself, so keep " +
+          'wrangler.toml in the assets-only mode, as shipped (run_worker_first = true, no API_BUCKET, no API_INDEX)',
+      );
     config = `${routed}
 [[r2_buckets]]
 binding = "${BUCKET_BINDING}"
 bucket_name = ${JSON.stringify(bucket.name)}
 ${bucket.remote ? 'remote = true\n' : ''}`;
   }
+  const folder = temporaryFolder('treefarm-worker-');
   const path = join(folder.path, 'wrangler.toml');
   writeFileSync(path, config);
   return { path, remove: folder.remove };
@@ -329,7 +352,12 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
   const envFile = writeEnvFile(workerVars(options, plan));
   const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
   const config =
-    options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes) : undefined;
+    options.rateLimit || r2
+      ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes, {
+          name: options.bucket ?? DEFAULT_BUCKET,
+          remote: false,
+        })
+      : undefined;
   const remove = () => {
     envFile.remove();
     config?.remove();
@@ -449,6 +477,12 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
   });
 }
 
+/** What `npm run worker` runs for its settings (its environment: settings.ts). */
+export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
+  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket } = settings;
+  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket };
+}
+
 if (import.meta.main) {
   let settings: WorkerDevSettings;
   try {
@@ -457,7 +491,6 @@ if (import.meta.main) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies, downloadsAbove } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
   // handlers that end wrangler's process group and remove the run's files. Stopping before the
   // Worker is up is an exit, which does both; after, a close, then an exit. Each signal is
@@ -471,15 +504,15 @@ if (import.meta.main) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, echo: true });
+  worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
-  if (bodies === 'r2')
+  if (settings.bodies === 'r2')
     console.log(
-      '  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in local R2 (.wrangler/state), ' +
-        'the Worker run only for /api, /mcp, /healthz and the bundles.',
+      `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
+        '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
     );
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
   );
-  if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
+  if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
 }
