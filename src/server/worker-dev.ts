@@ -69,7 +69,7 @@ export interface WorkerOptions {
   persistDir?: string;
   /** The R2 mode (R2_DOWNLOADS_ABOVE): bundles larger than this many bytes are served from R2. */
   downloadsAbove?: number;
-  /** The R2 mode (R2_BUCKET): the local bucket's name, DEFAULT_BUCKET by default, as `npm run deploy -- --local` fills it. */
+  /** The R2 mode (R2_BUCKET): the local bucket's name (DEFAULT_BUCKET), the one `npm run deploy -- --local` fills. */
   bucket?: string;
 }
 
@@ -130,9 +130,10 @@ simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
   if (workerRoutes) {
     const handMade = handMadeR2Line(project);
     const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
+    const wrong = handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"';
     if (handMade !== undefined || routed === config)
       throw new Error(
-        `wrangler.toml in ${configDir} ${handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"'}: ` +
+        `wrangler.toml in ${configDir} ${wrong}: ` +
           "BODIES=r2 adds the R2 mode's routes, bucket and API_INDEX to each run's config itself, so keep " +
           'wrangler.toml in the assets-only mode, as shipped (run_worker_first = true, no API_BUCKET, no API_INDEX)',
       );
