@@ -294,7 +294,7 @@ test('a dry run without --local reads no remote bucket: no login, no session wit
   );
 });
 
-test('a dry run with --local writes nothing: no local state where there was none, the one there unchanged', async () => {
+test('a dry run with --local writes nothing: no local state where there was none, an old one unchanged', async () => {
   const fresh = join(temporary('deploy-fresh-'), 'state');
   expect((await run(build(), true, undefined, fresh)).missing).toBe(5);
   expect(existsSync(fresh)).toBe(false);
