@@ -3,8 +3,7 @@
 // downloads in R2, and the upload of what a bucket lacks. `npm run worker` seeds wrangler's
 // local R2 with it.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import {
   bucketKey,
@@ -24,6 +23,7 @@ import {
 import { DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { API_DIR, BODIES_DIR, RELEASES_INDEX_DIR, rootPath, shardPath } from '../contract/paths.ts';
 import { checkRoot } from '../contract/route-index.ts';
+import { temporaryFolder } from './temporary-folder.ts';
 
 export interface BucketObject {
   key: string;
@@ -165,25 +165,39 @@ export function bucketPlan(distDir: string, downloadsAbove = STATIC_ASSET_FILE_B
   };
 }
 
-/** The part of a bucket the upload needs: R2Bucket's list and put, as wrangler's proxy gives them. */
+/**
+ * The part of a bucket the upload needs: R2Bucket's list and put, as wrangler's proxy gives them.
+ * R2 lists each object's etag, the MD5 of its bytes (for an object put whole, as this upload puts
+ * them), and refuses a put whose bytes do not match the `md5` given with it.
+ */
 export interface WritableBucket {
   list(options: { prefix?: string; cursor?: string }): Promise<{
-    objects: { key: string }[];
+    objects: { key: string; etag: string }[];
     truncated: boolean;
     cursor?: string;
   }>;
-  put(key: string, value: ArrayBuffer): Promise<unknown>;
+  put(key: string, value: ArrayBuffer, options: { md5: string }): Promise<unknown>;
 }
 
-async function keysOf(bucket: WritableBucket): Promise<Set<string>> {
-  const keys = new Set<string>();
+/** The etag of each object in the bucket, by key. */
+async function etagsOf(bucket: WritableBucket): Promise<Map<string, string>> {
+  const etags = new Map<string, string>();
   let cursor: string | undefined;
   do {
     const page = await bucket.list(cursor === undefined ? {} : { cursor });
-    for (const object of page.objects) keys.add(object.key);
+    for (const object of page.objects) etags.set(object.key, object.etag);
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor !== undefined);
-  return keys;
+  return etags;
+}
+
+const md5Of = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+
+/** What an upload puts: the objects the bucket lacks whole, and how many of them it holds with other bytes. */
+export interface UploadCount {
+  missing: number;
+  /** Of those, the objects under their key with other bytes than the plan's (a bad write): put again. */
+  corrupt: number;
 }
 
 /** A put that failed partway through an upload: the objects put before it stay, none is half-written. */
@@ -206,25 +220,33 @@ export class UploadInterrupted extends Error {
 }
 
 /**
- * Puts the objects the bucket lacks in the plan's order, the deploy object last: an object is
- * never overwritten (its key names its content) and never goes up before what it names, so an
- * interrupted upload leaves what was there serving and a second run finishes it; a failed put
- * is an UploadInterrupted naming its key. Returns how many it put (with `dryRun`, would put: it
- * puts none).
+ * Puts the objects the bucket lacks in the plan's order, the deploy object last: an object whole
+ * in the bucket is never overwritten (its key names its content) and none goes up before what it
+ * names, so an interrupted upload leaves what was there serving and a second run finishes it; a
+ * failed put is an UploadInterrupted naming its key. An object whose etag is not the MD5 of the
+ * plan's bytes (a bad write, which the Worker refuses on every read) counts as lacking and is put
+ * again. Returns how many it put (with `dryRun`, would put: it puts none).
  */
-export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dryRun = false): Promise<number> {
-  const present = await keysOf(bucket);
-  const missing = plan.objects.filter(({ key }) => !present.has(key));
-  if (dryRun) return missing.length;
+export async function uploadMissing(bucket: WritableBucket, plan: BucketPlan, dryRun = false): Promise<UploadCount> {
+  const etags = await etagsOf(bucket);
+  let corrupt = 0;
+  const missing = plan.objects.filter(({ key, read }) => {
+    const etag = etags.get(key);
+    if (etag === undefined) return true;
+    if (etag === md5Of(read())) return false;
+    corrupt++;
+    return true;
+  });
+  if (dryRun) return { missing: missing.length, corrupt };
   for (const [put, { key, read }] of missing.entries()) {
     // An ArrayBuffer of its own: wrangler's proxy cannot pass a view into Node's shared pool.
     const bytes = read();
     const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    await bucket.put(key, body).catch((error: unknown) => {
+    await bucket.put(key, body, { md5: md5Of(bytes) }).catch((error: unknown) => {
       throw new UploadInterrupted(key, put, missing.length, error);
     });
   }
-  return missing.length;
+  return { missing: missing.length, corrupt };
 }
 
 /** The files of dist/ (paths relative to it) the bucket serves in place of the static assets: its downloads. */
@@ -249,8 +271,8 @@ export function assetsWithoutApi(
   distDir: string,
   plan?: Pick<BucketPlan, 'downloads'>,
 ): { dir: string; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-assets-'));
-  const dir = join(folder, 'assets');
+  const folder = temporaryFolder('treefarm-assets-');
+  const dir = join(folder.path, 'assets');
   mkdirSync(dir);
   const leftOut = plan ? servedFromBucket(plan) : new Set<string>();
   for (const entry of readdirSync(distDir)) {
@@ -264,5 +286,5 @@ export function assetsWithoutApi(
     for (const name of readdirSync(join(distDir, entry)))
       if (!leftOut.has(`${entry}/${name}`)) symlinkSync(join(distDir, entry, name), join(dir, entry, name));
   }
-  return { dir, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { dir, remove: folder.remove };
 }

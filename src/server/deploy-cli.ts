@@ -20,9 +20,17 @@ import {
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
-import { assetsWithoutApi, type BucketPlan, bucketPlan, staticInR2Mode, UploadInterrupted } from './bucket-objects.ts';
+import {
+  assetsWithoutApi,
+  type BucketPlan,
+  bucketPlan,
+  staticInR2Mode,
+  type UploadCount,
+  UploadInterrupted,
+} from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
-import { runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
+import { exitOnSignals } from './temporary-folder.ts';
+import { BucketUnreachable, runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -39,8 +47,10 @@ export interface DeployOptions {
   log: (line: string) => void;
   /** The project's build when it is the one deployed: built first when stale (a dry run only says so). */
   source?: Rebuildable;
-  /** Puts what the bucket lacks and returns how many (a test's stand-in); by default through wrangler's binding. */
-  upload?: (plan: BucketPlan, dryRun: boolean) => Promise<number>;
+  /** Puts what the bucket lacks and counts it (a test's stand-in); by default through wrangler's binding. */
+  upload?: (plan: BucketPlan, dryRun: boolean) => Promise<UploadCount>;
+  /** Runs wrangler with these arguments (a test's stand-in records them); by default wrangler's own CLI. */
+  wrangler?: (args: string[]) => void;
 }
 
 /** One line of figures: how many files, the largest, and the plan that holds them. */
@@ -64,8 +74,11 @@ async function buildToDeploy({ distDir, dryRun, source, log }: DeployOptions): P
   if (stale) log(`Dry run: not building, though ${stale}: the plan of the build as it is, which a deploy rebuilds.`);
 }
 
-/** Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects that is. */
-export async function deploy(options: DeployOptions): Promise<number> {
+/**
+ * Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects
+ * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
+ */
+export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
   const { distDir, log } = options;
   await buildToDeploy(options);
   const files = assetFilesBelow(distDir);
@@ -82,31 +95,49 @@ export async function deploy(options: DeployOptions): Promise<number> {
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
       `(downloads: ${count(Object.keys(plan.downloads).length)}), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
+  const local = options.localPersistDir !== undefined;
+  const runWrangler = options.wrangler ?? wrangler;
   if (options.bodies === 'assets') {
     if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
-    log(options.dryRun ? 'Dry run: nothing deployed.' : 'Deploying the Worker with dist/ as its assets.');
-    if (!options.dryRun) wrangler(['deploy']);
-    return 0;
+    // --local deploys nothing, in this mode as in the R2 mode (where it fills the local bucket).
+    if (options.dryRun) log('Dry run: nothing deployed.');
+    else if (local) log('--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).');
+    else {
+      log('Deploying the Worker with dist/ as its assets.');
+      runWrangler(['deploy']);
+    }
+    return undefined;
   }
-  const local = options.localPersistDir !== undefined;
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
+  if (options.dryRun && !local) {
+    // Cloudflare's bucket is read through a remote session wrangler opens with a login (and a
+    // Worker it puts up for it): a dry run needs neither, and changes nothing there.
+    log(
+      `Dry run: ${where} is not read (that takes a login and a session with Cloudflare): a deploy puts ` +
+        `those of the ${count(plan.objects.length)} objects it lacks; nothing uploaded, nothing deployed.`,
+    );
+    return undefined;
+  }
   const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
   const staged = assetsWithoutApi(distDir, plan);
   try {
+    log(`Comparing the build's ${count(plan.objects.length)} objects with ${where}.`);
     const upload =
       options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
-    const missing = await upload(plan, options.dryRun).catch((error: unknown) => {
+    const counted = await upload(plan, options.dryRun).catch((error: unknown) => {
       throw bucketError(error, where, local ? undefined : options.bucket);
     });
+    const { missing, corrupt } = counted;
+    const replaced = corrupt > 0 ? ` (${count(corrupt)} of them there with other bytes than their key names)` : '';
     log(
       options.dryRun
-        ? `Dry run: ${count(missing)} objects ${where} lacks; nothing uploaded, nothing deployed.`
-        : `Uploaded ${count(missing)} objects ${where} lacked (${INDEX_VARIABLE}=${plan.indexId}).`,
+        ? `Dry run: ${count(missing)} objects ${where} lacks${replaced}; nothing uploaded, nothing deployed.`
+        : `Uploaded ${count(missing)} objects ${where} lacked${replaced} (${INDEX_VARIABLE}=${plan.indexId}).`,
     );
     // The Worker goes out only once every object it names is there; --local deploys nothing.
     if (!local && !options.dryRun) {
       log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
-      wrangler([
+      runWrangler([
         'deploy',
         '--config',
         config.path,
@@ -116,7 +147,7 @@ export async function deploy(options: DeployOptions): Promise<number> {
         `${INDEX_VARIABLE}:${plan.indexId}`,
       ]);
     }
-    return missing;
+    return counted;
   } finally {
     config.remove();
     staged.remove();
@@ -125,10 +156,12 @@ export async function deploy(options: DeployOptions): Promise<number> {
 
 /**
  * What went wrong with the bucket, for the operator: an interrupted upload says the deployed
- * version still serves and a second run finishes it; any other failure (reading the bucket
- * first) names the bucket and, for Cloudflare's, the command that creates it.
+ * version still serves and a second run finishes it; a bucket wrangler could not reach (no
+ * login, no network) says so; any other failure (reading the bucket first) names the bucket
+ * and, for Cloudflare's, the command that creates it.
  */
 function bucketError(error: unknown, where: string, remoteBucket: string | undefined): Error {
+  if (error instanceof BucketUnreachable) return new Error(`${where} was not reached: ${error.message}`);
   if (error instanceof UploadInterrupted)
     return new Error(
       `the upload to ${where} stopped: ${error.message}. The Worker was not deployed: the version ` +
@@ -148,6 +181,8 @@ function wrangler(args: string[]): void {
 }
 
 if (import.meta.main) {
+  // Ctrl-C or SIGTERM partway: the temporary folders go with the exit.
+  exitOnSignals();
   try {
     const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
     const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);

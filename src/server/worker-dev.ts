@@ -8,18 +8,25 @@
 // seeded from dist/ with what it lacks (and the bundles past R2_DOWNLOADS_ABOVE), the static
 // assets without them, and the Worker run first only for the routes that need it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
-import { assetsWithoutApi, type BucketPlan, bucketPlan, uploadMissing, type WritableBucket } from './bucket-objects.ts';
+import {
+  assetsWithoutApi,
+  type BucketPlan,
+  bucketPlan,
+  type UploadCount,
+  uploadMissing,
+  type WritableBucket,
+} from './bucket-objects.ts';
 import { madeUpTokenNotice } from './local-tokens.ts';
+import { temporaryFolder } from './temporary-folder.ts';
 import {
   type BodiesMode,
   DEFAULT_BUCKET,
@@ -62,6 +69,8 @@ export interface WorkerOptions {
   persistDir?: string;
   /** The R2 mode (R2_DOWNLOADS_ABOVE): bundles larger than this many bytes are served from R2. */
   downloadsAbove?: number;
+  /** The R2 mode (R2_BUCKET): the local bucket's name (DEFAULT_BUCKET), the one `npm run deploy -- --local` fills. */
+  bucket?: string;
 }
 
 /**
@@ -79,9 +88,24 @@ export interface BucketPlace {
 const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
 /**
+ * The line of a wrangler.toml that sets up the R2 mode by hand (its routes, bucket binding or
+ * API_INDEX), which BODIES=r2 adds to each run's config itself: with it, a run's config would
+ * bind the bucket twice or name another deploy's index.
+ */
+function handMadeR2Line(project: string): string | undefined {
+  const settings = [
+    /^run_worker_first *=(?! *true *$).*$/m,
+    new RegExp(`^binding *= *"${BUCKET_BINDING}".*$`, 'm'),
+    new RegExp(`^${INDEX_VARIABLE} *=.*$`, 'm'),
+  ];
+  return settings.map((setting) => setting.exec(project)?.[0]).find((line) => line !== undefined);
+}
+
+/**
  * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
  * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
- * removed when the run closes.
+ * removed when the run closes. The R2 mode needs wrangler.toml as shipped, in the assets-only
+ * mode: one set up for the R2 mode by hand is refused, naming the line.
  */
 export function runConfig(
   configDir: string,
@@ -89,7 +113,6 @@ export function runConfig(
   workerRoutes: readonly string[] | undefined,
   bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
 ): { path: string; remove(): void } {
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
   const absolute = (key: string) => (text: string) =>
     text.replace(
       new RegExp(`^${key} = "(.*)"$`, 'm'),
@@ -105,17 +128,25 @@ namespace_id = "1001"
 simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
 `;
   if (workerRoutes) {
+    const handMade = handMadeR2Line(project);
     const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
-    if (routed === config) throw new Error(`wrangler.toml in ${configDir} has no "run_worker_first = true" to replace`);
+    const wrong = handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"';
+    if (handMade !== undefined || routed === config)
+      throw new Error(
+        `wrangler.toml in ${configDir} ${wrong}: ` +
+          "BODIES=r2 adds the R2 mode's routes, bucket and API_INDEX to each run's config itself, so keep " +
+          'wrangler.toml in the assets-only mode, as shipped (run_worker_first = true, no API_BUCKET, no API_INDEX)',
+      );
     config = `${routed}
 [[r2_buckets]]
 binding = "${BUCKET_BINDING}"
 bucket_name = ${JSON.stringify(bucket.name)}
 ${bucket.remote ? 'remote = true\n' : ''}`;
   }
-  const path = join(folder, 'wrangler.toml');
+  const folder = temporaryFolder('treefarm-worker-');
+  const path = join(folder.path, 'wrangler.toml');
   writeFileSync(path, config);
-  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { path, remove: folder.remove };
 }
 
 export interface RunningWorker {
@@ -136,10 +167,10 @@ export function writeEnvFile(vars: Record<string, string>): { path: string; remo
       throw new Error(`${name} holds a quote, backslash or line break, which cannot be passed to wrangler`);
     return `${name}='${value.replaceAll('$', '\\$')}'\n`;
   });
-  const folder = mkdtempSync(join(tmpdir(), 'treefarm-worker-'));
-  const path = join(folder, 'worker.env');
+  const folder = temporaryFolder('treefarm-worker-');
+  const path = join(folder.path, 'worker.env');
   writeFileSync(path, lines.join(''), { mode: 0o600 });
-  return { path, remove: () => rmSync(folder, { recursive: true, force: true }) };
+  return { path, remove: folder.remove };
 }
 
 /** How long wrangler may take to stop after SIGTERM before its group is killed. */
@@ -294,15 +325,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const url = `http://${host}:${options.port}`;
   const closeGroup = groupCloser(child);
   const front = connectingIpFront(upstreamPort);
-  // wrangler reads the files once at start; removed when it stops, or when this process exits.
-  process.once('exit', run.remove);
+  // wrangler reads the files once at start; removed when it stops (or when this process exits).
   const close = () => {
     front.close();
     front.closeAllConnections();
-    return closeGroup().finally(() => {
-      process.off('exit', run.remove);
-      run.remove();
-    });
+    return closeGroup().finally(run.remove);
   };
   await whenReady(child, `http://127.0.0.1:${upstreamPort}`, close, options.echo);
   // Clients are let in once wrangler answers, through the front alone.
@@ -326,7 +353,12 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
   const envFile = writeEnvFile(workerVars(options, plan));
   const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
   const config =
-    options.rateLimit || r2 ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes) : undefined;
+    options.rateLimit || r2
+      ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes, {
+          name: options.bucket ?? DEFAULT_BUCKET,
+          remote: false,
+        })
+      : undefined;
   const remove = () => {
     envFile.remove();
     config?.remove();
@@ -349,30 +381,68 @@ async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remov
 }
 
 /**
+ * wrangler could not start what reaches the bucket (the session with Cloudflare for a remote
+ * bucket: not logged in, no network; or its local simulation): the bucket itself was not read.
+ */
+export class BucketUnreachable extends Error {
+  override name = 'BucketUnreachable';
+  constructor(remote: boolean, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      remote
+        ? `wrangler could not open its session with Cloudflare (${reason}): check the login ` +
+            '(npx wrangler login, or CLOUDFLARE_API_TOKEN) and the network'
+        : `wrangler could not start its local simulation (${reason})`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * A dry run's view of wrangler's local state in `persistDir`: a copy of its R2 simulation in a
+ * temporary folder, since the simulation writes to what it opens (and creates it when missing).
+ */
+function copyOfLocalBucket(persistDir: string): { path: string; remove(): void } {
+  const copy = temporaryFolder('treefarm-bucket-');
+  const r2 = join(persistDir, 'v3', 'r2');
+  if (existsSync(r2)) cpSync(r2, join(copy.path, 'v3', 'r2'), { recursive: true });
+  return copy;
+}
+
+/**
  * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
  * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
- * or with no `persistDir` the remote bucket the config marks `remote`. With `dryRun`, counts
- * them and puts none. Returns how many.
+ * or with no `persistDir` the remote bucket the config marks `remote`; an object it holds with
+ * other bytes is put again. With `dryRun`, counts them and puts none, and writes nothing to
+ * `persistDir`. Returns how many. A BucketUnreachable when wrangler cannot reach the bucket.
  */
 export async function seedLocalBucket(
   configPath: string,
   persistDir: string | undefined,
   plan: BucketPlan,
   dryRun = false,
-): Promise<number> {
+): Promise<UploadCount> {
+  const copy = dryRun && persistDir !== undefined ? copyOfLocalBucket(persistDir) : undefined;
+  const stateDir = copy?.path ?? persistDir;
   const { getPlatformProxy } = await import('wrangler');
-  const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
-    configPath,
-    ...(persistDir === undefined ? {} : { persist: { path: join(persistDir, 'v3') } }),
-    envFiles: [],
-    remoteBindings: persistDir === undefined,
-  });
   try {
-    const bucket = proxy.env[BUCKET_BINDING];
-    if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
-    return await uploadMissing(bucket, plan, dryRun);
+    const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
+      configPath,
+      ...(stateDir === undefined ? {} : { persist: { path: join(stateDir, 'v3') } }),
+      envFiles: [],
+      remoteBindings: stateDir === undefined,
+    }).catch((error: unknown) => {
+      throw new BucketUnreachable(stateDir === undefined, error);
+    });
+    try {
+      const bucket = proxy.env[BUCKET_BINDING];
+      if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
+      return await uploadMissing(bucket, plan, dryRun);
+    } finally {
+      await proxy.dispose();
+    }
   } finally {
-    await proxy.dispose();
+    copy?.remove();
   }
 }
 
@@ -408,6 +478,12 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
   });
 }
 
+/** What `npm run worker` runs for its settings (its environment: settings.ts). */
+export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
+  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket } = settings;
+  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket };
+}
+
 if (import.meta.main) {
   let settings: WorkerDevSettings;
   try {
@@ -416,23 +492,28 @@ if (import.meta.main) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  const { port, host, tokens, tokenSha256, madeUpToken, rateLimit, bodies, downloadsAbove } = settings;
   // Signals are handled from the start: dying by a signal's default action would skip the exit
-  // handler that ends wrangler's process group. Stopping before the Worker is up is an exit,
-  // which ends the group; after, a close, then an exit.
+  // handlers that end wrangler's process group and remove the run's files. Stopping before the
+  // Worker is up is an exit, which does both; after, a close, then an exit. Each signal is
+  // listened to, not once: Ctrl-C under npm delivers SIGINT twice (the terminal's, npm's forward).
   let worker: RunningWorker | undefined;
-  const stop = () => void (worker?.close() ?? Promise.resolve()).then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  worker = await startWorker({ port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, echo: true });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void (worker?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
   console.log(`Worker (workerd, local): ${worker.url}/`);
-  if (bodies === 'r2')
+  if (settings.bodies === 'r2')
     console.log(
-      '  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in local R2 (.wrangler/state), ' +
-        'the Worker run only for /api, /mcp, /healthz and the bundles.',
+      `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
+        '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
     );
   console.log(
     "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
   );
-  if (madeUpToken) console.log(madeUpTokenNotice(worker.url, madeUpToken));
+  if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
 }

@@ -10,15 +10,16 @@ import { projectDir } from '../../src/build/site.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
 import { buildManifestSchema } from '../../src/schema/manifest.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
+import { outputUntil } from '../support/child-output.ts';
 
 const version = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8'))).version;
 
-/** The npm scripts that run a file of the project with node. */
+/** The npm scripts that run a file of the project with node (`exec node`: npm's signals reach node itself). */
 function scriptFiles(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  return Object.values(scripts).flatMap((command) => /^node (\S+\.ts)/.exec(command)?.[1] ?? []);
+  return Object.values(scripts).flatMap((command) => /^(?:exec )?node (\S+\.ts)/.exec(command)?.[1] ?? []);
 }
 
 let scratch: string;
@@ -41,20 +42,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Starts `node <file>` and resolves with its output once `ready` shows in it. */
-function startUntil(child: ChildProcess, ready: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready.test(output)) resolve(output);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready:\n${output}`)));
-  });
-}
-
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -69,7 +56,7 @@ describe.each(['a path with a space and non-ASCII letters', 'a symbolic link'])(
       env: { ...process.env, PORT: '0', DIST_DIR: distDir, API_TOKENS: 'entry-point-token', WORKERS: '1' },
     });
     try {
-      const output = await startUntil(child, /API: +(http:\/\/\S+)\/api\/trees/);
+      const output = await outputUntil(child, /API: +(http:\/\/\S+)\/api\/trees/);
       const origin = /API: +(http:\/\/\S+)\/api\/trees/.exec(output)?.[1];
       const response = await fetch(`${origin}/api/trees?search=Oak%20Tree`, {
         headers: { Authorization: 'Bearer entry-point-token' },
@@ -97,7 +84,7 @@ test('npm run worker starts the Worker through a symbolic link', async () => {
     env: { ...process.env, PORT: String(await freePort()), API_TOKENS: 'entry-point-token' },
   });
   try {
-    await startUntil(child, /Worker \(workerd, local\): http:\/\/\S+\//);
+    await outputUntil(child, /Worker \(workerd, local\): http:\/\/\S+\//);
   } finally {
     await stop(child);
   }

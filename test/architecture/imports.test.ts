@@ -30,7 +30,9 @@ function commandLineFiles(): Set<string> {
   const { scripts } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  return new Set(Object.values(scripts).flatMap((command) => /^node (src\/\S+\.ts)/.exec(command)?.[1] ?? []));
+  return new Set(
+    Object.values(scripts).flatMap((command) => /^(?:exec )?node (src\/\S+\.ts)/.exec(command)?.[1] ?? []),
+  );
 }
 
 /** The code files git has (or would add) below the folders. */

@@ -44,22 +44,27 @@ const files = {
   'index.html': '<h1>wiki</h1>',
 };
 
-/** A bucket in memory that refuses to overwrite, and can fail after a number of puts. */
+const md5 = (bytes: ArrayBuffer) => createHash('md5').update(new Uint8Array(bytes)).digest('hex');
+
+/** A bucket in memory that refuses to overwrite an object with the same bytes, and can fail after a number of puts. */
 function memoryBucket(failAfter = Number.POSITIVE_INFINITY) {
   const objects = new Map<string, ArrayBuffer>();
   const puts: string[] = [];
   const bucket: WritableBucket = {
     async list({ cursor }) {
-      // Two keys a page, so the upload must follow the cursor.
+      // Two keys a page, so the upload must follow the cursor; each etag the MD5 of the bytes, as R2's.
       const keys = [...objects.keys()].sort();
       const start = Number(cursor ?? 0);
-      const page = keys.slice(start, start + 2);
+      const page = keys
+        .slice(start, start + 2)
+        .map((key) => ({ key, etag: md5(objects.get(key) ?? new ArrayBuffer()) }));
       const truncated = start + 2 < keys.length;
-      return { objects: page.map((key) => ({ key })), truncated, cursor: truncated ? String(start + 2) : undefined };
+      return { objects: page, truncated, cursor: truncated ? String(start + 2) : undefined };
     },
     async put(key, value) {
       if (puts.length >= failAfter) throw new Error('the connection dropped');
-      if (objects.has(key)) throw new Error(`${key} overwritten`);
+      const before = objects.get(key);
+      if (before && md5(before) === md5(value)) throw new Error(`${key} overwritten`);
       puts.push(key);
       objects.set(key, value);
     },
@@ -192,8 +197,26 @@ describe('the upload', () => {
   test('puts only what the bucket lacks: a second run puts nothing', async () => {
     const plan = bucketPlan(build(files));
     const { bucket } = memoryBucket();
-    expect(await uploadMissing(bucket, plan)).toBe(8);
-    expect(await uploadMissing(bucket, plan)).toBe(0);
+    expect(await uploadMissing(bucket, plan)).toEqual({ missing: 8, corrupt: 0 });
+    expect(await uploadMissing(bucket, plan)).toEqual({ missing: 0, corrupt: 0 });
+  });
+
+  test('an object there with other bytes than its key names (a bad write) is put again by the next run', async () => {
+    const plan = bucketPlan(build(files));
+    const { bucket, objects, puts } = memoryBucket();
+    await uploadMissing(bucket, plan);
+    const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+    // A body cut short, and a root holding another root's bytes: each still under its own key.
+    const root = plan.objects.find(({ key }) => key.startsWith('index/roots/'))?.key ?? '';
+    objects.set('bodies/aaaa', bytes('body'));
+    objects.set(root, bytes('{"root":{},"shards":[]}'));
+    const before = puts.length;
+    expect(await uploadMissing(bucket, plan, true)).toEqual({ missing: 2, corrupt: 2 });
+    expect(await uploadMissing(bucket, plan)).toEqual({ missing: 2, corrupt: 2 });
+    expect(puts.slice(before)).toEqual(['bodies/aaaa', root]);
+    for (const { key, read } of plan.objects)
+      expect(new Uint8Array(objects.get(key) ?? [])).toEqual(new Uint8Array(read()));
+    expect(await uploadMissing(bucket, plan)).toEqual({ missing: 0, corrupt: 0 });
   });
 
   test('a changed record puts only the objects whose content changed: body, shard, root, deploy', async () => {
@@ -204,7 +227,7 @@ describe('the upload', () => {
     const changed = bucketPlan(
       build({ ...files, 'api/bodies/cccc': 'body c', 'api/index/current/0.json': '{"trees/list":"cccc"}' }),
     );
-    expect(await uploadMissing(bucket, changed)).toBe(4);
+    expect(await uploadMissing(bucket, changed)).toEqual({ missing: 4, corrupt: 0 });
     expect(byKind(puts.slice(before))).toEqual({ bodies: 1, shards: 1, roots: 1, deploys: 1, downloads: 0 });
     expect(puts.slice(before)).toEqual([
       'bodies/cccc',
@@ -232,8 +255,8 @@ describe('the upload', () => {
     // Bodies and shards went up; no root, no deploy object names what is missing.
     expect(byKind(dropped.puts)).toEqual({ bodies: 2, shards: 3, roots: 0, deploys: 0, downloads: 0 });
     const { bucket, objects } = memoryBucket();
-    for (const [key, value] of dropped.objects) await bucket.put(key, value);
-    expect(await uploadMissing(bucket, plan)).toBe(3);
+    for (const [key, value] of dropped.objects) await bucket.put(key, value, { md5: md5(value) });
+    expect(await uploadMissing(bucket, plan)).toEqual({ missing: 3, corrupt: 0 });
     expect(objects.size).toBe(8);
   });
 });

@@ -2,15 +2,28 @@
 // run that changes nothing, an upload of only what the bucket lacks, and a changed record that
 // uploads only its own objects. Then, with a bucket in memory: a stale build built first (a dry
 // run builds nothing), an interrupted upload and a bucket that cannot be read.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Rebuildable } from '../../src/build/site.ts';
+import { projectDir, type Rebuildable } from '../../src/build/site.ts';
+import { BUCKET_BINDING } from '../../src/contract/bucket-layout.ts';
 import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
+import { runConfig, WORKER_ROUTES } from '../../src/server/worker-dev.ts';
+import { exitOf, outputUntil } from '../support/child-output.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
 const folders: string[] = [];
@@ -45,18 +58,18 @@ function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const persistDir = temporary('deploy-r2-');
-const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number) => {
+const run = async (distDir: string, dryRun: boolean, downloadsAbove?: number, localPersistDir = persistDir) => {
   const lines: string[] = [];
-  const missing = await deploy({
+  const counted = await deploy({
     distDir,
     bodies: 'r2',
     bucket: DEFAULT_BUCKET,
     dryRun,
     downloadsAbove,
-    localPersistDir: persistDir,
+    localPersistDir,
     log: (line) => lines.push(line),
   });
-  return { missing, lines };
+  return { ...counted, lines };
 };
 
 test('a dry run prints the mode, the plan and the figures, and uploads nothing', async () => {
@@ -69,6 +82,7 @@ test('a dry run prints the mode, the plan and the figures, and uploads nothing',
     '  assets-only mode: 6 static asset files (largest 0.0 MiB): fits the Workers Free plan.',
     '  R2 mode: 2 static asset files (largest 0.0 MiB): fits the Workers Free plan; ' +
       '5 R2 objects (downloads: 0), 0.0 MiB (largest 0.0 MiB).',
+    `Comparing the build's 5 objects with the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET).`,
     `Dry run: 5 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacks; ` +
       'nothing uploaded, nothing deployed.',
   ]);
@@ -81,6 +95,42 @@ test('a second deploy uploads nothing; a changed record uploads only the objects
   const changed = build({ 'api/bodies/cccc': 'body c', 'api/index/current/0.json': '{"trees/list":"cccc"}' });
   // Its new body, the shard that names it, the scope root that names the shard and a new deploy object.
   expect((await run(changed, false)).missing).toBe(4);
+}, 120_000);
+
+/** Runs `use` with wrangler's local R2 bucket of these tests, through its binding as the deploy reaches it. */
+async function withLocalBucket(use: (bucket: LocalBucket) => Promise<void>): Promise<void> {
+  const config = runConfig(projectDir, undefined, WORKER_ROUTES);
+  const { getPlatformProxy } = await import('wrangler');
+  const proxy = await getPlatformProxy<Record<string, LocalBucket>>({
+    configPath: config.path,
+    persist: { path: join(persistDir, 'v3') },
+    envFiles: [],
+  });
+  try {
+    await use(proxy.env[BUCKET_BINDING] as LocalBucket);
+  } finally {
+    await proxy.dispose();
+    config.remove();
+  }
+}
+interface LocalBucket {
+  put(key: string, value: ArrayBuffer): Promise<unknown>;
+  get(key: string): Promise<{ text(): Promise<string> } | null>;
+}
+
+test('an object the bucket holds with other bytes than its key names is put again by the next deploy', async () => {
+  const dist = build();
+  expect((await run(dist, false)).missing).toBe(0);
+  // A bad write: the body's key, other bytes.
+  await withLocalBucket((bucket) => bucket.put('bodies/aaaa', new TextEncoder().encode('body').buffer).then(() => {}));
+  const { missing, corrupt, lines } = await run(dist, false);
+  expect({ missing, corrupt }).toEqual({ missing: 1, corrupt: 1 });
+  expect(lines.at(-1)).toBe(
+    `Uploaded 1 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked (1 of them there with ` +
+      `other bytes than their key names) (API_INDEX=${bucketPlan(dist).indexId}).`,
+  );
+  await withLocalBucket(async (bucket) => expect(await (await bucket.get('bodies/aaaa'))?.text()).toBe('body a'));
+  expect((await run(dist, false)).missing).toBe(0);
 }, 120_000);
 
 test('a bundle past R2_DOWNLOADS_ABOVE is counted and uploaded as an R2 object, not a static asset', async () => {
@@ -106,7 +156,7 @@ test('a folder without a build is refused, naming it', async () => {
 /** A deploy of a build to a bucket in memory (with --local's paths, so no Worker is deployed). */
 const runInMemory = async (bucket: MemoryBucket, distDir: string, more: Partial<DeployOptions> = {}) => {
   const lines: string[] = [];
-  const missing = await deploy({
+  const counted = await deploy({
     distDir,
     bodies: 'r2',
     bucket: DEFAULT_BUCKET,
@@ -116,7 +166,7 @@ const runInMemory = async (bucket: MemoryBucket, distDir: string, more: Partial<
     log: (line) => lines.push(line),
     ...more,
   });
-  return { missing, lines };
+  return { ...counted, lines };
 };
 
 describe('a stale build is built first, saying why; a dry run builds nothing', () => {
@@ -215,8 +265,9 @@ test('a bucket that cannot be read is named, with the command that creates it', 
     distDir: build(),
     bodies: 'r2',
     bucket: 'treefarm-missing',
-    dryRun: true,
+    dryRun: false,
     upload: failing,
+    wrangler: () => expect.unreachable('deployed'),
     log: () => undefined,
   });
   await expect(refused).rejects.toThrow(
@@ -224,6 +275,43 @@ test('a bucket that cannot be read is named, with the command that creates it', 
       'exist. (10006)); if it does not exist, create it with npx wrangler r2 bucket create treefarm-missing',
   );
 });
+
+test('a dry run without --local reads no remote bucket: no login, no session with Cloudflare', async () => {
+  const lines: string[] = [];
+  const counted = await deploy({
+    distDir: build(),
+    bodies: 'r2',
+    bucket: DEFAULT_BUCKET,
+    dryRun: true,
+    upload: () => expect.unreachable('the bucket was read'),
+    wrangler: () => expect.unreachable('deployed'),
+    log: (line) => lines.push(line),
+  });
+  expect(counted).toBeUndefined();
+  expect(lines.at(-1)).toBe(
+    `Dry run: the R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) is not read (that takes a login and a ` +
+      'session with Cloudflare): a deploy puts those of the 5 objects it lacks; nothing uploaded, nothing deployed.',
+  );
+});
+
+test('a dry run with --local writes nothing: no local state where there was none, an old one unchanged', async () => {
+  const fresh = join(temporary('deploy-fresh-'), 'state');
+  expect((await run(build(), true, undefined, fresh)).missing).toBe(5);
+  expect(existsSync(fresh)).toBe(false);
+  // The state the tests above filled: every file as it was, and a count read from it.
+  const files = () =>
+    readdirSync(persistDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return `${path} ${statSync(path).size} ${statSync(path).mtimeMs}`;
+      })
+      .sort();
+  const before = files();
+  expect(before.length).toBeGreaterThan(0);
+  expect((await run(build({ 'api/bodies/eeee': 'body e' }), true)).missing).toBe(1);
+  expect(files()).toEqual(before);
+}, 120_000);
 
 test('the assets-only mode of a build that fits no Workers plan is refused, pointing to BODIES=r2', async () => {
   const dist = build();
@@ -241,4 +329,66 @@ test('the assets-only mode of a build that fits no Workers plan is refused, poin
   expect(lines[1]).toBe(
     '  assets-only mode: 6 static asset files (largest 26.0 MiB): fits no Workers plan: this build needs the R2 mode.',
   );
+});
+
+test('--local deploys nothing in the assets-only mode either: wrangler is never run', async () => {
+  const called: string[][] = [];
+  const lines: string[] = [];
+  await deploy({
+    distDir: build(),
+    bodies: 'assets',
+    bucket: DEFAULT_BUCKET,
+    dryRun: false,
+    localPersistDir: persistDir,
+    wrangler: (args) => called.push(args),
+    log: (line) => lines.push(line),
+  });
+  expect(called).toEqual([]);
+  expect(lines.at(-1)).toBe(
+    '--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).',
+  );
+});
+
+describe('npm run deploy, the command', () => {
+  /**
+   * `npm run deploy` with these arguments and variables as a child process, with a temporary
+   * folder of its own (TMPDIR) and no Cloudflare login: another HOME, no CLOUDFLARE_ variable.
+   */
+  const deployCli = (args: string[], env: Record<string, string>) => {
+    const tmp = temporary('deploy-tmp-');
+    const inherited = Object.entries(process.env).filter(([name]) => !/^(CLOUDFLARE|CF)_/.test(name));
+    const child = spawn(process.execPath, ['src/server/deploy-cli.ts', ...args], {
+      cwd: projectDir,
+      env: { ...Object.fromEntries(inherited), HOME: tmp, XDG_CONFIG_HOME: tmp, TMPDIR: tmp, CI: '1', ...env },
+    });
+    const ours = () => readdirSync(tmp).filter((name) => name.startsWith('treefarm-'));
+    return { child, ours };
+  };
+
+  test('Ctrl-C partway through a deploy leaves none of its temporary folders', async () => {
+    const { child, ours } = deployCli(['--local', '--dry-run'], { BODIES: 'r2', DIST_DIR: build() });
+    await outputUntil(child, /^Comparing the build's \d+ objects with /m);
+    // Mid-work: the run's wrangler config and its staged assets are there.
+    expect(
+      ours()
+        .map((name) => name.replace(/-\w+$/, '-'))
+        .sort(),
+    ).toEqual(['treefarm-assets-', 'treefarm-worker-']);
+    child.kill('SIGINT');
+    expect(await exitOf(child)).toEqual({ code: 130, signal: null });
+    expect(ours()).toEqual([]);
+  }, 60_000);
+
+  test('a deploy that cannot log in to Cloudflare says so, and does not blame the bucket', async () => {
+    const { child } = deployCli([], { BODIES: 'r2', DIST_DIR: build() });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await exitOf(child)).toEqual({ code: 1, signal: null });
+    expect(stderr).toContain(
+      `Cannot deploy: the R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) was not reached: wrangler could not ` +
+        'open its session with Cloudflare (',
+    );
+    expect(stderr).toMatch(/: check the login \(npx wrangler login, or CLOUDFLARE_API_TOKEN\) and the network\n$/);
+    expect(stderr).not.toContain('r2 bucket create');
+  }, 60_000);
 });

@@ -1,6 +1,8 @@
-// An R2 bucket in memory, standing in for the binding: list and put as the deploy's upload uses
-// them (WritableBucket), get as the Worker reads. `putsLeft` makes a put fail once that many
-// have gone through, as a dropped connection would stop an upload partway.
+// An R2 bucket in memory, standing in for the binding: list (each object's etag the MD5 of its
+// bytes, as R2's) and put as the deploy's upload uses them (WritableBucket), get as the Worker
+// reads. `putsLeft` makes a put fail once that many have gone through, as a dropped connection
+// would stop an upload partway.
+import { createHash } from 'node:crypto';
 import type { WritableBucket } from '../../src/server/bucket-objects.ts';
 
 export interface MemoryBucket extends WritableBucket {
@@ -16,7 +18,8 @@ export function memoryBucket(): MemoryBucket {
     objects,
     putsLeft: Number.POSITIVE_INFINITY,
     async list() {
-      return { objects: [...objects.keys()].map((key) => ({ key })), truncated: false };
+      const etag = (bytes: Uint8Array) => createHash('md5').update(bytes).digest('hex');
+      return { objects: [...objects].map(([key, bytes]) => ({ key, etag: etag(bytes) })), truncated: false };
     },
     async put(key, value) {
       if (bucket.putsLeft <= 0) throw new Error('Network connection lost.');

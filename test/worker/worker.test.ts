@@ -443,7 +443,7 @@ describe('the R2 mode', () => {
       expect(await tooSoon.text()).toContain(`the API_BUCKET R2 bucket lacks ${deployKey(plan.indexId)}`);
       // The second run puts exactly the new scope root and deploy object, and the new Worker serves.
       bucket.putsLeft = Number.POSITIVE_INFINITY;
-      expect(await uploadMissing(bucket, plan)).toBe(2);
+      expect((await uploadMissing(bucket, plan)).missing).toBe(2);
       expect((await trees(bucket, plan.indexId)).status).toBe(200);
       expect((await trees(bucket, deployed.indexId)).status).toBe(200);
     } finally {
