@@ -16,6 +16,9 @@ export function siteConfig(options: TreefarmDataOptions = {}): AstroUserConfig {
     compressHTML: true,
     trailingSlash: 'ignore',
     build: { format: 'directory' },
+    // Code in rendered Markdown (the API page's contract) as plain <pre><code>, like the pages' own:
+    // Shiki's highlighting is inline style attributes, which the wiki's Content-Security-Policy refuses.
+    markdown: { syntaxHighlight: false },
     integrations: [treefarmData(options)],
   };
 }
