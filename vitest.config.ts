@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 
 export const unitTests: readonly string[] = [
   'test/architecture/code-shape.test.ts',
+  'test/architecture/configuration-doc.test.ts',
   'test/architecture/docs.test.ts',
   'test/architecture/imports.test.ts',
   'test/architecture/layout-table.test.ts',

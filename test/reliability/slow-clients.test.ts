@@ -258,7 +258,7 @@ test(
   LIMITS.headersTimeoutMs + 20_000,
 );
 
-test('under slow, oversized and never-reading clients, ordinary requests are answered and memory stays bounded', async () => {
+test('under slow, oversized and never-reading clients, ordinary requests are answered, memory bounded', async () => {
   await latencies(50); // warm-up
   const baseline = p99(await latencies(400));
   const rssBefore = await residentBytes(server.child.pid!);
