@@ -15,9 +15,13 @@ export function siteConfig(options: TreefarmDataOptions = {}): AstroUserConfig {
     // losing any that separates words (test/wiki/words-apart.test.ts).
     compressHTML: true,
     trailingSlash: 'ignore',
-    build: { format: 'directory' },
+    // No inline script or stylesheet, however small (Astro inlines those under Vite's
+    // assetsInlineLimit, 4 KiB), so the Content-Security-Policy of public/_headers holds without
+    // 'unsafe-inline': each is a file under /_astro/.
+    build: { format: 'directory', inlineStylesheets: 'never' },
+    vite: { build: { assetsInlineLimit: 0 } },
     // Code in rendered Markdown (the API page's contract) as plain <pre><code>, like the pages' own:
-    // Shiki's highlighting is inline style attributes, which the wiki's Content-Security-Policy refuses.
+    // Shiki's highlighting is inline style attributes, which that policy refuses too.
     markdown: { syntaxHighlight: false },
     integrations: [treefarmData(options)],
   };

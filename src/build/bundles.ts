@@ -16,6 +16,7 @@ import {
   dataPath,
   DOWNLOADS_DIR,
   LATEST_FILE,
+  MAX_BUNDLE_ENTRIES,
   PUBLISHED_BUNDLES,
   SQLITE_FILE,
   type BundleFormat,
@@ -33,7 +34,7 @@ import type { Release } from './releases.ts';
 import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { openApiFile } from './openapi.ts';
-import { dosDateTime, writeZip } from './zip.ts';
+import { writeZip } from './zip.ts';
 import { sha256HexSync } from './hash.ts';
 
 /** A file by its path (inside a bundle, or below dist/downloads/). */
@@ -170,6 +171,21 @@ export function bundleEntries(content: Content, releases: readonly Release[] = [
   return [...files, { name: BUNDLE_MANIFEST, bytes: utf8(json(manifest)) }].sort(byName);
 }
 
+/** A bundle the client would refuse to read, for holding more entries than it reads: never written. */
+export class TooManyBundleEntries extends Error {
+  override name = 'TooManyBundleEntries';
+}
+
+function refuseUnreadable(format: BundleFormat, entries: number): void {
+  if (entries > MAX_BUNDLE_ENTRIES) {
+    const figure = (count: number) => count.toLocaleString('en-US');
+    throw new TooManyBundleEntries(
+      `The ${format} bundle would hold ${figure(entries)} entries; the client reads ${figure(MAX_BUNDLE_ENTRIES)} ` +
+        'at most (MAX_BUNDLE_ENTRIES, src/contract/bundle-layout.ts), so it is not written.',
+    );
+  }
+}
+
 /** Each folder before its files, so extracting the archive creates them with their mode. */
 function* withDirectories(entries: NamedBytes[]): Generator<{ name: string; bytes?: Uint8Array }> {
   const seen = new Set<string>();
@@ -187,9 +203,11 @@ function* withDirectories(entries: NamedBytes[]): Generator<{ name: string; byte
 }
 
 export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
+  const withFolders = [...withDirectories(entries)];
+  refuseUnreadable('tar.gz', withFolders.length);
   const pack = tar.pack();
   const owner = { uid: 0, gid: 0, uname: '', gname: '', mtime: FIXED_MTIME_UTC };
-  for (const entry of withDirectories(entries)) {
+  for (const entry of withFolders) {
     if (entry.bytes)
       pack.entry(
         { ...owner, name: entry.name, type: 'file', mode: FILE_MODE, size: entry.bytes.length },
@@ -208,12 +226,8 @@ export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
 }
 
 export function packZip(entries: NamedBytes[]): Uint8Array {
-  // DOS time has no time zone: 2000-01-01 00:00 is written as such on every machine.
-  return writeZip(entries, {
-    os: GZIP_OS_UNIX,
-    attrs: (REGULAR_FILE | FILE_MODE) * 0x10000,
-    ...dosDateTime(2000, 1, 1),
-  });
+  refuseUnreadable('zip', entries.length);
+  return writeZip(entries, { mode: REGULAR_FILE | FILE_MODE, date: { year: 2000, month: 1, day: 1 } });
 }
 
 const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Array> | Uint8Array> = {

@@ -508,12 +508,16 @@ function mcpPath(): Json {
       responses: {
         '200': {
           description:
-            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown tool, a missing ' +
-            'or wrong argument, a release or plot that does not exist).',
+            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown method or tool, ' +
+            'malformed params). Arguments a tool cannot take (missing, wrong, a release or plot that does not ' +
+            'exist) are a result flagged isError that names the argument and what it expects.',
           content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
         },
         '202': { description: 'A notification or response, accepted: no body.' },
-        '400': rpcError(`Not JSON, not one JSON-RPC message (a batch), or nested deeper than ${MCP_MAX_DEPTH}.`),
+        '400': rpcError(
+          `Not JSON, not one JSON-RPC message (a batch, or JSON that is no message), params that are not an ` +
+            `object, or nested deeper than ${MCP_MAX_DEPTH}.`,
+        ),
         '401': ref('responses', AUTH_FAILED),
         '406': rpcError('Accept does not list both application/json and text/event-stream.'),
         '413': rpcError(`The body is over ${MCP_MAX_BODY_BYTES} bytes.`),

@@ -14,6 +14,14 @@ export const BUNDLE_MANIFEST = MANIFEST_FILE;
 
 export const bundleFileName = (version: string, format: BundleFormat) => `${BUNDLE_NAME}-${version}.${format}`;
 
+/**
+ * Most entries a bundle's archive may hold (files, and in a tar its folders): the client refuses
+ * more, and the build writes no bundle past it. The build's bundle holds 25 files (31 tar entries)
+ * and gains one per data release: 4,096 leaves room for thousands of releases, and keeps an
+ * archive of millions of empty entries out.
+ */
+export const MAX_BUNDLE_ENTRIES = 4096;
+
 /** Where the site publishes its bundles, and the file naming each one's size and SHA-256. */
 export const DOWNLOADS_DIR = 'downloads';
 export const LATEST_FILE = 'latest.json';

@@ -20,7 +20,8 @@ export function notFoundBody(noun: string): string {
   });
 }
 
-const errorBody = (message: string) => JSON.stringify({ error: true, message });
+/** The API's error envelope around `message`. */
+export const errorBody = (message: string): string => JSON.stringify({ error: true, message });
 
 export const TOKEN_REQUIRED_BODY = errorBody('An API token is required. Send it in the Authorization header.');
 export const TOKEN_INVALID_BODY = errorBody('The provided API token is not valid.');
@@ -35,6 +36,12 @@ export const RELEASE_NOT_FOUND_BODY = errorBody(
 );
 /** The noun of GET /api/releases ("The requested release data was successfully found."). */
 export const RELEASE_NOUN = 'release';
+
+/**
+ * A failure no rule of the contract decides (a stored body failing its SHA-256, an object missing
+ * or short in a bucket, a broken index): what went wrong goes to the log, never to the client.
+ */
+export const INTERNAL_ERROR_BODY = errorBody('Internal error: this request could not be answered. Try again later.');
 
 /** A static path that would reach the private API folder (see reachesApiFolder in the edge). */
 export const NOT_FOUND_BODY = errorBody('Not found.');

@@ -19,7 +19,7 @@ import {
 import { releaseIdParts } from '../schema/release-ids.ts';
 import { parseRelease } from './releases.ts';
 import { type IndexRoot, type IndexShard, routeIn, shardOf } from './route-index.ts';
-import { classifySearch, parseSearch } from './search-query.ts';
+import { classifySearch, type SearchText, searchQueryOf } from './search-query.ts';
 import {
   type NearShard,
   nearSuggestions,
@@ -59,8 +59,12 @@ export interface ApiQuery {
   /** A kind, or 'releases' for GET /api/releases. */
   endpoint: KindId | 'releases';
   suggest: boolean;
-  /** The first `search` and `release` parameters, URL-decoded; null when absent. */
-  search: string | null;
+  /**
+   * The first `search` parameter, URL-decoded (null when absent), read by the API's rule
+   * (classifySearch); or a text already classified by its own rule (an MCP tool's argument).
+   */
+  search: string | null | SearchText;
+  /** The first `release` parameter, URL-decoded; null when absent. */
   release: string | null;
 }
 
@@ -95,13 +99,17 @@ export async function resolve(index: RouteIndex, query: ApiQuery): Promise<Resol
   const at = (route: string) => lookup(index, release, root, route);
   const kind = query.endpoint;
   if (query.suggest) return suggestion(index, kind, query.search, scope, root);
-  const route = queryRoute(kind, parseSearch(query.search));
+  const route = queryRoute(kind, searchQueryOf(searchTextOf(query.search)));
   const found = route === undefined ? undefined : await at(route);
   if (found !== undefined) return { type: 'body', status: 200, body: found, scope };
   const notFound = await at(notFoundRoute(kind));
   if (notFound === undefined) throw new Error(`The routing index lacks ${notFoundRoute(kind)}.`);
   return { type: 'body', status: 404, body: notFound, scope };
 }
+
+/** A search as classified: the API's parameter by its rule, a text already classified as it is. */
+const searchTextOf = (search: ApiQuery['search']): SearchText =>
+  typeof search === 'string' || search === null ? classifySearch(search) : search;
 
 async function lookup(
   index: RouteIndex,
@@ -119,7 +127,7 @@ async function lookup(
 async function suggestion(
   index: RouteIndex,
   kind: KindId,
-  search: string | null,
+  search: ApiQuery['search'],
   scope: Scope,
   root: IndexRoot,
 ): Promise<Resolved> {
@@ -130,7 +138,7 @@ async function suggestion(
     if (body === undefined) throw new Error(`The routing index lacks ${suggestEmptyRoute(kind)}.`);
     return { type: 'body', status: 200, body, scope };
   };
-  const text = classifySearch(search);
+  const text = searchTextOf(search);
   if (text.type === 'all') return answer(suggestFirstRoute(kind));
   if (text.type === 'digits') return answer(suggestLevelRoute(kind, text.digits));
   if (text.type === 'none') return answer(suggestEmptyRoute(kind));

@@ -22,22 +22,36 @@ export type SearchQuery =
 
 export const MAX_SEARCH_LENGTH = 100;
 
-/** Classifies the first `search` parameter (null when absent), already URL-decoded. */
+/**
+ * Classifies the first `search` parameter (null when absent), already URL-decoded, by the API's
+ * rule: absent, blank, `null` or `undefined` asks for the whole list.
+ */
 export function classifySearch(raw: string | null): SearchText {
   if (raw === null) return { type: 'all' };
   const value = raw.trim();
-  // Counted in characters (code points), not UTF-16 units.
-  if (value.length > MAX_SEARCH_LENGTH && [...value].length > MAX_SEARCH_LENGTH) return { type: 'none' };
   const lower = value.toLowerCase();
   if (value === '' || lower === 'null' || lower === 'undefined') return { type: 'all' };
+  return classifyText(value);
+}
+
+/**
+ * Classifies a text as it is, with none of the API's query words (an MCP tool's argument is
+ * its own: "null" is a name to look for, a blank text matches nothing).
+ */
+export function classifyText(raw: string): Exclude<SearchText, { type: 'all' }> {
+  const value = raw.trim();
+  // Counted in characters (code points), not UTF-16 units.
+  if (value.length > MAX_SEARCH_LENGTH && [...value].length > MAX_SEARCH_LENGTH) return { type: 'none' };
   if (/^[0-9]+$/.test(value)) return { type: 'digits', digits: value };
   const key = searchKey(value);
   return key === '' ? { type: 'none' } : { type: 'key', key };
 }
 
 /** Interprets the first `search` parameter (null when absent), already URL-decoded. */
-export function parseSearch(raw: string | null): SearchQuery {
-  const text = classifySearch(raw);
+export const parseSearch = (raw: string | null): SearchQuery => searchQueryOf(classifySearch(raw));
+
+/** What a classified text asks for: a level, a name, everything or nothing. */
+export function searchQueryOf(text: SearchText): SearchQuery {
   switch (text.type) {
     case 'digits': {
       const level = Number(text.digits);

@@ -3,14 +3,16 @@
 // Web-standard Request -> Response, so the Node server and the Worker answer alike. Before the
 // SDK's transport sees a message, the request is held to bounds and each fault is answered
 // with a JSON-RPC error that names it: a method other than POST, a body that is not JSON or
-// over MCP_MAX_BODY_BYTES, nesting past MCP_MAX_DEPTH, a batch. One server and transport a
-// request: nothing is kept between requests.
+// over MCP_MAX_BODY_BYTES, nesting past MCP_MAX_DEPTH, a batch, JSON that is no JSON-RPC
+// message (the SDK's transport would call it a parse error, naming nothing). One server and
+// transport a request: nothing is kept between requests.
 import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { createMcpServer } from '../contract/mcp/server.ts';
+import { given } from '../contract/mcp/tools.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
@@ -60,6 +62,8 @@ export async function answerMcp(request: Request, index: RouteIndex, headers: He
     );
   if (nestedDeeperThan(message, MCP_MAX_DEPTH))
     return rpcError(400, ErrorCode.InvalidRequest, `The message nests deeper than ${MCP_MAX_DEPTH} levels.`, headers);
+  const fault = messageFault(message);
+  if (fault) return rpcError(400, fault.code, fault.message, headers, fault.id);
   const server = createMcpServer(index);
   const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
@@ -75,12 +79,39 @@ export async function answerMcp(request: Request, index: RouteIndex, headers: He
   return new Response(answer.body, { status: answer.status, headers: merged });
 }
 
-/** A JSON-RPC error with no id (the request's id is unknown or unread), in an HTTP error status. */
-function rpcError(status: number, code: number, message: string, headers: Headers): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+/** A JSON-RPC error, in an HTTP error status; its id null when the request's is unknown or unread. */
+function rpcError(status: number, code: number, message: string, headers: Headers, id?: string | number): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }), {
     status,
     headers: { ...headers, 'Content-Type': 'application/json' },
   });
+}
+
+/**
+ * What makes JSON no JSON-RPC message this server reads, named; undefined when it is one (a
+ * request or notification; a response, which a client sends no server of this kind, is left
+ * to the transport).
+ */
+function messageFault(message: unknown): { code: number; message: string; id?: string | number } | undefined {
+  const invalid = (what: string) => ({ code: ErrorCode.InvalidRequest, message: `Invalid request: ${what}.` });
+  if (typeof message !== 'object' || message === null || Array.isArray(message))
+    return invalid(`the body is ${given(message)}, not a JSON-RPC message (an object with "jsonrpc": "2.0")`);
+  const { jsonrpc, method, id, params } = message as Record<string, unknown>;
+  if (jsonrpc !== '2.0') return invalid(`"jsonrpc" must be "2.0", got ${given(jsonrpc)}`);
+  if (method === undefined)
+    return 'result' in message || 'error' in message
+      ? undefined
+      : invalid('a JSON-RPC message has a "method" (a request or notification), or a "result" or "error" (a response)');
+  if (typeof method !== 'string') return invalid(`"method" must be text, got ${given(method)}`);
+  if (id !== undefined && typeof id !== 'string' && !Number.isInteger(id))
+    return invalid(`"id" must be text or a whole number, got ${given(id)}`);
+  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+    return {
+      code: ErrorCode.InvalidParams,
+      message: `Invalid params of ${method}: params must be an object, got ${given(params)}.`,
+      id: id as string | number | undefined,
+    };
+  return undefined;
 }
 
 /** Whether arrays and objects nest deeper than `limit`, walked without recursion (no stack to overflow). */

@@ -13,6 +13,7 @@ import {
 } from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
+import { failureAnswer } from '../edge/failure.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
@@ -120,11 +121,12 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
-    if (!limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    const target = requestTarget(request.url ?? '');
+    // /mcp bounds its own body (readMcpBody), to answer one past it with its JSON-RPC 413.
+    if (target?.pathname !== MCP_PATH && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
-    const target = requestTarget(request.url ?? '');
     if (!target) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
@@ -135,7 +137,7 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
     if (decision instanceof Promise)
       decision.then(
         (decided) => exchange.answer(decided),
-        () => exchange.failed(),
+        (error: unknown) => exchange.failed(error),
       );
     else exchange.answer(decision);
   };
@@ -178,7 +180,7 @@ class Exchange implements EdgeRequest {
     this.generation = generation;
     this.log = log;
     this.start = start;
-    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request) : undefined;
+    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request, response) : undefined;
   }
 
   header(name: string): string | null {
@@ -199,7 +201,7 @@ class Exchange implements EdgeRequest {
         this.response.once('close', () => this.logLine(this.method === 'HEAD' ? 0 : sent(), target));
       }
       const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
-      serveStatic(this.request, this.response, path).catch(() => this.failed());
+      serveStatic(this.request, this.response, path).catch((error: unknown) => this.failed(error));
       return;
     }
     const answer = decision.type === 'counted' ? decision.answer : decision;
@@ -213,19 +215,24 @@ class Exchange implements EdgeRequest {
   }
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
-    const body = this.mcpBody ?? readMcpBody(this.request);
+    const body = this.mcpBody ?? readMcpBody(this.request, this.response);
     sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
       (bytes) => this.log && this.logLine(bytes),
-      () => this.failed(),
+      (error: unknown) => this.failed(error),
     );
   }
 
-  failed(): void {
+  /** A failure the core did not decide: the API's JSON 500 (src/edge/failure.ts), the detail to stderr. */
+  failed(error: unknown): void {
     const response = this.response;
     if (response.writableEnded || response.destroyed) return;
+    console.error(`${this.method} ${this.pathname} failed:`, error);
     // Once headers went out, only a cut connection tells the client the body is incomplete.
     if (response.headersSent) response.destroy();
-    else response.writeHead(500, { 'Content-Type': PLAIN_TEXT }).end('Internal error\n');
+    else {
+      const { status, headers, body } = failureAnswer();
+      response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) }).end(body);
+    }
   }
 
   /** `target`: the request target as sent. */

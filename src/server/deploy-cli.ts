@@ -5,7 +5,6 @@
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,7 +22,7 @@ import { MANIFEST_FILE } from '../contract/paths.ts';
 import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import { assetsWithoutApi, type BucketPlan, bucketPlan, staticInR2Mode, UploadInterrupted } from './bucket-objects.ts';
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
-import { runConfig, seedLocalBucket, WORKER_ROUTES } from './worker-dev.ts';
+import { runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -142,8 +141,6 @@ function bucketError(error: unknown, where: string, remoteBucket: string | undef
     : '';
   return new Error(`${where} could not be read (${reason})${create}`);
 }
-
-const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
 
 function wrangler(args: string[]): void {
   const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: projectDir, stdio: 'inherit' });

@@ -1,7 +1,8 @@
 // /mcp on node:http: the request's body read (bounded) as it arrives, a Web Request made of it
 // for src/edge/mcp.ts, and its Response written back. The body is taken from the first event
-// on: the server watches every body from the start (limits.ts), and a chunk that arrived
-// before this listener would be lost to it.
+// on (a chunk that arrived before this listener would be lost to it), bounded here alone: the
+// server's own bound on bodies (limits.ts) leaves /mcp to this one, so a body over it, whatever
+// its declared length, gets the JSON-RPC 413 of src/edge/mcp.ts after the token check.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpHandOff } from '../edge/core.ts';
 import { answerMcp } from '../edge/mcp.ts';
@@ -11,15 +12,24 @@ import type { RouteIndex } from '../contract/resolve.ts';
 /** The body as read, or that it is over the bound (declared or sent): it is then refused unread. */
 export type PendingBody = Promise<Buffer | 'too large'>;
 
-/** Starts reading the body of a request to /mcp; resolves at its end, or once it is over the bound. */
-export function readMcpBody(request: IncomingMessage): PendingBody {
-  if (Number(request.headers['content-length']) > MCP_MAX_BODY_BYTES) return Promise.resolve('too large');
+/**
+ * Starts reading the body of a request to /mcp; resolves at its end, or once it is over the
+ * bound. A body over it is read no further, and whatever answers the request (the 413, or a
+ * 401 or 429 before it) closes the connection, which cannot carry another request.
+ */
+export function readMcpBody(request: IncomingMessage, response: ServerResponse): PendingBody {
+  const tooLarge = () => {
+    request.pause();
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+    return 'too large' as const;
+  };
+  if (Number(request.headers['content-length']) > MCP_MAX_BODY_BYTES) return Promise.resolve(tooLarge());
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
     const done = () => {
       request.off('data', take);
-      resolve(length > MCP_MAX_BODY_BYTES ? 'too large' : Buffer.concat(chunks));
+      resolve(length > MCP_MAX_BODY_BYTES ? tooLarge() : Buffer.concat(chunks));
     };
     const take = (chunk: Buffer) => {
       chunks.push(chunk);
@@ -64,8 +74,6 @@ export async function sendMcp(
   const sent: Record<string, string> = Object.fromEntries(answer.headers);
   if (rateLimit !== undefined) sent['RateLimit'] = rateLimit;
   sent['Content-Length'] = String(bytes.length);
-  // A body over the bound was not read to its end: the connection cannot carry another request.
-  if (answer.status === 413) sent['Connection'] = 'close';
   response.writeHead(answer.status, sent).end(bytes);
   return method === 'HEAD' ? 0 : bytes.length;
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve as resolvePath } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
@@ -29,7 +29,13 @@ import {
 } from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
-const wranglerBin = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
+const requireHere = createRequire(import.meta.url);
+const wranglerManifest = requireHere.resolve('wrangler/package.json');
+/** wrangler's command line, run with node. Its package exports no path to it: its package.json's bin names it. */
+export const wranglerBin = join(
+  dirname(wranglerManifest),
+  (requireHere(wranglerManifest) as { bin: { wrangler: string } }).bin.wrangler,
+);
 
 export interface WorkerOptions {
   port: number;

@@ -41,7 +41,8 @@ import { answerMcp } from '../edge/mcp.ts';
 import { bundleDownloads, type DownloadServer } from './downloads.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
-import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from '../contract/headers.ts';
+import { errorBody } from '../contract/messages.ts';
+import { failureAnswer } from '../edge/failure.ts';
 import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
 
 /** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
@@ -132,17 +133,27 @@ async function requiredFile(files: ApiFiles, path: string): Promise<Bytes> {
 
 const decoder = new TextDecoder();
 
-/** Reads each file once while it is remembered, even for concurrent requests; a failed read is forgotten. */
+/**
+ * Reads each file once while it is remembered, even for concurrent requests. Only a read that
+ * succeeded is remembered: a failed one is let go as it fails (a later request reads again), so a
+ * bucket that keeps failing holds no memory.
+ */
 function rememberedReads<T>(limit: number): (key: string, read: () => Promise<T>) => Promise<T> {
   const memo = boundedMemo<string, Promise<T>>(limit);
-  const failed = new Set<Promise<T>>();
+  const reading = new Map<string, Promise<T>>();
   return (key, read) => {
-    const known = memo.find(key);
-    if (known && !failed.has(known)) return known;
-    const reading = read();
-    memo.set(key, reading);
-    reading.catch(() => failed.add(reading));
-    return reading;
+    const known = memo.find(key) ?? reading.get(key);
+    if (known) return known;
+    const started = read();
+    reading.set(key, started);
+    started.then(
+      () => {
+        reading.delete(key);
+        memo.set(key, started);
+      },
+      () => reading.delete(key),
+    );
+    return started;
   };
 }
 
@@ -321,58 +332,66 @@ function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
 
 export default {
   async fetch(request, env: WorkerEnv): Promise<Response> {
-    const url = new URL(request.url);
-    if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
-      return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
-    invocations++;
-    isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
-      isolate = undefined;
-      throw error;
-    });
-    let state: Isolate;
     try {
-      state = await isolate;
+      return await answerRequest(request, env);
     } catch (error) {
-      if (error instanceof EnvironmentError) return misconfigured(error);
-      throw error;
+      return failed(request, error);
     }
-    // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
-    // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
-    const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
-    const header = (name: string) =>
-      name === 'accept-encoding' && clientAcceptEncoding !== undefined
-        ? clientAcceptEncoding
-        : request.headers.get(name);
-    const decision = await state.decide({
-      method: request.method,
-      pathname: url.pathname,
-      query: url.search.slice(1),
-      header,
-      client: request.headers.get('cf-connecting-ip'),
-    });
-    if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
-    const answer = decision.type === 'counted' ? decision.answer : decision;
-    const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
-    if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
-    const mcp = await answerMcp(request, state.index, answer.headers);
-    if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
-    return mcp;
   },
 } satisfies ExportedHandler<WorkerEnv>;
 
-/**
- * A deployment whose settings cannot work (a bad token list, a rate limit without its binding
- * or the reverse, the R2 mode's bucket without its index) answers every request with a 500
- * that names the setting, so whoever deployed it sees why at the first request, not only in
- * the Worker's log. It names settings, never a value of a secret.
- */
-function misconfigured(error: EnvironmentError): Response {
-  const message = `This deployment is misconfigured: ${error.message.replaceAll('\n', '; ')}`;
-  console.error(message);
-  return new Response(JSON.stringify({ error: true, message }), {
-    status: 500,
-    headers: { ...COMMON_HEADERS, 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR },
+/** A request as Cloudflare hands it to the Worker, with its `cf` properties. */
+type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
+
+async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
+  const url = new URL(request.url);
+  if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
+    return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+  invocations++;
+  isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
+    isolate = undefined;
+    throw error;
   });
+  const state = await isolate;
+  // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
+  // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
+  const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
+  const header = (name: string) =>
+    name === 'accept-encoding' && clientAcceptEncoding !== undefined ? clientAcceptEncoding : request.headers.get(name);
+  const decision = await state.decide({
+    method: request.method,
+    pathname: url.pathname,
+    query: url.search.slice(1),
+    header,
+    client: request.headers.get('cf-connecting-ip'),
+  });
+  if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
+  const answer = decision.type === 'counted' ? decision.answer : decision;
+  const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
+  if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
+  const mcp = await answerMcp(request, state.index, answer.headers);
+  if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
+  return mcp;
+}
+
+/**
+ * Whatever fails while answering (a body or an object that does not match its SHA-256, one
+ * missing or short, a broken index or deploy object) is the API's JSON 500 (src/edge/failure.ts)
+ * on every route, /healthz too, rather than Cloudflare's error page: the detail goes to the
+ * Worker's log. A deployment whose settings cannot work (a bad token list, a rate limit without
+ * its binding or the reverse, the R2 mode's bucket without its index) says which setting in the
+ * 500 itself, so whoever deployed it sees why at the first request; it names settings, never a
+ * value of a secret.
+ */
+function failed(request: Request, error: unknown): Response {
+  let failure = failureAnswer();
+  if (error instanceof EnvironmentError) {
+    const message = `This deployment is misconfigured: ${error.message.replaceAll('\n', '; ')}`;
+    console.error(message);
+    failure = failureAnswer(errorBody(message));
+  } else console.error(`${request.method} ${new URL(request.url).pathname} failed:`, error);
+  const { status, headers, body } = failure;
+  return new Response(request.method === 'HEAD' ? null : body, { status, headers });
 }
 
 async function respond(state: Isolate, decision: EdgeResponse, rateLimit?: string): Promise<Response> {

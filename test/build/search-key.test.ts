@@ -1,7 +1,7 @@
 // The search rules of the API contract: the key of a text, and what a `search` value asks for.
 import { describe, expect, test } from 'vitest';
 import { searchKey } from '../../src/contract/search-key.ts';
-import { parseSearch } from '../../src/contract/search-query.ts';
+import { classifyText, parseSearch } from '../../src/contract/search-query.ts';
 
 describe('the search key of a text', () => {
   test.each(['Oak Tree', 'oak tree', 'OAKTREE', 'oak-tree', 'oak_tree'])("%s has Oak Tree's key", (text) => {
@@ -92,5 +92,18 @@ describe('what a search value asks for', () => {
   test('the length is counted in characters, not UTF-16 units', () => {
     expect(parseSearch(`${'a'.repeat(99)}🌳`)).toEqual({ type: 'name', key: 'a'.repeat(99) });
     expect(parseSearch(`${'a'.repeat(100)}🌳`)).toEqual({ type: 'none' });
+  });
+});
+
+describe("a text as it is (an MCP tool's argument): none of the API's query words", () => {
+  test.each([
+    ['null', { type: 'key', key: 'null' }],
+    [' Undefined ', { type: 'key', key: 'undefined' }],
+    ['', { type: 'none' }],
+    ['   ', { type: 'none' }],
+    [' 05 ', { type: 'digits', digits: '05' }],
+    ['a'.repeat(101), { type: 'none' }],
+  ])('%j', (text, classified) => {
+    expect(classifyText(text)).toEqual(classified);
   });
 });

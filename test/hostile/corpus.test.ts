@@ -462,6 +462,8 @@ const corpus: HostileCase[] = [
   one('/mcp: JSON nested 5000 deep', mcpPost(`{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`), 400),
   one('/mcp: a batch', mcpPost(`[${toolCallText('oa')},${toolCallText('ce')}]`), 400),
   one('/mcp: a string, not a message', mcpPost('"tools/list"'), 400),
+  one('/mcp: params that are a string', mcpPost('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}'), 400),
+  one("/mcp: a body past the server's own bound on bodies (64 KiB)", mcpPost(toolCallText('x'.repeat(70_000))), 413),
   one('/mcp: the wrong content type', { ...mcpPost(toolCallText('oa')), headers: [bearer(TOKEN)] }, 415),
   one('/mcp: no token', { method: 'POST', target: '/mcp', body: toolCallText('oa') }, 401),
   one('/mcp: another token', { ...mcpPost(toolCallText('oa')), headers: [bearer(OTHER)] }, 401),

@@ -8,7 +8,17 @@ import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../s
 import { answerMcp } from '../../src/edge/mcp.ts';
 import type { Plot, Tree } from '../../src/schema/records.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
-import { apiAnswer, callError, httpClient, postMcp, structured, textOf, toolCall } from '../support/mcp.ts';
+import {
+  apiAnswer,
+  callError,
+  declaredMcpBody,
+  httpClient,
+  postMcp,
+  refusal,
+  structured,
+  textOf,
+  toolCall,
+} from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-test-token';
@@ -145,10 +155,93 @@ test('changes answers with the releases GET /api/releases lists, and only those 
 });
 
 // Each message word for word: tools.test.ts.
-test('bad input is a JSON-RPC error that names what is wrong: an unknown tool, with the tools', async () => {
-  const error = await callError(client, 'find_records', { kind: 'trees', query: 'oak' });
-  expect(error.code).toBe(-32602);
-  expect(error.message).toContain('Unknown tool "find_records": the tools are find_record, list_records');
+describe('errors as the negotiated MCP version (2025-11-25) has them', () => {
+  test('an unknown tool is a JSON-RPC error -32602 naming the tools', async () => {
+    const error = await callError(client, 'find_records', { kind: 'trees', query: 'oak' });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('Unknown tool "find_records": the tools are find_record, list_records');
+  });
+
+  test('malformed tools/call params are a JSON-RPC error -32602 with the id, in one sentence', async () => {
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'find_record', arguments: [] },
+    });
+    const response = await postMcp(runtime.url, call, { token: TOKEN });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 9,
+      error: {
+        code: -32602,
+        message: "Invalid params of tools/call: arguments must be an object of the tool's arguments by name, got [].",
+      },
+    });
+  });
+
+  test('params that are no object: -32602 with the id, naming them', async () => {
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: 'find_record' });
+    const response = await postMcp(runtime.url, call, { token: TOKEN });
+    expect(response.status).toBe(400);
+    expect(await rpcErrorOf(response)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid params of tools/call: params must be an object, got "find_record".' },
+      id: 4,
+    });
+  });
+
+  test('a wrong argument is a tool result flagged isError, naming the argument and its values', async () => {
+    const response = await postMcp(runtime.url, toolCall('find_record', { kind: 'tree', query: 'oak' }), {
+      token: TOKEN,
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        content: [
+          {
+            type: 'text',
+            text:
+              'Invalid arguments for find_record: kind: expected one of trees, cutters, gifts, plots, storages, ' +
+              'vehicles, got "tree"',
+          },
+        ],
+        isError: true,
+      },
+    });
+  });
+});
+
+describe("a tool's arguments are its own", () => {
+  test.each(['null', 'undefined'])('find_record %j is a name to look for, not the whole list', async (query) => {
+    const answer = await structured(client, 'find_record', { kind: 'trees', query });
+    expect(answer).toMatchObject({ found: false, records: [] });
+    expect((await api(`/api/trees?search=${query}`)).data).toHaveLength(106);
+  });
+
+  test('tree_economics "null" finds no tree (the API would answer the level 1 tree first)', async () => {
+    expect(await structured(client, 'tree_economics', { name: 'null' })).toMatchObject({ found: false, tree: null });
+  });
+
+  test('a blank query is refused', async () => {
+    expect(await refusal(client, 'find_record', { kind: 'trees', query: ' ' })).toMatch(
+      /^Invalid arguments for find_record: query: expected a name or alias/,
+    );
+  });
+
+  test('a level as a number: the records of ?search=5', async () => {
+    const answer = await structured(client, 'find_record', { kind: 'trees', query: 5 });
+    expect(answer.records).toEqual((await api('/api/trees?search=5')).data);
+  });
+
+  test('plan past the top level: refused, naming the top level', async () => {
+    expect(await refusal(client, 'plan', { level: 107 })).toBe(
+      'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106',
+    );
+  });
 });
 
 describe('HTTP', () => {
@@ -194,6 +287,31 @@ describe('HTTP', () => {
       'Batches are not accepted (MCP 2025-06-18 removed JSON-RPC batching): send one message per request.',
     ],
     ['malformed JSON', '{"jsonrpc":"2.0",', {}, 400, PARSE_ERROR, 'Parse error: the body is not JSON ('],
+    [
+      'JSON that is no message',
+      '"tools/list"',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: the body is "tools/list", not a JSON-RPC message (an object with "jsonrpc": "2.0").',
+    ],
+    [
+      'another JSON-RPC version',
+      '{"jsonrpc":"1.0","id":1,"method":"ping"}',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: "jsonrpc" must be "2.0", got "1.0".',
+    ],
+    [
+      'neither a method nor a result',
+      '{"jsonrpc":"2.0","id":1}',
+      {},
+      400,
+      INVALID_REQUEST,
+      'Invalid request: a JSON-RPC message has a "method" (a request or notification), or a "result" or "error" ' +
+        '(a response).',
+    ],
     [
       'deep nesting',
       `${'['.repeat(40)}${']'.repeat(40)}`.replace(/^\[/, '{"a":[').replace(/\]$/, ']}'),
@@ -253,6 +371,31 @@ describe('HTTP', () => {
     expect((await rpcErrorOf(over)).error.message).toBe(
       'The body is over 16384 bytes: send one short JSON-RPC message.',
     );
+  });
+
+  test.each([20_000, 100_000, 10_000_000])(
+    'a body declared %i bytes long: the one JSON-RPC 413, with the API headers, the connection closed',
+    async (length) => {
+      const response = await declaredMcpBody(runtime.url, length, { token: TOKEN });
+      expect(response.status).toBe(413);
+      expect(response.headers).toMatchObject({
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+        connection: 'close',
+      });
+      expect(JSON.parse(response.body.toString('utf8'))).toEqual({
+        jsonrpc: '2.0',
+        error: { code: INVALID_REQUEST, message: 'The body is over 16384 bytes: send one short JSON-RPC message.' },
+        id: null,
+      });
+    },
+  );
+
+  test('a body declared over the bound without a token: the 401 first, the connection closed', async () => {
+    const response = await declaredMcpBody(runtime.url, 100_000);
+    expect(response.status).toBe(401);
+    expect(response.headers).toMatchObject({ 'www-authenticate': 'Bearer', connection: 'close' });
   });
 
   test('arrays and objects nested exactly 16 deep are answered; 17 is refused; values are no level', async () => {

@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
-import { httpClient, structured } from '../support/mcp.ts';
+import { httpClient, refusal, requestError, structured } from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-stdio-token';
@@ -56,13 +55,27 @@ test.each([
   expect(await structured(offline, name, args)).toEqual(await structured(online, name, args));
 });
 
-test('offline, a wrong argument is the same JSON-RPC error', async () => {
-  const refusal = (client: Client) =>
-    client.callTool({ name: 'suggest', arguments: { kind: 'trees' } }).catch((error: unknown) => error);
-  const [local, remote] = await Promise.all([refusal(offline), refusal(online)]);
-  expect(local).toBeInstanceOf(McpError);
-  expect((local as McpError).message).toBe((remote as McpError).message);
-  expect((local as McpError).message).toContain('Invalid arguments for suggest: text is missing');
+test('offline, a wrong argument is the same refusal (isError), naming the argument', async () => {
+  const refused = (client: Client) => refusal(client, 'suggest', { kind: 'trees' });
+  const [local, remote] = await Promise.all([refused(offline), refused(online)]);
+  expect(local).toBe(remote);
+  expect(local).toMatch(/^Invalid arguments for suggest: text: expected /);
+});
+
+test('offline, "null" is a name to look for as online, never the whole list', async () => {
+  const args = { kind: 'trees', query: 'null' };
+  expect(await structured(offline, 'find_record', args)).toEqual(await structured(online, 'find_record', args));
+  expect(await structured(offline, 'find_record', args)).toMatchObject({ found: false, records: [] });
+});
+
+test('offline, malformed tools/call params are the same JSON-RPC error -32602', async () => {
+  const params = { name: 'find_record', arguments: [] };
+  const [local, remote] = await Promise.all([
+    requestError(offline, 'tools/call', params),
+    requestError(online, 'tools/call', params),
+  ]);
+  expect(local).toEqual(remote);
+  expect(local.code).toBe(-32602);
 });
 
 /** The CLI run to its end: exit status and stderr. */

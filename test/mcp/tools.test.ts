@@ -1,5 +1,6 @@
 // The MCP tools' answers word for word (src/contract/mcp/): the text a person reads for each
-// branch of each tool, the JSON-RPC errors of bad input, the tool list's annotations and the
+// branch of each tool, the JSON-RPC errors of malformed requests, the refusals (isError) of
+// wrong arguments, the tool list's annotations and the
 // server's capabilities. The SDK's client talks to createMcpServer over the SDK's in-memory
 // transport, in this process, so the contract's mutation run (vitest.mutation.config.ts) sees
 // every mutant. The data are the build's (dist/), with the bodies of a few routes replaced where
@@ -17,7 +18,7 @@ import type { Tree } from '../../src/schema/records.ts';
 import type { ReleaseSummary } from '../../src/schema/releases.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
 import { routeBody } from '../support/dist-routes.ts';
-import { callError, memoryClient, structured, textOf } from '../support/mcp.ts';
+import { callError, memoryClient, refusal, requestError, structured, textOf } from '../support/mcp.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const store = await loadBodyStore(distDir);
@@ -334,51 +335,86 @@ describe('changes', () => {
     expect(await textOf(await noRelease, 'changes', { since: '2026-11-22' })).toBe('No release after 2026-11-22.');
   });
 
-  test('a `since` of the right shape on no day of the calendar is no release id: an error naming it', async () => {
-    expect(await callError(await threeReleases, 'changes', { since: '2026-02-30' })).toEqual({
+  test('a `since` of the right shape on no day of the calendar is no release id: refused, naming it', async () => {
+    expect(await refusal(await threeReleases, 'changes', { since: '2026-02-30' })).toBe(
+      'Invalid arguments for changes: since "2026-02-30": not a release id (no such day).',
+    );
+  });
+});
+
+const TOOL_NAMES = 'find_record, list_records, suggest, plan, tree_economics, changes';
+
+describe('an unknown tool, an unknown method or malformed params: a JSON-RPC error that names it', () => {
+  test('an unknown tool: -32602, with the names of the tools', async () => {
+    expect(await callError(client, 'find_records', { kind: 'trees', query: 'oak' })).toEqual({
       code: -32602,
-      message: 'MCP error -32602: Invalid arguments for changes: since "2026-02-30": not a release id (no such day).',
+      message: `MCP error -32602: Unknown tool "find_records": the tools are ${TOOL_NAMES}.`,
+    });
+  });
+
+  test.each([
+    [
+      'arguments that are a list',
+      { name: 'find_record', arguments: [] },
+      "arguments must be an object of the tool's arguments by name, got []",
+    ],
+    [
+      'arguments that are text',
+      { name: 'find_record', arguments: 'oak' },
+      'arguments must be an object of the tool\'s arguments by name, got "oak"',
+    ],
+    ['no name', { arguments: {} }, `name must be the tool's name as text (${TOOL_NAMES}), got nothing`],
+    ['a name that is a number', { name: 5 }, `name must be the tool's name as text (${TOOL_NAMES}), got 5`],
+  ])('tools/call with %s: -32602 in one sentence', async (_case, params, named) => {
+    expect(await requestError(client, 'tools/call', params)).toEqual({
+      code: -32602,
+      message: `MCP error -32602: Invalid params of tools/call: ${named}.`,
+    });
+  });
+
+  test('an unknown method: -32601, naming it and the methods there are', async () => {
+    expect(await requestError(client, 'resources/list', {})).toEqual({
+      code: -32601,
+      message:
+        'MCP error -32601: Unknown method "resources/list": this server answers initialize, ping, tools/list ' +
+        'and tools/call.',
     });
   });
 });
 
-describe('bad input is a JSON-RPC error -32602 that names what is wrong', () => {
-  const invalid = (message: string) => ({ code: -32602, message: `MCP error -32602: ${message}` });
-
-  test('an unknown tool, with the names of the tools', async () => {
-    expect(await callError(client, 'find_records', { kind: 'trees', query: 'oak' })).toEqual(
-      invalid(
-        'Unknown tool "find_records": the tools are find_record, list_records, suggest, plan, tree_economics, changes.',
-      ),
-    );
-  });
+describe('arguments refused: a result flagged isError naming the argument and what it expects', () => {
+  const KINDS = 'expected one of trees, cutters, gifts, plots, storages, vehicles';
+  const QUERY = 'expected a name or alias as text ("giant sequoia") or a level as a whole number from 1';
+  const RELEASE =
+    'expected a release id as text: YYYY-MM-DD, then -2, -3 for later releases of that day ' +
+    '(the changes tool lists them)';
 
   test.each([
-    ['a missing argument', { kind: 'trees' }, 'query is missing'],
-    ['no arguments at all: each one missing', undefined, 'kind is missing; query is missing'],
+    ['a missing argument', { kind: 'trees' }, `query: ${QUERY}, got nothing`],
+    ['no arguments at all: each one missing', undefined, `kind: ${KINDS}, got nothing; query: ${QUERY}, got nothing`],
+    ['a kind that is none', { kind: 'tree', query: 'oak' }, `kind: ${KINDS}, got "tree"`],
+    ['a wrong type', { kind: 'trees', query: true }, `query: ${QUERY}, got true`],
+    ['a null', { kind: 'trees', query: null }, `query: ${QUERY}, got null`],
+    ['a level number below 1', { kind: 'trees', query: 0 }, `query: ${QUERY}, got 0`],
     [
-      'a kind that is none',
-      { kind: 'tree', query: 'oak' },
-      'kind: Invalid option: expected one of "trees"|"cutters"|"gifts"|"plots"|"storages"|"vehicles"',
+      'a query too long',
+      { kind: 'trees', query: 'o'.repeat(101) },
+      `query: expected at most 100 characters, got "${'o'.repeat(39)}...`,
     ],
-    ['a wrong type', { kind: 'trees', query: 5 }, 'query: Invalid input: expected string, received number'],
     [
-      'a null is given, so not missing',
-      { kind: 'trees', query: null },
-      'query: Invalid input: expected string, received null',
+      'one unknown argument',
+      { kind: 'trees', query: 'oak', colour: 'red' },
+      'unknown argument colour (the arguments are kind, query, release)',
     ],
-    ['one unknown argument', { kind: 'trees', query: 'oak', colour: 'red' }, 'unknown argument colour'],
     [
       'several unknown arguments',
       { kind: 'trees', query: 'oak', colour: 'red', size: 3 },
-      'unknown arguments colour, size',
+      'unknown arguments colour, size (the arguments are kind, query, release)',
     ],
     [
       'two wrong arguments, each named',
-      { kind: 'tree', query: '', release: 'yesterday' },
-      'kind: Invalid option: expected one of "trees"|"cutters"|"gifts"|"plots"|"storages"|"vehicles"; ' +
-        'query: Too small: expected string to have >=1 characters; ' +
-        'release: expected a release id: the UTC date YYYY-MM-DD, then -2, -3, ... for later ones that day',
+      { kind: 'tree', query: 'oak', release: 'yesterday' },
+      `kind: ${KINDS}, got "tree"; release: ${RELEASE}, got "yesterday"`,
     ],
     [
       'a release that does not exist',
@@ -387,14 +423,42 @@ describe('bad input is a JSON-RPC error -32602 that names what is wrong', () => 
         'The changes tool lists them too.',
     ],
   ])('find_record, %s', async (_case, args, named) => {
-    expect(await callError(client, 'find_record', args)).toEqual(
-      invalid(`Invalid arguments for find_record: ${named}`),
-    );
+    expect(await refusal(client, 'find_record', args)).toBe(`Invalid arguments for find_record: ${named}`);
   });
 
   test('a plot level no plot has, with the levels there are', async () => {
-    expect(await callError(client, 'plan', { level: 1, plot: 999 })).toEqual(
-      invalid('Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to 8'),
+    expect(await refusal(client, 'plan', { level: 1, plot: 999 })).toBe(
+      'Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to 8',
+    );
+  });
+
+  test.each([
+    ['0', 0],
+    ['text that is no digits', 'five'],
+    ['a fraction', 2.5],
+  ])('a level that is %s: a whole number from 1, as a number or digits', async (_case, level) => {
+    expect(await refusal(client, 'plan', { level })).toBe(
+      'Invalid arguments for plan: level: expected a level, a whole number from 1 (a number or digits), ' +
+        `got ${JSON.stringify(level)}`,
+    );
+  });
+
+  test('money below 0', async () => {
+    expect(await refusal(client, 'plan', { level: 1, money: -1 })).toBe(
+      'Invalid arguments for plan: money: expected in-game dollars, a number from 0, got -1',
+    );
+  });
+
+  test.each([107, 1e15])('plan at level %s, past the top: the levels there are (106 in the content)', async (level) => {
+    expect(await refusal(client, 'plan', { level })).toBe(
+      `Invalid arguments for plan: level: no farm level ${level}: the levels are 1 to 106`,
+    );
+  });
+
+  test("the top level is the data's: with two trees, level 3 is past it", async () => {
+    const twoTrees = await clientOf({ [listRoute('trees')]: envelope([juniper, arborvitae]) });
+    expect(await refusal(twoTrees, 'plan', { level: 3 })).toBe(
+      'Invalid arguments for plan: level: no farm level 3: the levels are 1 to 2',
     );
   });
 
@@ -405,6 +469,82 @@ describe('bad input is a JSON-RPC error -32602 that names what is wrong', () => 
       name: 'ToolInputError',
       message: 'plot: no plot has level 0: the levels are 1 to 8',
     });
+  });
+});
+
+describe("a tool's arguments are its own: none of the API's query words", () => {
+  test.each(['null', 'undefined', 'NULL', ' null '])('find_record looks for %j as a name: a miss', async (query) => {
+    expect(await structured(client, 'find_record', { kind: 'trees', query })).toMatchObject({
+      found: false,
+      records: [],
+    });
+    expect(await textOf(client, 'find_record', { kind: 'trees', query })).toBe(
+      `No tree matches "${query.trim()}". Nothing is near it either.`,
+    );
+  });
+
+  test('tree_economics looks for "null" as a name: no tree, no figures', async () => {
+    expect(await structured(client, 'tree_economics', { name: 'null' })).toMatchObject({
+      found: false,
+      tree: null,
+      economics: null,
+    });
+  });
+
+  test('suggest looks for "null" as text: no suggestions (not the first 25)', async () => {
+    expect(await textOf(client, 'suggest', { kind: 'trees', text: 'null' })).toBe('No suggestions for "null".');
+  });
+
+  test.each([
+    ['find_record', { kind: 'trees', query: ' ' }, 'query', 'list_records lists every record'],
+    ['find_record', { kind: 'trees', query: '' }, 'query', 'list_records lists every record'],
+    ['tree_economics', { name: '  ' }, 'name', 'list_records lists every tree'],
+  ])('%s with a blank %j: refused, naming what to give', async (tool, args, argument, all) => {
+    expect(await refusal(client, tool, args)).toBe(
+      `Invalid arguments for ${tool}: ${argument}: expected a name or alias ("giant sequoia") or a level ("5"), ` +
+        `got a blank text (${all})`,
+    );
+  });
+});
+
+describe('a level as a number or as digits', () => {
+  test('find_record: 5 as a number is "5"', async () => {
+    expect(await textOf(client, 'find_record', { kind: 'trees', query: 5 })).toBe(
+      'Found 1 tree for "5": American Elm (level 5).',
+    );
+  });
+
+  test('tree_economics: 1 as a number is the level 1 tree', async () => {
+    expect(await structured(client, 'tree_economics', { name: 1 })).toMatchObject({
+      found: true,
+      tree: expect.objectContaining({ name: 'African Juniper', level: 1 }),
+    });
+  });
+
+  test('suggest: 5 as a number is "5"', async () => {
+    expect(await structured(client, 'suggest', { kind: 'trees', text: 5 })).toEqual(
+      await structured(client, 'suggest', { kind: 'trees', text: '5' }),
+    );
+  });
+
+  test('plan: the level and the plot as digits answer as numbers', async () => {
+    expect(await structured(client, 'plan', { level: '2', plot: ' 3 ' })).toEqual(
+      await structured(client, 'plan', { level: 2, plot: 3 }),
+    );
+  });
+
+  test.each([
+    ['find_record', { kind: 'trees', query: 107 }],
+    ['find_record', { kind: 'trees', query: '107' }],
+    ['tree_economics', { name: 107 }],
+  ])('%s %j past the top level: a miss that says the top level', async (tool, args) => {
+    expect(await textOf(client, tool, args)).toBe('No tree has level 107: the top level is 106.');
+  });
+
+  test('the top level of the kind asked for: cutters end at 8', async () => {
+    expect(await textOf(client, 'find_record', { kind: 'cutters', query: 9 })).toBe(
+      'No cutter has level 9: the top level is 8.',
+    );
   });
 });
 

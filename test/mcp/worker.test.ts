@@ -1,11 +1,21 @@
 // POST /mcp in workerd (wrangler dev), driven by the SDK's own client: the same tools as on the
 // Node server (http.test.ts covers each one there), so here the few rules a runtime could break:
-// the tool list, a find_record equal to the API's answer, a miss with suggestions, 401 and 429.
+// the tool list, a find_record equal to the API's answer, a miss with suggestions, errors and
+// refusals, a body over the bound whatever its declared size, 401 and 429.
 // Slow (workerd starts twice), so kept small.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openConnection, requestBytes, takeResponse } from '../support/http.ts';
-import { apiAnswer, httpClient, postMcp, structured, toolCall } from '../support/mcp.ts';
+import {
+  apiAnswer,
+  declaredMcpBody,
+  httpClient,
+  postMcp,
+  refusal,
+  requestError,
+  structured,
+  toolCall,
+} from '../support/mcp.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-worker-token';
@@ -51,6 +61,14 @@ test('the Worker answers bad input to /mcp with a JSON-RPC error that names it',
   const faults: [string, string, Record<string, string>, number, string][] = [
     ['a batch', `[${toolCall('suggest', { kind: 'trees', text: 'oa' })}]`, {}, 400, 'Batches are not accepted'],
     ['malformed JSON', '{"jsonrpc":', {}, 400, 'Parse error: the body is not JSON'],
+    ['no message', '"tools/list"', {}, 400, 'Invalid request: the body is "tools/list", not a JSON-RPC message'],
+    [
+      'params no object',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[]}',
+      {},
+      400,
+      'Invalid params of tools/list: params must be an object, got [].',
+    ],
     ['deep nesting', `{"a":${'['.repeat(100)}${']'.repeat(100)}}`, {}, 400, 'nests deeper than 16'],
     ['oversize', toolCall('suggest', { kind: 'trees', text: 'x'.repeat(17_000) }), {}, 413, 'over 16384 bytes'],
     ['content type', '{}', { 'Content-Type': 'text/plain' }, 415, 'Content-Type must be application/json'],
@@ -68,6 +86,42 @@ test('the Worker answers bad input to /mcp with a JSON-RPC error that names it',
   expect(await unknown.json()).toMatchObject({
     error: { code: -32602, message: expect.stringMatching(/^Unknown tool/) },
   });
+});
+
+test('the Worker refuses a wrong argument as an isError result, malformed params as -32602', async () => {
+  expect(await refusal(client, 'plan', { level: 107 })).toBe(
+    'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106',
+  );
+  expect(await requestError(client, 'tools/call', { name: 'find_record', arguments: [] })).toEqual({
+    code: -32602,
+    message:
+      "MCP error -32602: Invalid params of tools/call: arguments must be an object of the tool's arguments by name, " +
+      'got [].',
+  });
+});
+
+test('the Worker\'s tools read their arguments as their own: "null" is a name, 5 a level', async () => {
+  expect(await structured(client, 'find_record', { kind: 'trees', query: 'null' })).toMatchObject({
+    found: false,
+    records: [],
+  });
+  const five = await structured(client, 'find_record', { kind: 'trees', query: 5 });
+  expect(five.records).toEqual((await apiAnswer(runtime.url, TOKEN, '/api/trees?search=5')).data);
+});
+
+// Sent whole: wrangler's local stack answers a request only once its body has come
+// (on the Node server, http.test.ts checks the 413 before the body is sent).
+test('the Worker answers a body over the bound, whatever its size, with the one JSON-RPC 413', async () => {
+  for (const length of [20_000, 100_000, 4_000_000]) {
+    const response = await declaredMcpBody(runtime.url, length, { token: TOKEN, sent: true });
+    expect({ length, status: response.status }).toEqual({ length, status: 413 });
+    expect(response.headers).toMatchObject({ 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
+    expect(JSON.parse(response.body.toString('utf8'))).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'The body is over 16384 bytes: send one short JSON-RPC message.' },
+      id: null,
+    });
+  }
 });
 
 test('the Worker answers a /mcp body sent a few bytes at a time once it is whole', async () => {

@@ -13,7 +13,8 @@ import { listRoute, MANIFEST_FILE, shardPath, storedBodyPath } from '../../src/c
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { postMcp, toolCall } from '../support/mcp.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
-import { parseResponses, rawRequest } from '../support/http.ts';
+import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
+import { parseResponses, type RawResponse, rawRequest } from '../support/http.ts';
 import { distDir, startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import {
@@ -22,6 +23,7 @@ import {
   corruptPacked,
   decodeBody,
   envelopePaths,
+  filesBelow,
   packOffset,
   readBuild,
   requestFor,
@@ -96,6 +98,13 @@ describe('a damaged build is refused at start-up with a message naming the file'
   });
 });
 
+/** A raw answer as fetch gives it, its body decoded, for failureSeen. */
+const fetched = (raw: RawResponse) =>
+  new Response(new Uint8Array(decodeBody(raw.body, raw.headers['content-encoding'])), {
+    status: raw.status,
+    headers: raw.headers,
+  });
+
 test('the Worker never serves, nor answers a tool from, a stored body whose bytes differ from its digest', async () => {
   const file = join(liveDir, treesBody);
   const original = readFileSync(file);
@@ -118,6 +127,8 @@ test('the Worker never serves, nor answers a tool from, a stored body whose byte
         status: 500,
         tamperedBytes: false,
       });
+      // The contract's JSON 500 with CORS, not workerd's page with a stack trace and source paths.
+      expect(await failureSeen(fetched(response))).toEqual(CONTRACT_FAILURE);
     }
     // The rest of the build, which matches its manifest, is served as usual.
     const cutters = await rawRequest(worker.url, {
@@ -138,6 +149,27 @@ test('the Worker never serves, nor answers a tool from, a stored body whose byte
     expect(result.structuredContent.records).toEqual(
       JSON.parse(routeBytes(listRoute('cutters'), 'identity', undefined, liveDir).toString('utf8')).data,
     );
+  } finally {
+    await worker.close();
+  }
+});
+
+// Seeding wrangler's local R2 and starting wrangler: minutes on a loaded machine, as a suite's beforeAll gets.
+test("the Worker's R2 mode answers a body object cut short in the bucket with the contract's JSON 500", {
+  timeout: 180_000,
+}, async () => {
+  const persistDir = join(workDir, 'r2');
+  const worker = await startRuntime('worker-r2', { tokens: [TOKEN], persistDir });
+  try {
+    // The seeded object of the trees list, found by its bytes in wrangler's local R2, cut short.
+    const whole = readFileSync(join(distDir, treesBody));
+    const stored = filesBelow(persistDir).filter((path) => readFileSync(join(persistDir, path)).equals(whole));
+    expect(stored).toHaveLength(1);
+    truncateSync(join(persistDir, stored[0] ?? ''), whole.length - 100);
+    const get = (target: string) => rawRequest(worker.url, { target, headers: [['Authorization', `Bearer ${TOKEN}`]] });
+    expect(await failureSeen(fetched(await get('/api/trees')))).toEqual(CONTRACT_FAILURE);
+    // The objects that are whole are served.
+    expect((await get('/api/cutters')).body.equals(routeBytes(listRoute('cutters')))).toBe(true);
   } finally {
     await worker.close();
   }

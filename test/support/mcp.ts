@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type RawResponse, rawRequest } from './http.ts';
 
 /** An SDK client connected to `${origin}/mcp` with the token (none: no Authorization header). */
 export async function httpClient(origin: string, token: string | undefined): Promise<Client> {
@@ -36,6 +37,30 @@ export async function callError(
     throw error;
   }
   throw new Error(`${name} answered ${JSON.stringify(args)} without an error`);
+}
+
+/** The JSON-RPC error a request of any shape gets (`params` sent as they are): its code and message. */
+export async function requestError(
+  client: Client,
+  method: string,
+  params?: unknown,
+): Promise<{ code: number; message: string }> {
+  try {
+    await client.request({ method, params } as Parameters<Client['request']>[0], ResultSchema);
+  } catch (error) {
+    if (error instanceof McpError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error(`${method} answered ${JSON.stringify(params)} without an error`);
+}
+
+/** The text of a tool result flagged isError (arguments refused); throws when the call was not refused so. */
+export async function refusal(client: Client, name: string, args: Record<string, unknown> | undefined) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const [first, ...more] = result.content;
+  if (result.isError !== true || first?.type !== 'text' || more.length > 0 || result.structuredContent)
+    throw new Error(`${name} was not refused with one text: ${JSON.stringify(result)}`);
+  return first.text;
 }
 
 /** A tool's structured answer; throws with the tool's text when the call was not a plain success. */
@@ -75,6 +100,26 @@ export function postMcp(
     },
     body,
   });
+}
+
+/**
+ * A POST /mcp whose head declares a body of `length` bytes, on a raw connection; `sent`: the
+ * body follows (`length` bytes of x), else none of it is sent, to see what the server answers
+ * without reading it.
+ */
+export function declaredMcpBody(
+  origin: string,
+  length: number,
+  { token, sent = false }: { token?: string; sent?: boolean } = {},
+): Promise<RawResponse> {
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json'],
+    ['Accept', 'application/json, text/event-stream'],
+    ['Content-Length', String(length)],
+  ];
+  if (token !== undefined) headers.push(['Authorization', `Bearer ${token}`]);
+  const body = sent ? Buffer.alloc(length, 'x') : undefined;
+  return rawRequest(origin, { method: 'POST', target: '/mcp', headers, body }, 30_000);
 }
 
 /** A tools/call message, as JSON text. */

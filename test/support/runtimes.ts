@@ -55,10 +55,12 @@ export interface RuntimeOptions extends TokenOptions {
   countInvocations?: boolean;
   /** worker-r2: bundles larger than this many bytes are served from R2 (R2_DOWNLOADS_ABOVE). */
   downloadsAbove?: number;
+  /** worker-r2: wrangler's local R2 in this folder, kept when the run closes (a temp folder of its own by default). */
+  persistDir?: string;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
-  const { servedDir = distDir, countInvocations, downloadsAbove, ...tokens } = options;
+  const { servedDir = distDir, countInvocations, downloadsAbove, persistDir: givenPersistDir, ...tokens } = options;
   if (name === 'node') {
     const server = await startServer({ distDir: servedDir, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
@@ -67,8 +69,8 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, countInvocations, ...tokens });
     return { name, url: worker.url, close: worker.close };
   }
-  // A local R2 of its own, seeded from the build, removed with the run.
-  const persistDir = mkdtempSync(join(tmpdir(), 'treefarm-r2-'));
+  // A local R2 seeded from the build: of its own, removed with the run, unless one is given.
+  const persistDir = givenPersistDir ?? mkdtempSync(join(tmpdir(), 'treefarm-r2-'));
   const worker = await startWorker({
     port: await freePort(),
     assetsDir: servedDir,
@@ -81,6 +83,6 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
   return {
     name,
     url: worker.url,
-    close: () => worker.close().finally(() => rmSync(persistDir, { recursive: true, force: true })),
+    close: () => worker.close().finally(() => givenPersistDir ?? rmSync(persistDir, { recursive: true, force: true })),
   };
 }

@@ -8,64 +8,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import { type KindId, kinds } from '../../src/schema/kinds.ts';
-import { kindPath, recordPath } from '../../src/wiki/site.ts';
 import { axeViolations, focusRings, ringProblem } from './a11y.ts';
 import { launchBrowser, skipBrowserTests, type Browser } from './browser.ts';
+import { PAGES, SCREENS, type Scheme } from './pages.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
-
-interface AuditedPage {
-  name: string;
-  path: string;
-  /** The file under src/pages that renders it. */
-  source: string;
-  /** For pages that finish rendering in script: what to wait for. */
-  ready?: string;
-}
-
-/** A record of each kind, chosen to have neighbours on both sides where the kind allows. */
-const RECORDS: Record<KindId, string> = {
-  trees: 'oak-tree',
-  cutters: 'knife',
-  gifts: 'medium',
-  plots: 'level-3',
-  storages: 'crate',
-  vehicles: 'van',
-};
-
-/** The first data release, which every later history keeps (releases are never rewritten). */
-const FIRST_RELEASE = '2026-11-22';
-
-/** Every kind of page the wiki has. A new page goes here; the first test fails until it does. */
-const PAGES: AuditedPage[] = [
-  { name: 'home', path: '/', source: 'index.astro' },
-  ...kinds.map((kind) => ({ name: `${kind.id} index`, path: kindPath(kind.id), source: '[kind]/[...page].astro' })),
-  ...kinds.map((kind) => ({
-    name: `${kind.id} record`,
-    path: recordPath(kind.id, RECORDS[kind.id]),
-    source: '[kind]/[slug].astro',
-  })),
-  { name: 'search with results', path: '/search/?q=oak', source: 'search.astro', ready: '.pagefind-ui__result-link' },
-  {
-    name: 'search with no results',
-    path: '/search/?q=qqxzz',
-    source: 'search.astro',
-    ready: '.pagefind-ui__message:has-text("No results")',
-  },
-  { name: 'API docs', path: '/docs/api/', source: 'docs/api.astro' },
-  { name: 'downloads', path: '/downloads/', source: 'downloads.astro' },
-  { name: 'page not found', path: '/no/such/page/', source: '404.astro' },
-  { name: 'planner', path: '/planner/', source: 'planner/index.astro', ready: '#planner:not([hidden])' },
-  { name: 'changes', path: '/changes/', source: 'changes/index.astro' },
-  { name: 'a release', path: `/changes/${FIRST_RELEASE}/`, source: 'changes/[id].astro' },
-];
-
-/** Each colour scheme on its own screen, so that both layouts are audited as well. */
-const SCREENS = [
-  { scheme: 'light', screen: 'desktop', viewport: { width: 1280, height: 900 } },
-  { scheme: 'dark', screen: 'phone', viewport: { width: 390, height: 844 } },
-] as const;
-type Scheme = (typeof SCREENS)[number]['scheme'];
 
 /** Enough Tab presses to reach any control above a long kind table. */
 const MAX_FOCUS_STOPS = 40;

@@ -3,11 +3,11 @@
 // regenerated leaves the typecheck checking against stale bindings or a stale runtime.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
+import { wranglerBin } from '../../src/server/worker-dev.ts';
 
 const TYPES = 'src/worker/worker-configuration.d.ts';
 /** What `wrangler types` reads: its config, the --env-file of the npm script, the Worker's entry and the types file. */
@@ -34,8 +34,7 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
       mkdirSync(dirname(join(copy, input)), { recursive: true });
       cpSync(join(projectDir, input), join(copy, input));
     }
-    const wrangler = createRequire(import.meta.url).resolve('wrangler/bin/wrangler.js');
-    execFileSync(process.execPath, [wrangler, ...workerTypesArguments()], {
+    execFileSync(process.execPath, [wranglerBin, ...workerTypesArguments()], {
       cwd: copy,
       stdio: 'pipe',
       env: { ...process.env, WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: '1' },

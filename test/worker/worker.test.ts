@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BUCKET_FOLDERS, deployKey, scopeRootKey, shardKey } from '../../src/contract/bucket-layout.ts';
@@ -14,13 +16,15 @@ import {
   BODIES_DIR,
   INDEX_DIR,
   listRoute,
+  rootPath,
   shardPath,
   storedBodyPath,
   suggestShardRoute,
 } from '../../src/contract/paths.ts';
-import { shardOf } from '../../src/contract/route-index.ts';
+import { checkRoot, type IndexRoot, shardOf } from '../../src/contract/route-index.ts';
 import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/server/bucket-objects.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
+import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 import { distDir } from '../support/runtimes.ts';
 
@@ -80,6 +84,18 @@ beforeEach(async () => {
   worker = await freshWorker();
 });
 
+const textBytes = (text: string) => new TextEncoder().encode(text);
+const currentRoot = (): IndexRoot =>
+  checkRoot(JSON.parse(readFileSync(join(distDir, rootPath(undefined)), 'utf8')), rootPath(undefined));
+
+/** A full garbage collection, after the current job (a WeakRef read in it keeps its target). */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+}
+
 /** The same bytes with one changed: the same size, another sha256. */
 function flipped(path: string, at: (length: number) => number): Buffer {
   const bytes = Buffer.from(readFileSync(join(distDir, path)));
@@ -88,19 +104,31 @@ function flipped(path: string, at: (length: number) => number): Buffer {
   return bytes;
 }
 
+/** console.error, which the Worker writes a failure's detail to (its log), watched and kept off this test's output. */
+function watchedLog() {
+  const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  return () =>
+    error.mock.calls.map((call) => call.map((part) => (part instanceof Error ? part.message : String(part))).join(' '));
+}
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('a stored body that does not match its SHA-256', () => {
-  test('is never served, in any encoding, even at the same size: each part is checked with the whole', async () => {
+  test('is never served, in any encoding, even at the same size: the JSON 500, the detail to the log', async () => {
     const original = readFileSync(join(distDir, treesList));
     const tampered = Buffer.from(original.toString('latin1').replace('"level":1,', '"level":7,'), 'latin1');
     expect(tampered.length).toBe(original.length);
+    const log = watchedLog();
     // The identity part, and the last byte (the gzip part's).
     for (const bytes of [tampered, flipped(treesList, (length) => length - 1)]) {
       const isolate = await freshWorker();
       const env: StandInEnv = { ASSETS: assetsOf({ [treesList]: bytes }), API_TOKENS: TOKEN };
       for (const coding of ['identity', 'gzip', 'br']) {
-        await expect(isolate.fetch(edgeRequest('/api/trees', coding), env)).rejects.toThrow(
-          `${treesList} does not match its SHA-256`,
+        expect(await failureSeen(await isolate.fetch(edgeRequest('/api/trees', coding), env))).toEqual(
+          CONTRACT_FAILURE,
         );
+        expect(log().at(-1)).toContain(`${treesList} does not match its SHA-256`);
       }
       // The bodies that match are served.
       expect((await isolate.fetch(edgeRequest('/api/cutters', 'identity'), env)).status).toBe(200);
@@ -116,10 +144,44 @@ describe('a near-miss shard that does not match its SHA-256', () => {
       .find((body) => body !== undefined);
     const path = storedBodyPath(shard ?? '');
     const env: StandInEnv = { ASSETS: assetsOf({ [path]: flipped(path, (length) => length - 2) }), API_TOKENS: TOKEN };
-    await expect(worker.fetch(edgeRequest('/api/trees/suggest?search=sequioa', 'identity'), env)).rejects.toThrow(
-      `${path} does not match its SHA-256`,
-    );
+    const log = watchedLog();
+    const answer = await worker.fetch(edgeRequest('/api/trees/suggest?search=sequioa', 'identity'), env);
+    expect(await failureSeen(answer)).toEqual(CONTRACT_FAILURE);
+    expect(log().at(-1)).toContain(`${path} does not match its SHA-256`);
     expect((await worker.fetch(edgeRequest('/api/trees/suggest?search=oak', 'identity'), env)).status).toBe(200);
+  });
+});
+
+describe('a broken routing index in the assets is the JSON 500, on every route the core reads it for', () => {
+  const cases: [damage: string, path: string, bytes: Uint8Array][] = [
+    ['a shard that is not JSON', shardPath(undefined, shardOf(listRoute('trees'), currentRoot())), textBytes('{"tre')],
+    ['a root that is not JSON', rootPath(undefined), textBytes('{"version":')],
+    ['a root of the wrong shape', rootPath(undefined), textBytes('{"version":"x","shards":0}')],
+  ];
+  test.each(cases)('%s: /api/trees', async (_damage, path, bytes) => {
+    const log = watchedLog();
+    const env: StandInEnv = { ASSETS: assetsOf({ [path]: bytes }), API_TOKENS: TOKEN };
+    expect(await failureSeen(await worker.fetch(edgeRequest('/api/trees', 'identity'), env))).toEqual(CONTRACT_FAILURE);
+    expect(log().join('\n')).toMatch(/GET \/api\/trees failed/);
+  });
+
+  test('a root that is not JSON: /healthz too, and a HEAD gets the headers alone', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const env: StandInEnv = {
+      ASSETS: assetsOf({ [rootPath(undefined)]: textBytes('{"version":') }),
+      API_TOKENS: TOKEN,
+    };
+    expect(await failureSeen(await worker.fetch(edgeRequest('/healthz', 'identity'), env))).toEqual(CONTRACT_FAILURE);
+    const head = await worker.fetch(new Request(`${ORIGIN}/healthz`, { method: 'HEAD' }), env);
+    expect({
+      status: head.status,
+      cors: head.headers.get('access-control-allow-origin'),
+      body: await head.text(),
+    }).toEqual({
+      status: 500,
+      cors: '*',
+      body: '',
+    });
   });
 });
 
@@ -266,7 +328,7 @@ describe('the R2 mode', () => {
   }
 
   test.each(['deploy object', 'scope root', 'shard'] as const)(
-    'a %s whose bytes do not match the SHA-256 that names it is never used: an error names its key',
+    'a %s whose bytes do not match the SHA-256 that names it is never used: the JSON 500, its key in the log',
     async (kind) => {
       const { bucket, plan } = await deployedBucket();
       const key = indexKeysOfTrees(bucket, plan.indexId)[kind];
@@ -279,9 +341,72 @@ describe('the R2 mode', () => {
       expect(tampered).not.toBe(text);
       expect(tampered.length).toBe(text.length);
       bucket.objects.set(key, new TextEncoder().encode(tampered));
-      await expect(trees(bucket, plan.indexId)).rejects.toThrow(`${key} does not match its SHA-256`);
+      const log = watchedLog();
+      expect(await failureSeen(await trees(bucket, plan.indexId))).toEqual(CONTRACT_FAILURE);
+      expect(log().at(-1)).toContain(`${key} does not match its SHA-256`);
     },
   );
+
+  /** The bucket key of the body /api/trees answers with. */
+  const treesBodyKey = `${BUCKET_FOLDERS.bodies}${routeBody(listRoute('trees'))}`;
+
+  test('a body object cut short is the JSON 500, its key in the log; the other bodies are served', async () => {
+    const { bucket, plan } = await deployedBucket();
+    const whole = bucket.objects.get(treesBodyKey);
+    if (!whole) throw new Error(`the bucket lacks ${treesBodyKey}`);
+    bucket.objects.set(treesBodyKey, whole.subarray(0, whole.length - 100));
+    const log = watchedLog();
+    const isolate = await freshWorker();
+    expect(
+      await failureSeen(await isolate.fetch(edgeRequest('/api/trees', 'br'), r2Env(bucket, plan.indexId))),
+    ).toEqual(CONTRACT_FAILURE);
+    expect(log().at(-1)).toContain(`${treesBodyKey} does not match its SHA-256`);
+    const cutters = await isolate.fetch(edgeRequest('/api/cutters', 'identity'), r2Env(bucket, plan.indexId));
+    expect(cutters.status).toBe(200);
+  });
+
+  test('a body object missing from the bucket is the JSON 500, its key in the log', async () => {
+    const { bucket, plan } = await deployedBucket();
+    bucket.objects.delete(treesBodyKey);
+    const log = watchedLog();
+    expect(await failureSeen(await trees(bucket, plan.indexId))).toEqual(CONTRACT_FAILURE);
+    expect(log().at(-1)).toContain(`${treesBodyKey} is missing from the API_BUCKET R2 bucket`);
+  });
+
+  test('a corrupt deploy object: /healthz is the JSON 500 too', async () => {
+    const { bucket, plan } = await deployedBucket();
+    const key = deployKey(plan.indexId);
+    const bytes = bucket.objects.get(key);
+    if (!bytes) throw new Error(`the bucket lacks ${key}`);
+    bucket.objects.set(key, bytes.subarray(0, bytes.length - 1));
+    const log = watchedLog();
+    const health = await (await freshWorker()).fetch(edgeRequest('/healthz', 'identity'), r2Env(bucket, plan.indexId));
+    expect(await failureSeen(health)).toEqual(CONTRACT_FAILURE);
+    expect(log().at(-1)).toContain(`${key} does not match its SHA-256`);
+  });
+
+  test('a read that failed is not remembered: a later request reads again, and the failure is let go', async () => {
+    const { bucket, plan } = await deployedBucket();
+    const { shard } = indexKeysOfTrees(bucket, plan.indexId);
+    const get = bucket.get;
+    // The shard's read fails once, with an error only the bucket's promise holds.
+    let failing: WeakRef<Error> | undefined;
+    bucket.get = (key) => {
+      if (key !== shard || failing) return get(key);
+      const error = new Error(`a dropped connection reading ${key}`);
+      failing = new WeakRef(error);
+      return Promise.reject(error);
+    };
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const isolate = await freshWorker();
+    const env = r2Env(bucket, plan.indexId);
+    expect((await isolate.fetch(edgeRequest('/api/trees', 'identity'), env)).status).toBe(500);
+    expect((await isolate.fetch(edgeRequest('/api/trees', 'identity'), env)).status).toBe(200);
+    // Nothing of the failed read is kept: its error can be collected (the log's copy is let go first).
+    vi.restoreAllMocks();
+    await collectGarbage();
+    expect(failing?.deref()).toBeUndefined();
+  });
 
   /** The next build: the same data with one shard naming one more body, so a new shard, scope root and deploy. */
   function nextBuild(): string {
@@ -409,6 +534,19 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
     expect(response.status).toBe(200);
     expect(body.length).toBe(bundle.size);
     expect(objectReads).toEqual([{ key }]);
+  });
+
+  test('a bundle object the bucket fails to read is the JSON 500, the failure in the log', async () => {
+    const { bucket } = recordingBucket();
+    const get = bucket.get;
+    bucket.get = async (read, options) => {
+      if (read === key) throw new Error(`reading ${key}: network connection lost`);
+      return get(read, options);
+    };
+    const log = watchedLog();
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: INDEX };
+    expect(await failureSeen(await worker.fetch(new Request(bundleUrl), env as StandInEnv))).toEqual(CONTRACT_FAILURE);
+    expect(log().at(-1)).toContain(`reading ${key}: network connection lost`);
   });
 
   test('HEAD, a 304 and a 416 read nothing of the object: the listing states its size and SHA-256', async () => {

@@ -1,21 +1,17 @@
 // The MCP server of the tools (tools.ts) over one RouteIndex: the online edge (src/edge/mcp.ts,
 // one server a request, stateless) and the offline stdio server (src/client/mcp.ts) both make
-// it here. The SDK's low-level Server rather than McpServer: McpServer answers an unknown tool
-// or a wrong argument with a tool result flagged isError, where the protocol (2025-06-18,
-// "Error Handling") and this project's contract want a JSON-RPC error that names the problem;
-// and the tool list is made once, not converted from the schemas on every request.
+// it here. Errors follow the protocol version the server negotiates (2025-11-25, "Error
+// Handling"): a malformed request, an unknown method or tool is a JSON-RPC error; arguments
+// that fail a tool's schema or name nothing in the data are a tool result flagged isError,
+// naming the argument and what it expects, so the model can correct itself. The SDK's
+// low-level Server rather than McpServer, so each message is ours and the tool list is made
+// once, not converted from the schemas on every request.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  type CallToolResult,
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, type JSONRPCRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { RouteIndex } from '../resolve.ts';
-import { isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
+import { given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
 
@@ -74,15 +70,41 @@ export function createMcpServer(index: RouteIndex): Server {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: NO_ELICITATION,
   });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
-  server.setRequestHandler(CallToolRequestSchema, ({ params }) => callTool(index, params.name, params.arguments));
+  // The tools' two methods are answered here, not through setRequestHandler: the SDK would
+  // check their params against its own schemas first and answer a malformed one (`arguments: []`,
+  // no `name`) with -32603 and zod's issue list, where -32602 with one sentence is due.
+  server.fallbackRequestHandler = async (request: JSONRPCRequest) => {
+    if (request.method === 'tools/call') {
+      const { name, args } = toolCallParams(request.params);
+      return callTool(index, name, args);
+    }
+    // One page holds every tool: a cursor has nothing more to give.
+    if (request.method === 'tools/list') return { tools: toolList() };
+    throw new RpcError(
+      ErrorCode.MethodNotFound,
+      `Unknown method ${given(request.method)}: this server answers initialize, ping, tools/list and tools/call.`,
+    );
+  };
   return server;
 }
 
+/** The tool's name and arguments of a tools/call; a JSON-RPC error (invalid params) naming what is malformed. */
+function toolCallParams(params: JSONRPCRequest['params']): { name: string; args: Record<string, unknown> | undefined } {
+  const invalid = (what: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params of tools/call: ${what}.`);
+  const name = params?.['name'];
+  const args = params?.['arguments'];
+  if (typeof name !== 'string')
+    throw invalid(`name must be the tool's name as text (${toolNames.join(', ')}), got ${given(name)}`);
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    throw invalid(`arguments must be an object of the tool's arguments by name, got ${given(args)}`);
+  return { name, args: args as Record<string, unknown> | undefined };
+}
+
 /**
- * One tool call: a JSON-RPC error (invalid params) for an unknown tool or wrong arguments,
- * else the tool's answer as a short text, the same data as JSON text (for clients that read
- * only text) and as structuredContent.
+ * One tool call: a JSON-RPC error (invalid params) for an unknown tool; a result flagged
+ * isError, in one sentence, for arguments that fail the tool's schema or name nothing in the
+ * data; else the tool's answer as a short text, the same data as JSON text (for clients that
+ * read only text) and as structuredContent.
  */
 export async function callTool(
   index: RouteIndex,
@@ -94,16 +116,14 @@ export async function callTool(
       ErrorCode.InvalidParams,
       `Unknown tool ${JSON.stringify(name)}: the tools are ${toolNames.join(', ')}.`,
     );
-  const given = args ?? {};
-  const parsed = tools[name].input.safeParse(given);
-  if (!parsed.success)
-    throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${issues(parsed.error, given)}`);
+  const input = tools[name].input;
+  const parsed = input.safeParse(args ?? {});
+  if (!parsed.success) return refused(name, issues(parsed.error, Object.keys(input.shape)));
   let answer: Awaited<ReturnType<typeof runTool>>;
   try {
     answer = await runTool(index, name, parsed.data);
   } catch (error) {
-    if (error instanceof ToolInputError)
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for ${name}: ${error.message}`);
+    if (error instanceof ToolInputError) return refused(name, error.message);
     // The data could not be read (a damaged build or bundle): say so, without the internals.
     throw new RpcError(ErrorCode.InternalError, `${name} could not read the data to answer; try again later.`);
   }
@@ -116,18 +136,23 @@ export async function callTool(
   };
 }
 
+/** A tool call refused for its arguments: a result flagged isError whose text names what is wrong. */
+const refused = (name: string, what: string): CallToolResult => ({
+  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${what}` }],
+  isError: true,
+});
+
 /**
- * What is wrong with the arguments, one clause an argument. They are one flat object (the SDK
- * checks that `arguments` is one), so every issue but unknown keys is about the argument its
- * path starts with; a required one that was not given is missing (JSON has no undefined).
+ * What is wrong with the arguments, one clause an argument. They are one flat object
+ * (toolCallParams checks that), so every issue but unknown keys is about the argument its path
+ * starts with, and its message (the tool's schema words it) says what that argument expects.
  */
-function issues(error: z.ZodError, given: Record<string, unknown>): string {
+function issues(error: z.ZodError, names: readonly string[]): string {
   return error.issues
     .map((issue) => {
-      if (issue.code === 'unrecognized_keys')
-        return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
-      const name = String(issue.path[0]);
-      return given[name] === undefined ? `${name} is missing` : `${name}: ${issue.message}`;
+      if (issue.code !== 'unrecognized_keys') return `${String(issue.path[0])}: ${issue.message}`;
+      const plural = issue.keys.length > 1 ? 's' : '';
+      return `unknown argument${plural} ${issue.keys.join(', ')} (the arguments are ${names.join(', ')})`;
     })
     .join('; ');
 }

@@ -16,7 +16,7 @@ import {
   type Plot,
   type Tree,
 } from '../../schema/records.ts';
-import { releaseIdSchema, releaseSummarySchema, type ReleaseSummary } from '../../schema/releases.ts';
+import { releaseSummarySchema, type ReleaseSummary } from '../../schema/releases.ts';
 import {
   growthSpeedOf,
   NORMAL_GROWTH_SPEED,
@@ -27,8 +27,9 @@ import {
 } from '../economics.ts';
 import { RELEASE_NOT_FOUND_BODY } from '../messages.ts';
 import { byReleaseOrder, releaseIdParts } from '../../schema/release-ids.ts';
+import { RELEASE_ID } from '../../schema/release-ids.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../resolve.ts';
-import { MAX_SEARCH_LENGTH } from '../search-query.ts';
+import { classifyText, MAX_SEARCH_LENGTH } from '../search-query.ts';
 import { recordsInWords, type Suggestion } from '../suggest.ts';
 
 /** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */
@@ -36,29 +37,65 @@ export class ToolInputError extends Error {
   override name = 'ToolInputError';
 }
 
-// Inputs. Each says what it means in the game's words, its unit and its range.
+// Inputs. Each says what it means in the game's words, its unit and its range, and what a
+// wrong one was expected to be (the message a model reads to correct itself). A tool's
+// arguments are its own: the API's query words (`null`, `undefined`, a blank search meaning
+// "all") are no words here, and a level may come as a number or as digits.
+
+/** A value as an error message quotes it: its JSON, cut short; nothing when it was not given. */
+export function given(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+/** The error of an argument that is not `what`: what it expects, and what was given. */
+const expected = (what: string) => ({
+  error: (issue: { readonly input?: unknown }) => `expected ${what}, got ${given(issue.input)}`,
+});
+const tooLong = expected(`at most ${MAX_SEARCH_LENGTH} characters`);
+/** A whole number from 1, or its digits as text (a form such as the Inspector's may send either). */
+const levelOf = (what: string) => {
+  const error = expected(`${what}, a whole number from 1 (a number or digits)`);
+  return z.union(
+    [
+      z.int(error).min(1, error),
+      z
+        .string(error)
+        .regex(/^\s*0*[1-9][0-9]*\s*$/, error)
+        .transform(Number),
+    ],
+    error,
+  );
+};
+/** A name, alias or level to look for: text, not blank, or a level as a number (read as its digits). */
+const searchText = (example: string, all: string) => {
+  const error = expected(`a name or alias as text (${example}) or a level as a whole number from 1`);
+  const text = z
+    .string(error)
+    .trim()
+    .min(1, `expected a name or alias (${example}) or a level ("5"), got a blank text (${all})`)
+    .max(MAX_SEARCH_LENGTH, tooLong);
+  return z.union([text, z.int(error).min(1, error).transform(String)], error);
+};
+const releaseId = (what: string) => z.string(expected(what)).regex(RELEASE_ID, expected(what));
+const RELEASE_ID_WORDS = 'a release id as text: YYYY-MM-DD, then -2, -3 for later releases of that day';
 
 const KIND_MEANINGS =
   'trees: what the farm grows and sells as logs; cutters: tools that cut a grown tree into logs; gifts: reward ' +
   'boxes; plots: the land a tree grows on (a faster plot grows trees sooner); storages: hold logs; vehicles: ' +
   'deliver logs.';
-const kind = z.enum(kindIds).describe(`The kind of record. ${KIND_MEANINGS}`);
-const release = releaseIdSchema
+const kind = z.enum(kindIds, expected(`one of ${kindIds.join(', ')}`)).describe(`The kind of record. ${KIND_MEANINGS}`);
+const release = releaseId(`${RELEASE_ID_WORDS} (the changes tool lists them)`)
   .optional()
   .describe(
     'A data release id (YYYY-MM-DD, then -2, -3 for later releases of that day) to answer from the data as it ' +
       'was in that release; omit it for the current data. The changes tool lists the releases.',
   );
-const level = z
-  .int()
-  .min(1)
-  .describe(
-    "A level: the game's progression step. A farm starts at level 1 and upgrades one level at a time; each tree " +
-      'has its own level, and reaching a level lets the farm plant the trees of that level and below.',
-  );
-const plot = z
-  .int()
-  .min(1)
+const level = levelOf('a level').describe(
+  "A level: the game's progression step. A farm starts at level 1 and upgrades one level at a time; each tree " +
+    'has its own level, and reaching a level lets the farm plant the trees of that level and below.',
+);
+const plot = levelOf('a plot level')
   .optional()
   .describe(
     'The level of the plot (the land) the tree grows on: a higher plot grows trees faster (its growth speed, in ' +
@@ -96,6 +133,8 @@ const plotUsed = z
   .object({ level: z.int().nullable(), growthSpeed: z.number() })
   .describe('The plot the figures are for: its level (null: a normal plot) and growth speed in percent.');
 
+const TEXT_EXPECTED = expected(`text of at most ${MAX_SEARCH_LENGTH} characters, or a level as a whole number`);
+
 export const tools = {
   find_record: {
     title: 'Find a record',
@@ -105,11 +144,9 @@ export const tools = {
       'every record of that level. A miss says so and lists the nearest names (typos forgiven) to try instead.',
     input: z.strictObject({
       kind,
-      query: z
-        .string()
-        .min(1)
-        .max(MAX_SEARCH_LENGTH)
-        .describe('A name or alias ("giant sequoia"), or a level as digits ("5").'),
+      query: searchText('"giant sequoia"', 'list_records lists every record').describe(
+        'A name or alias ("giant sequoia"), or a level as digits ("5") or a number.',
+      ),
       release,
     }),
     output: z.object({
@@ -138,7 +175,15 @@ export const tools = {
       'GET /api/<kind>/suggest?search=.',
     input: z.strictObject({
       kind,
-      text: z.string().max(MAX_SEARCH_LENGTH).describe('What has been typed so far; empty for the first 25.'),
+      text: z
+        .union(
+          [
+            z.string(TEXT_EXPECTED).max(MAX_SEARCH_LENGTH, tooLong),
+            z.int(TEXT_EXPECTED).min(1, TEXT_EXPECTED).transform(String),
+          ],
+          TEXT_EXPECTED,
+        )
+        .describe('What has been typed so far (a level as digits or a number); empty for the first 25.'),
     }),
     output: z.object({ suggestions: z.array(suggestionSchema) }),
   },
@@ -155,8 +200,8 @@ export const tools = {
       ),
       plot,
       money: z
-        .number()
-        .min(0)
+        .number(expected('in-game dollars, a number from 0'))
+        .min(0, expected('in-game dollars, a number from 0'))
         .optional()
         .describe('In-game dollars the player can spend on upgrades; omit it for no limit.'),
     }),
@@ -194,11 +239,9 @@ export const tools = {
       'and per hour on a plot, the cost of the upgrades to reach it and the hours its upgrade takes to pay back. ' +
       'The tree is found as find_record finds it (name, alias or level); a miss lists the nearest names.',
     input: z.strictObject({
-      name: z
-        .string()
-        .min(1)
-        .max(MAX_SEARCH_LENGTH)
-        .describe('The tree\'s name or alias ("giant sequoia"), or its level as digits.'),
+      name: searchText('"giant sequoia"', 'list_records lists every tree').describe(
+        'The tree\'s name or alias ("giant sequoia"), or its level as digits or a number.',
+      ),
       plot,
     }),
     output: z.object({
@@ -217,7 +260,7 @@ export const tools = {
       'against the release before it (each changed field from its old value to its new one), exactly as ' +
       'GET /api/releases lists them.',
     input: z.strictObject({
-      since: releaseIdSchema
+      since: releaseId(RELEASE_ID_WORDS)
         .optional()
         .describe('A release id (YYYY-MM-DD or YYYY-MM-DD-2 ...): only the releases after it. Omit it for all.'),
     }),
@@ -260,10 +303,14 @@ async function askIn(index: RouteIndex, query: ApiQuery) {
   return answer;
 }
 
-const records = (index: RouteIndex, kind: KindId, search: string | null, release?: string) =>
+type Search = ApiQuery['search'];
+const records = (index: RouteIndex, kind: KindId, search: Search, release?: string) =>
   askIn(index, { endpoint: kind, suggest: false, search, release: release ?? null });
-const suggestions = async (index: RouteIndex, kind: KindId, text: string, release?: string) =>
-  (await askIn(index, { endpoint: kind, suggest: true, search: text, release: release ?? null })).data as Suggestion[];
+const suggestions = async (index: RouteIndex, kind: KindId, search: Search, release?: string) =>
+  (await askIn(index, { endpoint: kind, suggest: true, search, release: release ?? null })).data as Suggestion[];
+/** The highest level of these records; undefined for none. */
+const topLevel = (all: readonly { level: number }[]) =>
+  all.length === 0 ? undefined : Math.max(...all.map((record) => record.level));
 
 const nounOf = (kind: KindId, count: number) => {
   const noun = kindById(kind)?.noun ?? kind;
@@ -276,6 +323,25 @@ const dollars = (value: number) => `$${Math.round(value).toLocaleString('en-US')
 const paysBack = (hours: number | null) => (hours === null ? 'never pays back' : `pays back in ${hours.toFixed(1)} h`);
 const nearest = (found: readonly Suggestion[]) =>
   found.length === 0 ? 'Nothing is near it either.' : `The nearest: ${listed(found, 5)}.`;
+
+/**
+ * What a miss says: for a level past the top, the top level of `all` (the kind's records, read
+ * only then); else the nearest names.
+ */
+async function missText(
+  kind: KindId,
+  query: string,
+  near: readonly Suggestion[],
+  all: () => Promise<readonly { level: number }[]>,
+): Promise<string> {
+  const text = classifyText(query);
+  if (text.type === 'digits') {
+    const top = topLevel(await all());
+    if (top !== undefined && Number(text.digits) > top)
+      return `No ${nounOf(kind, 1)} has level ${query}: the top level is ${top}.`;
+  }
+  return `No ${nounOf(kind, 1)} matches "${query}". ${nearest(near)}`;
+}
 
 /** The plot a figure is for: its level and growth speed (a normal plot without one). */
 async function plotOf(index: RouteIndex, level: number | undefined) {
@@ -290,14 +356,16 @@ async function plotOf(index: RouteIndex, level: number | undefined) {
 
 const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) => Promise<ToolAnswer> } = {
   async find_record(index, { kind, query, release }) {
-    const answer = await records(index, kind, query, release);
+    const search = classifyText(query);
+    const answer = await records(index, kind, search, release);
     // A search answers 200 only with records; a miss is the kind's 404.
     const found = answer.status === 200;
-    const near = found ? [] : await suggestions(index, kind, query, release);
+    const near = found ? [] : await suggestions(index, kind, search, release);
     const foundRecords = answer.data as { name?: string; level: number }[];
+    const all = async () => (await records(index, kind, null, release)).data as { level: number }[];
     const text = found
       ? `Found ${foundRecords.length} ${nounOf(kind, foundRecords.length)} for "${query}": ${listed(foundRecords)}.`
-      : `No ${nounOf(kind, 1)} matches "${query}". ${nearest(near)}`;
+      : await missText(kind, query, near, all);
     return {
       text,
       data: { found, message: answer.message, version: answer.version, records: answer.data, suggestions: near },
@@ -312,7 +380,8 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
     };
   },
   async suggest(index, { kind, text }) {
-    const found = await suggestions(index, kind, text);
+    // Nothing typed asks for the first 25; any other text is looked for as it is.
+    const found = await suggestions(index, kind, text.trim() === '' ? null : classifyText(text));
     return {
       text: found.length === 0 ? `No suggestions for "${text}".` : `Suggestions for "${text}": ${listed(found, 25)}.`,
       data: { suggestions: found },
@@ -320,6 +389,9 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
   },
   async plan(index, { level, plot, money }) {
     const trees = await records(index, 'trees', null);
+    const top = topLevel(trees.data as Tree[]);
+    if (top !== undefined && level > top)
+      throw new ToolInputError(`level: no farm level ${level}: the levels are 1 to ${top}`);
     const used = await plotOf(index, plot);
     const limit = money ?? Number.POSITIVE_INFINITY;
     const result = plan(treeEconomics(trees.data as Tree[], used.growthSpeed), {
@@ -353,7 +425,7 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
   },
   async tree_economics(index, { name, plot }) {
     const [answer, all, used] = await Promise.all([
-      records(index, 'trees', name),
+      records(index, 'trees', classifyText(name)),
       records(index, 'trees', null),
       plotOf(index, plot),
     ]);
@@ -361,9 +433,9 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
     const tree = (answer.data as Tree[])[0];
     const row = tree && treeEconomics(all.data as Tree[], used.growthSpeed).find((each) => each.level === tree.level);
     if (!row) {
-      const near = await suggestions(index, 'trees', name);
+      const near = await suggestions(index, 'trees', classifyText(name));
       return {
-        text: `No tree matches "${name}". ${nearest(near)}`,
+        text: await missText('trees', name, near, async () => all.data as Tree[]),
         data: { found: false, version: all.version, plot: used, tree: null, economics: null, suggestions: near },
       };
     }
