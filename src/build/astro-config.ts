@@ -20,6 +20,9 @@ export function siteConfig(options: TreefarmDataOptions = {}): AstroUserConfig {
     // 'unsafe-inline': each is a file under /_astro/.
     build: { format: 'directory', inlineStylesheets: 'never' },
     vite: { build: { assetsInlineLimit: 0 } },
+    // Code in rendered Markdown (the API page's contract) as plain <pre><code>, like the pages' own:
+    // Shiki's highlighting is inline style attributes, which that policy refuses too.
+    markdown: { syntaxHighlight: false },
     integrations: [treefarmData(options)],
   };
 }

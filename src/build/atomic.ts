@@ -9,13 +9,19 @@ const STAGING_PREFIX = '.staging-';
 const RETIRED_PREFIX = '.retired-';
 const LOCK_WAIT_MS = 10 * 60_000;
 
+export interface AtomicOptions {
+  /** Told each time this build finds another holding the lock (its pid), so a test can wait for that. */
+  onLockHeld?: (holder: number) => void;
+}
+
 export async function replaceAtomically(
   target: string,
   produce: (staging: string) => Promise<void> | void,
+  { onLockHeld }: AtomicOptions = {},
 ): Promise<void> {
   const parent = dirname(target);
   const name = basename(target);
-  const release = await lock(join(parent, `.${name}.lock`));
+  const release = await lock(join(parent, `.${name}.lock`), onLockHeld);
   try {
     removeLeftovers(parent, name);
     const staging = mkdtempSync(join(parent, `${STAGING_PREFIX}${name}-`));
@@ -62,7 +68,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** A lock file holding the builder's pid; one left by a process that died is taken over. */
-async function lock(path: string): Promise<() => void> {
+async function lock(path: string, onLockHeld?: (holder: number) => void): Promise<() => void> {
   const started = Date.now();
   for (;;) {
     try {
@@ -78,6 +84,7 @@ async function lock(path: string): Promise<() => void> {
     }
     if (Date.now() - started > LOCK_WAIT_MS)
       throw new Error(`Another build (pid ${holder}) has held ${path} for 10 minutes.`);
+    onLockHeld?.(holder);
     await sleep(200);
   }
 }

@@ -4,7 +4,16 @@ import { join, relative } from 'node:path';
 import { MANIFEST_FILE } from '../contract/paths.ts';
 
 /** What a build reads: a change to any of these makes dist/ stale. */
-const SOURCES = ['content', 'releases', 'src', 'public', 'astro.config.mjs', 'package-lock.json'];
+const SOURCES = [
+  'content',
+  'releases',
+  'src',
+  'public',
+  // The wiki's API page shows the contract as written there.
+  'docs/api-contract.md',
+  'astro.config.mjs',
+  'package-lock.json',
+];
 
 /** The newest change at or below `path`: its time, and the file (or folder) changed then. */
 function newestChange(path: string): { time: number; path: string } | undefined {

@@ -11,6 +11,7 @@ import { replaceAtomically } from './atomic.ts';
 import { type BuildDataLoader, loadBuildData } from './build-data.ts';
 import { staleReason } from './freshness.ts';
 import { contentDirOf } from './releases.ts';
+import { buildSettings } from './settings.ts';
 
 export const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -37,7 +38,7 @@ export async function buildSite(
         root: projectDir,
         outDir: staging,
         cacheDir,
-        logLevel: process.env.CI ? 'warn' : 'info',
+        logLevel: buildSettings().quiet ? 'warn' : 'info',
       });
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });

@@ -12,16 +12,27 @@ export interface Variable<T> {
   fallback: T;
   /** A secret's value never appears in a message. */
   secret: boolean;
+  /** What it sets, in a sentence: docs/configuration.md is made from these. */
+  description: string;
+  /** The default as the docs show it, where the fallback's own value would mislead (a path on this machine). */
+  shownDefault?: string;
 }
 
 export function variable<T>(name: string, rule: z.ZodType<T, string>): Variable<T | undefined>;
 export function variable<T>(name: string, rule: z.ZodType<T, string>, fallback: T): Variable<T>;
 export function variable<T>(name: string, rule: z.ZodType<T, string>, fallback?: T): Variable<T | undefined> {
-  return { name, rule, fallback, secret: false };
+  return { name, rule, fallback, secret: false, description: '' };
 }
 
 /** The same variable, never echoed in a message. */
 export const secret = <T>(entry: Variable<T>): Variable<T> => ({ ...entry, secret: true });
+
+/** The same variable with what it sets, and how its default reads in the docs when its value would not do. */
+export const documented = <T>(entry: Variable<T>, description: string, shownDefault?: string): Variable<T> => ({
+  ...entry,
+  description,
+  ...(shownDefault === undefined ? {} : { shownDefault }),
+});
 
 export type Variables = Record<string, Variable<unknown>>;
 export type ValuesOf<V extends Variables> = { [K in keyof V]: V[K] extends Variable<infer T> ? T : never };
@@ -200,12 +211,32 @@ export const onOff: z.ZodType<boolean, string> = z
   .transform((value) => ON.has(value));
 
 /** The API's rate limit, read alike by the Node server and the Worker. */
-export const rateLimitVariables = { rateLimit: variable(RATE_LIMIT_VARIABLE, rateLimitRule) };
+export const rateLimitVariables = {
+  rateLimit: documented(
+    variable(RATE_LIMIT_VARIABLE, rateLimitRule),
+    'The rate limit, `<requests>/<seconds>s` (seconds 10 or 60): per token, or per client address without a ' +
+      'valid one ([limits.md](limits.md#rate-limits)). On Cloudflare it also needs the `[[ratelimits]]` binding.',
+    'no limit',
+  ),
+};
 
 /** The tokens the API accepts: every runtime reads them so (the Worker from its secrets). */
 export const tokenVariables = {
-  tokens: secret(variable('API_TOKENS', tokenList, [])),
-  tokenSha256: secret(variable('API_TOKEN_SHA256', digestList, [])),
+  tokens: secret(
+    documented(
+      variable('API_TOKENS', tokenList, []),
+      'Plaintext API tokens, comma-separated, each `token` or `name:token` (local use and tests).',
+      'none: a local server makes one up and prints it',
+    ),
+  ),
+  tokenSha256: secret(
+    documented(
+      variable('API_TOKEN_SHA256', digestList, []),
+      'SHA-256 digests of API tokens in lowercase hex, comma-separated, each `digest` or `name:digest` ' +
+        '(deployments; `npm run token` makes one).',
+      'none',
+    ),
+  ),
 };
 
 /** The token variables as a process's environment or a Worker's bindings hold them. */

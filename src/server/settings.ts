@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  documented,
   folderPath,
   hostName,
   onOff,
@@ -24,15 +25,26 @@ const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The variables of a serving process, by the settings key they are read into. */
 export const serveVariables = {
-  port: variable('PORT', wholeNumberFrom(0, 65535), 4321),
-  host: variable('HOST', hostName, '127.0.0.1'),
-  workers: variable('WORKERS', wholeNumberFrom(1, 64), 1),
+  port: documented(variable('PORT', wholeNumberFrom(0, 65535), 4321), 'The port to listen on (0: any free port).'),
+  host: documented(variable('HOST', hostName, '127.0.0.1'), 'The address to listen on (`0.0.0.0`: every interface).'),
+  workers: documented(
+    variable('WORKERS', wholeNumberFrom(1, 64), 1),
+    'How many serving processes share the port (1 to 64), under one supervisor.',
+  ),
   /** Another build folder than dist/ (the reliability tests serve copies). */
-  distDir: variable('DIST_DIR', folderPath, join(projectDir, 'dist')),
+  distDir: documented(
+    variable('DIST_DIR', folderPath, join(projectDir, 'dist')),
+    'The build folder to serve.',
+    'dist/',
+  ),
   ...tokenVariables,
   ...rateLimitVariables,
   /** One JSON line per request on stdout; `off` turns it off. */
-  accessLog: variable('ACCESS_LOG', onOff, true),
+  accessLog: documented(
+    variable('ACCESS_LOG', onOff, true),
+    'One JSON line per request on stdout (`on` or `off`; [running.md](running.md#access-log)).',
+    'on',
+  ),
 };
 
 export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;
@@ -82,12 +94,20 @@ const downloadSize = z
 /** `npm run worker` reads the same variables, and BODIES; wrangler's own port is its default. */
 export const workerDevVariables = {
   ...serveVariables,
-  port: variable('PORT', wholeNumberFrom(0, 65535), 8787),
-  bodies: variable('BODIES', bodiesModes, 'assets'),
+  port: documented(variable('PORT', wholeNumberFrom(0, 65535), 8787), 'The port to listen on.'),
+  bodies: documented(
+    variable('BODIES', bodiesModes, 'assets'),
+    "Where the API's files go: `assets` (the Worker's static assets) or `r2` (an R2 bucket; " +
+      '[deploy.md](deploy.md#past-the-limits-the-r2-mode)).',
+  ),
   /** The R2 mode's bucket (`npm run deploy`): Cloudflare's rule for a bucket's name. */
-  bucket: variable('R2_BUCKET', bucketName, DEFAULT_BUCKET),
+  bucket: documented(variable('R2_BUCKET', bucketName, DEFAULT_BUCKET), "The R2 mode's bucket."),
   /** The R2 mode: an offline bundle larger than this goes to the bucket, not the static assets. */
-  downloadsAbove: variable('R2_DOWNLOADS_ABOVE', downloadSize, STATIC_ASSET_FILE_BYTES),
+  downloadsAbove: documented(
+    variable('R2_DOWNLOADS_ABOVE', downloadSize, STATIC_ASSET_FILE_BYTES),
+    'In the R2 mode, offline bundles larger than this (bytes, or with KiB, MiB, GiB) go to the bucket.',
+    '25MiB',
+  ),
 };
 
 export type WorkerDevSettings = ValuesOf<typeof workerDevVariables> & LocalTokens;

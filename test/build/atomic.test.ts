@@ -39,7 +39,7 @@ test('a build that throws midway leaves the previous output intact and no stagin
 test('a build that fails asynchronously midway leaves the previous output intact and no staging folder', async () => {
   const failing = replaceAtomically(target, async (staging) => {
     writeFileSync(join(staging, 'half.json'), 'half a build');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setImmediate(resolve));
     throw new Error('astro failed');
   });
   await expect(failing).rejects.toThrow('astro failed');
@@ -84,13 +84,21 @@ test('leftovers of another output in the same folder are not touched', async () 
 
 test('a second build waits for the first instead of sweeping up its staging folder', async () => {
   let releaseFirst = () => {};
+  let firstStarted = () => {};
+  const firstHasLock = new Promise<void>((resolve) => (firstStarted = resolve));
   const first = replaceAtomically(target, (staging) => {
     writeFileSync(join(staging, 'first.json'), 'first build');
+    firstStarted();
     return new Promise<void>((resolve) => (releaseFirst = resolve));
   });
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  const second = replaceAtomically(target, (staging) => writeFileSync(join(staging, 'second.json'), 'second build'));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await firstHasLock;
+  let secondWaits = () => {};
+  const secondFoundLock = new Promise<void>((resolve) => (secondWaits = resolve));
+  const second = replaceAtomically(target, (staging) => writeFileSync(join(staging, 'second.json'), 'second build'), {
+    onLockHeld: () => secondWaits(),
+  });
+  await secondFoundLock;
+  expect(readdirSync(parent).some((entry) => entry.startsWith('.staging-dist-'))).toBe(true);
   releaseFirst();
   await Promise.all([first, second]);
   expect(readdirSync(target)).toEqual(['second.json']);

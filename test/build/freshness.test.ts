@@ -42,3 +42,8 @@ test('a build newer than every source is up to date', () => {
   const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
   expect(staleReason(dir)).toBeUndefined();
 });
+
+test("the API contract is a source: the wiki's API page shows it", () => {
+  const dir = projectAt({ 'docs/api-contract.md': 300, 'docs/deploy.md': 400, 'dist/manifest.json': 200 });
+  expect(staleReason(dir)).toBe('docs/api-contract.md changed since the last build');
+});

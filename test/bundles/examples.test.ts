@@ -1,4 +1,4 @@
-// The examples that show how to open a bundle, run as their readers would: the README's and
+// The examples that show how to open a bundle, run as their readers would: docs/bundles.md's and
 // the downloads page's Python (sqlite3, csv) with python3 in the unpacked bundle, and their
 // openBundle examples in a plain-JavaScript project that installed the packed client. Every
 // `# → text` or `// → text` comment is a line the example must print.
@@ -18,13 +18,13 @@ import { distDir } from '../support/runtimes.ts';
 const runFile = promisify(execFile);
 const version = loadContent(join(projectDir, 'content')).version;
 const tarball = bundleFileName(version, 'tar.gz');
-const readme = readFileSync(join(projectDir, 'README.md'), 'utf8');
+const guide = readFileSync(join(projectDir, 'docs', 'bundles.md'), 'utf8');
 const page = readFileSync(join(distDir, 'downloads', 'index.html'), 'utf8');
 
-/** The code of the README's fenced block whose info string is `info` ("python sqlite"). */
-function readmeBlock(info: string): string {
-  const block = [...readme.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].find(([, found]) => found?.trim() === info);
-  if (!block?.[2]) throw new Error(`README.md has no \`\`\`${info} block`);
+/** The code of docs/bundles.md's fenced block whose info string is `info` ("python sqlite"). */
+function guideBlock(info: string): string {
+  const block = [...guide.matchAll(/^```([^\n]*)\n([\s\S]*?)^```$/gm)].find(([, found]) => found?.trim() === info);
+  if (!block?.[2]) throw new Error(`docs/bundles.md has no \`\`\`${info} block`);
   return block[2];
 }
 
@@ -68,7 +68,7 @@ async function runJavaScript(code: string): Promise<{ stdout: string[]; stderr: 
 }
 
 describe.each([
-  { where: 'README', code: readmeBlock },
+  { where: 'bundles guide', code: guideBlock },
   { where: 'downloads page', code: (id: string) => pageExample(id.replace(' ', '-')) },
 ])('the $where', ({ code }) => {
   test.each(['python sqlite', 'python csv'])(
@@ -81,8 +81,8 @@ describe.each([
   );
 });
 
-test('the README’s openBundle example runs with the installed package and prints what it says', async () => {
-  const source = readmeBlock('js bundle').replace('treefarm-data-<version>.tar.gz', tarball);
+test('the bundles guide’s openBundle example runs with the installed package and prints what it says', async () => {
+  const source = guideBlock('js bundle').replace('treefarm-data-<version>.tar.gz', tarball);
   expect(source).toContain("from 'treefarm-data-client/offline'");
   expect(await runJavaScript(source)).toEqual({ stdout: expectedOutput(source), stderr: '' });
 });

@@ -2,7 +2,9 @@
 // --url or TREEFARM_URL) or an offline bundle (--bundle), checked against its published
 // SHA-256 when there is one to check: --sha256, or with --url the site's. One interface for both.
 import { basename } from 'node:path';
+import { z } from 'zod';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
+import { documented, readEnvironment, variable } from '../../schema/environment.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
 import { publishedSha256 } from '../digest.ts';
@@ -29,13 +31,26 @@ export interface SourceSettings {
   env: Record<string, string | undefined>;
 }
 
+/** The variables the `treefarm` command reads. */
+export const cliVariables = {
+  token: documented(
+    variable('TREEFARM_TOKEN', z.string()),
+    'The API token the `treefarm` command sends (needed unless it answers from `--bundle`).',
+    'none',
+  ),
+  site: documented(
+    variable('TREEFARM_URL', z.string(), LOCAL_ORIGIN),
+    'The site of the API the `treefarm` command asks (`--url` wins).',
+  ),
+};
+
 export async function openSource({ bundle, url, sha256, env }: SourceSettings): Promise<Source> {
   if (bundle !== undefined)
     return sourceOf(await openBundle(bundle, { sha256: await expectedDigest(bundle, url, sha256) }));
-  const token = env['TREEFARM_TOKEN'];
-  if (!token)
+  const { token, site } = readEnvironment(cliVariables, env);
+  if (token === undefined)
     throw new UsageError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
-  const baseUrl = siteUrl(url ?? env['TREEFARM_URL'] ?? LOCAL_ORIGIN);
+  const baseUrl = siteUrl(url ?? site);
   // A command line makes one request: nothing to cache, and a person waits for it.
   return sourceOf(createClient({ baseUrl, token, cache: false, timeout: TIMEOUT }));
 }

@@ -1,4 +1,4 @@
-// The README's Layout table tells the truth: every top-level entry of the repository and every
+// docs/architecture.md's Layout table tells the truth: every top-level entry of the repository and every
 // entry of src/ and test/ is listed there, and nothing is listed that is not in the tree.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 
-const readme = readFileSync(join(projectDir, 'README.md'), 'utf8');
-const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
+const page = readFileSync(join(projectDir, 'docs', 'architecture.md'), 'utf8');
+const layout = page.slice(page.indexOf('## Layout'), page.indexOf('\n## ', page.indexOf('## Layout') + 1));
 /** The table's first column: each row's paths, in backticks. */
 const listed = layout
   .split('\n')
