@@ -1,17 +1,19 @@
 // The offline bundles of dist/downloads/, served by the Node server as the Worker serves them
 // (src/worker/downloads.ts): latest.json states each one's size and SHA-256, the SHA-256 is its
-// ETag, and src/contract/byte-ranges.ts decides 200, 206, 304 or 416. serve-handler would
+// ETag, and src/contract/byte-ranges.ts decides 200, 206, 304, 412 or 416. serve-handler would
 // answer a few Range headers otherwise (several ranges: the first; a malformed one: 416; an
-// If-Range that no longer matches: the part), so the same URL would differ by runtime.
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// If-Range that no longer matches: the part), so the same URL would differ by runtime; every
+// other spelling of a bundle's path is a 307 to it, as the Worker's static assets answer.
+import type { FileHandle } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { downloadAt, downloadEtag, type DownloadsListing, publishedBundles } from '../contract/bucket-layout.ts';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
-import { answerFile } from '../contract/byte-ranges.ts';
+import { answerFile, UNREADABLE_FILE } from '../contract/byte-ranges.ts';
 import { CACHE_STATIC } from '../contract/headers.ts';
+import { headersOf } from './node-adapter.ts';
 
 /** Sends the bundle `path` names and resolves true once sent; false for any other path. */
 export type BundleFiles = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
@@ -23,28 +25,53 @@ export async function bundleFiles(root: string): Promise<BundleFiles> {
     () => ({}),
   );
   return async (request, response, path) => {
-    const pathname = path.split('?', 1)[0] ?? path;
-    const bundle = pathname.startsWith(`/${DOWNLOADS_DIR}/`) ? downloadAt(listing, pathname) : undefined;
-    if (!bundle) return false;
+    const query = path.indexOf('?');
+    const pathname = query < 0 ? path : path.slice(0, query);
+    const found = downloadAt(listing, pathname);
+    if (!found) return false;
+    if (found.type === 'redirect') {
+      response.writeHead(307, { Location: query < 0 ? found.path : `${found.path}${path.slice(query)}` }).end();
+      return true;
+    }
+    const bundle = found.download;
     const etag = downloadEtag(bundle);
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return typeof value === 'string' ? value : null;
-    };
-    const answer = answerFile(request.method ?? 'GET', header, bundle.size, etag);
-    response.writeHead(answer.status, {
+    const answer = answerFile(request.method ?? 'GET', headersOf(request), bundle.size, etag);
+    const headers = {
       ETag: etag,
       'Content-Type': bundle.contentType,
       'Cache-Control': CACHE_STATIC,
       ...answer.headers,
-    });
+    };
     if (!answer.bytes) {
-      response.end();
+      response.writeHead(answer.status, headers).end();
       return true;
     }
-    const file = join(root, DOWNLOADS_DIR, basename(decodeURIComponent(pathname)));
-    // A read error once the headers are out cuts the response short: the client sees it broken.
-    await pipeline(createReadStream(file, answer.bytes), response).catch(() => response.destroy());
+    // Opened, and its size checked, before any header is written: a file gone or not the one
+    // latest.json states is the 500 of an unreadable download, never a body cut short.
+    const file = await openListed(join(root, DOWNLOADS_DIR, basename(pathname)), bundle.size);
+    if (!file) {
+      const { status, headers: errorHeaders, body } = UNREADABLE_FILE;
+      response.writeHead(status, { ...errorHeaders, 'Content-Length': Buffer.byteLength(body) }).end(body);
+      return true;
+    }
+    response.writeHead(answer.status, headers);
+    const { start, end } = answer.bytes;
+    const stream = file.createReadStream({ start, end });
+    // A read error, or a file cut shorter since it was opened, once the headers are out: only a
+    // cut connection tells the client its body is incomplete.
+    await pipeline(stream, response, { end: false }).then(
+      () => (stream.bytesRead === end - start + 1 ? response.end() : response.destroy()),
+      () => response.destroy(),
+    );
     return true;
   };
+}
+
+/** The file at `path`, open, if it has `size` bytes; undefined (and nothing left open) if not. */
+async function openListed(path: string, size: number): Promise<FileHandle | undefined> {
+  const file = await open(path).catch(() => undefined);
+  const stats = await file?.stat().catch(() => undefined);
+  if (file && stats?.size === size) return file;
+  await file?.close();
+  return undefined;
 }

@@ -1,11 +1,15 @@
 // Static files under abuse, against serve.ts in its own process on a copy of dist/: clients
 // that pipeline a large file and drop the connection leave no file open, and a file that
-// vanishes while it is asked for is an error answer, never the end of the process.
-import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+// vanishes while it is asked for is an error answer, never the end of the process; a bundle
+// gone or cut short is the 500 of an unreadable download, never an empty or stalled reply.
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ASSETS_IGNORE_FILE } from '../../src/contract/build-files.ts';
+import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
+import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../src/contract/headers.ts';
+import { DOWNLOAD_UNREADABLE_BODY } from '../../src/contract/messages.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { rawRequest, requestBytes } from '../support/http.ts';
 import { copyDist, filesBelow, tempDir } from './builds.ts';
@@ -109,5 +113,42 @@ test(VANISHING_FILE, async () => {
   expect([...answers.keys()].filter((answer) => !['200', '404', '500'].includes(answer))).toEqual([]);
   expect(servingPid()).toBe(pid);
   expect(server.output()).not.toContain('died');
+  expect((await rawRequest(server.url, { target })).body.equals(bytes)).toBe(true);
+}, 120_000);
+
+const UNREADABLE_BUNDLE =
+  'a bundle removed or cut short while the server runs is the 500 of an unreadable download, in the API envelope';
+test(UNREADABLE_BUNDLE, async () => {
+  const latest = JSON.parse(readFileSync(join(liveDir, PUBLISHED_BUNDLES), 'utf8')) as Latest;
+  const { name } = latest.bundles[0] ?? { name: '' };
+  const target = `/${DOWNLOADS_DIR}/${name}`;
+  const file = join(liveDir, DOWNLOADS_DIR, name);
+  const bytes = readFileSync(file);
+  const answer = async (headers: [string, string][] = []) => {
+    const { status, headers: sent, body } = await rawRequest(server.url, { target, headers });
+    return {
+      status,
+      type: sent['content-type'],
+      cors: sent['access-control-allow-origin'],
+      cache: sent['cache-control'],
+      body: body.toString(),
+    };
+  };
+  const unreadable = {
+    status: 500,
+    type: JSON_CONTENT_TYPE,
+    cors: '*',
+    cache: CACHE_ERROR,
+    body: DOWNLOAD_UNREADABLE_BODY,
+  };
+  try {
+    rmSync(file);
+    expect(await answer()).toEqual(unreadable);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    expect(await answer()).toEqual(unreadable);
+    expect(await answer([['Range', 'bytes=-10']])).toEqual(unreadable);
+  } finally {
+    writeFileSync(file, bytes);
+  }
   expect((await rawRequest(server.url, { target })).body.equals(bytes)).toBe(true);
 }, 120_000);
