@@ -1,11 +1,11 @@
 // The offline bundles at their /downloads/ URL, served by the Worker alike in both modes, as
 // src/contract/byte-ranges.ts says (ETag from the SHA-256, Content-Length, a single byte range,
-// 304, 416), with the Content-Type and Cache-Control the static assets send:
+// 304, 412, 416), with the Content-Type and Cache-Control the static assets send:
 // - in the R2 mode a bundle too large for a static asset is in the bucket; the deploy object
 //   (src/contract/bucket-layout.ts), read once per isolate, lists them; a part is read from R2
 //   by range, never the whole object;
 // - any other bundle is a static asset; latest.json (read once per isolate) states its size and
-//   SHA-256, so HEAD, 304 and 416 read no file, and a part is the assets' own 206 or, where
+//   SHA-256, so HEAD, 304, 412 and 416 read no file, and a part is the assets' own 206 or, where
 //   they honour no Range (wrangler's local assets), cut from the file as it streams.
 // Every other spelling of a bundle's path is a 307 to it, as the static assets answer one.
 // The Worker does not hash what it sends: a download's SHA-256 is checked by whoever downloads
@@ -92,7 +92,7 @@ function downloadHeaders(download: BucketDownload, answer: FileAnswer): Headers 
 async function fromBucket(bucket: R2Bucket, download: BucketDownload, request: Request): Promise<Response> {
   const answer = answerTo(request, download);
   const headers = downloadHeaders(download, answer);
-  // HEAD, 304 and 416 need nothing from the bucket: the listing states the size.
+  // HEAD, 304, 412 and 416 need nothing from the bucket: the listing states the size.
   if (!answer.bytes) return new Response(null, { status: answer.status, headers });
   const { start, end } = answer.bytes;
   const part = answer.status === 206 ? { range: { offset: start, length: end - start + 1 } } : {};
@@ -117,8 +117,10 @@ async function fromAssets(assets: Fetcher, download: BucketDownload, request: Re
   const { start, end } = answer.bytes;
   const part = answer.status === 206;
   const file = await assets.fetch(request.url, part ? { headers: { Range: `bytes=${start}-${end}` } } : {});
-  if (!file.body || (file.status !== 200 && file.status !== 206))
+  if (!file.body || (file.status !== 200 && file.status !== 206)) {
+    await file.body?.cancel();
     return unreadable(download, `the static assets answer ${file.status}`);
+  }
   // The file's own size, where the assets state it: the whole file's length, or a part's total.
   const size =
     file.status === 206 ? file.headers.get('content-range')?.split('/')[1] : file.headers.get('content-length');

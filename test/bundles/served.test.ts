@@ -132,7 +132,7 @@ describe.each(runtimes)('%s runtime', (name) => {
     expect(await page.text()).toBe(readFileSync(join(distDir, 'downloads', 'index.html'), 'utf8'));
   });
 
-  test('another case or a trailing slash is the 404; a spelling the URL parser resolves to the path is the file', async () => {
+  test('another case or a trailing slash is the 404; a spelling the URL parser resolves is the file', async () => {
     const upper = zip.name.toUpperCase();
     for (const path of [`/DOWNLOADS/${zip.name}`, `/downloads/${upper}`, `/Downloads/${zip.name}`, `${zipPath}/`]) {
       const response = await get(path, {}, 'HEAD');
