@@ -5,8 +5,6 @@
 // GET alone (RFC 9110 14.2: a server MUST ignore it on any other method): a HEAD with Range is
 // the 200 of the whole file, as Workers static assets answer it.
 import { ifMatchHolds, ifNoneMatchHits } from './entity-tags.ts';
-import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE } from './headers.ts';
-import { DOWNLOAD_UNREADABLE_BODY } from './messages.ts';
 
 /** The part of a file a request gets: all of it, bytes start..end (inclusive), or none (416). */
 export type RangeAnswer = { type: 'whole' } | { type: 'part'; start: number; end: number } | { type: 'unsatisfiable' };
@@ -96,14 +94,3 @@ export function answerFile(
   const bytes = head || end < start ? undefined : { start, end };
   return { status: range.type === 'part' ? 206 : 200, headers, ...(bytes ? { bytes } : {}) };
 }
-
-/**
- * The answer when the stored file is missing, or shorter or other than its listing states: the
- * API's error envelope as a 500 (CORS, never cached), decided before any of the file is sent,
- * so no client is promised bytes that never come.
- */
-export const UNREADABLE_FILE = {
-  status: 500,
-  headers: { ...COMMON_HEADERS, 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR },
-  body: DOWNLOAD_UNREADABLE_BODY,
-} as const;

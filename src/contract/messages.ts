@@ -47,15 +47,6 @@ export const INTERNAL_ERROR_BODY = errorBody('Internal error: this request could
 export const NOT_FOUND_BODY = errorBody('Not found.');
 
 /**
- * A download whose stored file is missing, or shorter or other than downloads/latest.json (or
- * the R2 mode's listing) states it: the runtime's fault, named without its storage or paths.
- */
-export const DOWNLOAD_UNREADABLE_BODY = errorBody(
-  'This download could not be read: its stored file is missing or not the one downloads/latest.json lists. ' +
-    'Please try again later.',
-);
-
-/**
  * Every body the edge sends that is not the answer to a query, by the name of its file
  * (fixedBodyPath in paths.ts): the build writes them, with their br and gzip variants, like
  * every other API file, so no runtime compresses anything.

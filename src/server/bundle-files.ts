@@ -4,14 +4,13 @@
 // answer a few Range headers otherwise (several ranges: the first; a malformed one: 416; an
 // If-Range that no longer matches: the part), so the same URL would differ by runtime; every
 // other spelling of a bundle's path is a 307 to it, as the Worker's static assets answer.
-import type { FileHandle } from 'node:fs/promises';
-import { open, readFile } from 'node:fs/promises';
+import { type FileHandle, open, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { downloadAt, downloadEtag, type DownloadsListing, publishedBundles } from '../contract/bucket-layout.ts';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
-import { answerFile, UNREADABLE_FILE } from '../contract/byte-ranges.ts';
+import { answerFile } from '../contract/byte-ranges.ts';
 import { CACHE_STATIC } from '../contract/headers.ts';
 import { headersOf } from './node-adapter.ts';
 
@@ -47,13 +46,9 @@ export async function bundleFiles(root: string): Promise<BundleFiles> {
       return true;
     }
     // Opened, and its size checked, before any header is written: a file gone or not the one
-    // latest.json states is the 500 of an unreadable download, never a body cut short.
+    // latest.json states throws, which the server answers with the contract's JSON 500, never
+    // with a body cut short.
     const file = await openListed(join(root, DOWNLOADS_DIR, basename(pathname)), bundle.size);
-    if (!file) {
-      const { status, headers: errorHeaders, body } = UNREADABLE_FILE;
-      response.writeHead(status, { ...errorHeaders, 'Content-Length': Buffer.byteLength(body) }).end(body);
-      return true;
-    }
     response.writeHead(answer.status, headers);
     const { start, end } = answer.bytes;
     const stream = file.createReadStream({ start, end });
@@ -67,11 +62,14 @@ export async function bundleFiles(root: string): Promise<BundleFiles> {
   };
 }
 
-/** The file at `path`, open, if it has `size` bytes; undefined (and nothing left open) if not. */
-async function openListed(path: string, size: number): Promise<FileHandle | undefined> {
-  const file = await open(path).catch(() => undefined);
-  const stats = await file?.stat().catch(() => undefined);
-  if (file && stats?.size === size) return file;
-  await file?.close();
-  return undefined;
+/** The file at `path`, open, if it has the `size` bytes latest.json states; an error naming what it has if not. */
+async function openListed(path: string, size: number): Promise<FileHandle> {
+  const file = await open(path);
+  const stats = await file.stat().catch(async (error: unknown) => {
+    await file.close();
+    throw error;
+  });
+  if (stats.size === size) return file;
+  await file.close();
+  throw new Error(`${path} has ${stats.size} bytes where ${PUBLISHED_BUNDLES} states ${size}`);
 }

@@ -10,9 +10,10 @@
 // Every other spelling of a bundle's path is a 307 to it, as the static assets answer one.
 // The Worker does not hash what it sends: a download's SHA-256 is checked by whoever downloads
 // it, against latest.json (the client's --sha256 / --url). What it can see before sending
-// (an object or file missing, of another size, or whose SHA-256 R2 keeps is another) is the
-// 500 of an unreadable download, never a body that promises more than it holds.
-import { answerFile, type FileAnswer, UNREADABLE_FILE } from '../contract/byte-ranges.ts';
+// (an object or file missing, of another size, or whose SHA-256 R2 keeps is another) throws
+// before any Response is made, so the Worker answers the contract's JSON 500, never a body
+// that promises more than it holds.
+import { answerFile, type FileAnswer } from '../contract/byte-ranges.ts';
 import {
   type BucketDownload,
   type DownloadsListing,
@@ -68,11 +69,9 @@ export function bundleDownloads(assets: Fetcher, origin: string, inBucket: Bucke
   };
 }
 
-/** The answer to a download whose stored bytes are not what its listing states; `why` goes to the Worker's log. */
-function unreadable(download: BucketDownload, why: string): Response {
-  console.error(`The download ${download.key} (${download.size} bytes listed) cannot be served: ${why}`);
-  const { status, headers, body } = UNREADABLE_FILE;
-  return new Response(body, { status, headers });
+/** A download whose stored bytes are not what its listing states: the Worker's 500, `why` to its log. */
+function unreadable(download: BucketDownload, why: string): Error {
+  return new Error(`The download ${download.key} (${download.size} bytes listed) cannot be served: ${why}`);
 }
 
 const answerTo = (request: Request, download: BucketDownload): FileAnswer =>
@@ -96,15 +95,14 @@ async function fromBucket(bucket: R2Bucket, download: BucketDownload, request: R
   if (!answer.bytes) return new Response(null, { status: answer.status, headers });
   const { start, end } = answer.bytes;
   const part = answer.status === 206 ? { range: { offset: start, length: end - start + 1 } } : {};
-  // A range past the end of a shorter object is an error of the bucket's.
-  const object = await bucket.get(download.key, part).catch((error: unknown) => String(error));
-  if (object === null || typeof object === 'string')
-    return unreadable(download, object ?? 'the R2 bucket has no such object');
+  // A range past the end of a shorter object is an error of the bucket's: it throws as it is.
+  const object = await bucket.get(download.key, part);
+  if (object === null) throw unreadable(download, 'the R2 bucket has no such object');
   const sha256 = object.checksums.sha256;
   const stored = sha256 ? hexOf(sha256) : download.sha256;
   if (object.size !== download.size || stored !== download.sha256) {
     await object.body.cancel();
-    return unreadable(download, `the R2 object has ${object.size} bytes, SHA-256 ${stored}`);
+    throw unreadable(download, `the R2 object has ${object.size} bytes, SHA-256 ${stored}`);
   }
   return new Response(object.body, { status: answer.status, headers });
 }
@@ -119,14 +117,14 @@ async function fromAssets(assets: Fetcher, download: BucketDownload, request: Re
   const file = await assets.fetch(request.url, part ? { headers: { Range: `bytes=${start}-${end}` } } : {});
   if (!file.body || (file.status !== 200 && file.status !== 206)) {
     await file.body?.cancel();
-    return unreadable(download, `the static assets answer ${file.status}`);
+    throw unreadable(download, `the static assets answer ${file.status}`);
   }
   // The file's own size, where the assets state it: the whole file's length, or a part's total.
   const size =
     file.status === 206 ? file.headers.get('content-range')?.split('/')[1] : file.headers.get('content-length');
   if (size && size !== String(download.size)) {
     await file.body.cancel();
-    return unreadable(download, `the static asset has ${size} bytes`);
+    throw unreadable(download, `the static asset has ${size} bytes`);
   }
   // A stream of known length, so the part is sent with its Content-Length, not chunked.
   const body =

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ASSETS_IGNORE_FILE } from '../../src/contract/build-files.ts';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
-import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../src/contract/headers.ts';
-import { DOWNLOAD_UNREADABLE_BODY } from '../../src/contract/messages.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
+import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { rawRequest, requestBytes } from '../support/http.ts';
 import { copyDist, filesBelow, tempDir } from './builds.ts';
 import { openDescriptors, servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
@@ -117,38 +116,30 @@ test(VANISHING_FILE, async () => {
 }, 120_000);
 
 const UNREADABLE_BUNDLE =
-  'a bundle removed or cut short while the server runs is the 500 of an unreadable download, in the API envelope';
+  "a bundle removed or cut short while the server runs is the contract's JSON 500, not an empty or stalled reply";
 test(UNREADABLE_BUNDLE, async () => {
   const latest = JSON.parse(readFileSync(join(liveDir, PUBLISHED_BUNDLES), 'utf8')) as Latest;
   const { name } = latest.bundles[0] ?? { name: '' };
   const target = `/${DOWNLOADS_DIR}/${name}`;
   const file = join(liveDir, DOWNLOADS_DIR, name);
   const bytes = readFileSync(file);
+  /** What a client sees of the bundle's answer. */
   const answer = async (headers: [string, string][] = []) => {
     const { status, headers: sent, body } = await rawRequest(server.url, { target, headers });
-    return {
-      status,
-      type: sent['content-type'],
-      cors: sent['access-control-allow-origin'],
-      cache: sent['cache-control'],
-      body: body.toString(),
-    };
-  };
-  const unreadable = {
-    status: 500,
-    type: JSON_CONTENT_TYPE,
-    cors: '*',
-    cache: CACHE_ERROR,
-    body: DOWNLOAD_UNREADABLE_BODY,
+    return failureSeen(new Response(body.length > 0 ? new Uint8Array(body) : null, { status, headers: sent }));
   };
   try {
     rmSync(file);
-    expect(await answer()).toEqual(unreadable);
+    expect(await answer()).toEqual(CONTRACT_FAILURE);
     writeFileSync(file, bytes.subarray(0, bytes.length - 100));
-    expect(await answer()).toEqual(unreadable);
-    expect(await answer([['Range', 'bytes=-10']])).toEqual(unreadable);
+    expect(await answer()).toEqual(CONTRACT_FAILURE);
+    expect(await answer([['Range', 'bytes=-10']])).toEqual(CONTRACT_FAILURE);
   } finally {
     writeFileSync(file, bytes);
   }
+  // The detail goes to the server's log: the file's size and the size latest.json states.
+  expect(server.output()).toContain(
+    `has ${bytes.length - 100} bytes where ${PUBLISHED_BUNDLES} states ${bytes.length}`,
+  );
   expect((await rawRequest(server.url, { target })).body.equals(bytes)).toBe(true);
 }, 120_000);

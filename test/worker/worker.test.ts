@@ -12,8 +12,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { BUCKET_FOLDERS, deployKey, scopeRootKey, shardKey } from '../../src/contract/bucket-layout.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
-import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../src/contract/headers.ts';
-import { DOWNLOAD_UNREADABLE_BODY } from '../../src/contract/messages.ts';
 import {
   BODIES_DIR,
   INDEX_DIR,
@@ -530,47 +528,31 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
     };
   }
 
-  /** Whether an answer is the 500 of an unreadable download: the API's envelope with CORS, no stack, no key. */
-  function unreadableAnswer({ response, body }: { response: Response; body: Uint8Array }) {
-    return {
-      status: response.status,
-      type: response.headers.get('content-type'),
-      cors: response.headers.get('access-control-allow-origin'),
-      cache: response.headers.get('cache-control'),
-      body: new TextDecoder().decode(body),
-    };
-  }
-  const UNREADABLE = {
-    status: 500,
-    type: JSON_CONTENT_TYPE,
-    cors: '*',
-    cache: CACHE_ERROR,
-    body: DOWNLOAD_UNREADABLE_BODY,
-  };
+  /** What a client sees of an answer workerOverBucket read, to compare with the contract's failure. */
+  const seen = ({ response, body }: { response: Response; body: Uint8Array }) =>
+    failureSeen(new Response(body.length > 0 ? new Uint8Array(body) : null, response));
 
-  test('an object shorter than listed is the 500 of an unreadable download, whole or by any range', async () => {
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  test("an object shorter than listed is the contract's JSON 500, whole or by any range", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const request = workerOverBucket(file.subarray(0, file.length - 100));
     for (const range of [undefined, 'bytes=-10', 'bytes=0-9', `bytes=${file.length - 50}-`]) {
       const answer = await request(range ? { Range: range } : {});
-      expect(unreadableAnswer(answer), range).toEqual(UNREADABLE);
+      expect(await seen(answer), range).toEqual(CONTRACT_FAILURE);
     }
     // The detail goes to the Worker's log: the object's key and both sizes.
-    expect(String(quiet.mock.calls[0]?.[0])).toContain(`${key} (${file.length} bytes listed)`);
-    quiet.mockRestore();
+    expect(log.mock.calls.flat().map(String).join('\n')).toContain(`${key} (${file.length} bytes listed)`);
   });
 
-  test('an object missing, or whose SHA-256 R2 keeps is another, is the 500 of an unreadable download', async () => {
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  test("an object missing, or whose SHA-256 R2 keeps is another, is the contract's JSON 500", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const digest = (bytes: Uint8Array | string) => new Uint8Array(createHash('sha256').update(bytes).digest()).buffer;
-    expect(unreadableAnswer(await workerOverBucket(null)({}))).toEqual(UNREADABLE);
+    expect(await seen(await workerOverBucket(null)({}))).toEqual(CONTRACT_FAILURE);
     // A new isolate for each bucket: an isolate keeps the bucket it started with.
     worker = await freshWorker();
-    expect(unreadableAnswer(await workerOverBucket(file, { sha256: digest('another') })({}))).toEqual(UNREADABLE);
+    expect(await seen(await workerOverBucket(file, { sha256: digest('another') })({}))).toEqual(CONTRACT_FAILURE);
     worker = await freshWorker();
     // R2's own SHA-256 of the right object is no fault.
     expect((await workerOverBucket(file, { sha256: digest(file) })({})).response.status).toBe(200);
-    quiet.mockRestore();
   });
 
   test('a range is one read of the object by that range, never the whole object', async () => {
