@@ -7,6 +7,7 @@
 import { type FileHandle, open, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { downloadAt, downloadEtag, type DownloadsListing, publishedBundles } from '../contract/bucket-layout.ts';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
@@ -49,17 +50,34 @@ export async function bundleFiles(root: string): Promise<BundleFiles> {
     // latest.json states throws, which the server answers with the contract's JSON 500, never
     // with a body cut short.
     const file = await openListed(join(root, DOWNLOADS_DIR, basename(pathname)), bundle.size);
+    // A client that left while the file was opened: nothing to send, and the file closes now.
+    if (response.destroyed) {
+      await file.close();
+      return true;
+    }
     response.writeHead(answer.status, headers);
     const { start, end } = answer.bytes;
-    const stream = file.createReadStream({ start, end });
     // A read error, or a file cut shorter since it was opened, once the headers are out: only a
     // cut connection tells the client its body is incomplete.
-    await pipeline(stream, response, { end: false }).then(
-      () => (stream.bytesRead === end - start + 1 ? response.end() : response.destroy()),
-      () => response.destroy(),
+    await pipeline(file.createReadStream({ start, end }), ofLength(end - start + 1), response).catch(() =>
+      response.destroy(),
     );
     return true;
   };
+}
+
+/** Passes bytes on, and fails at their end if they were not `length`: a file cut short since it was opened. */
+function ofLength(length: number): Transform {
+  let passed = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      passed += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      done(passed === length ? null : new Error(`the file gave ${passed} of its ${length} bytes`));
+    },
+  });
 }
 
 /** The file at `path`, open, if it has the `size` bytes latest.json states; an error naming what it has if not. */
