@@ -131,17 +131,51 @@ export function publishedBundles(latest: Latest): DownloadsListing {
 }
 
 /**
- * The download a request's path names in a listing: by its decoded spelling, as a static file
- * server reads it (%74 is t); undefined for any other path, or a bad encoding.
+ * What a request's path names in a listing: a download at its own path, or one spelt another
+ * way, which is answered with a 307 to that path, as Workers static assets answer every other
+ * spelling of a file (each segment %-decoded, empty segments dropped; `%2f` is a slash, `%64`
+ * a d). Dot segments are resolved too, as a file server would. Undefined for any other path.
  */
-export function downloadAt(listing: DownloadsListing, pathname: string): BucketDownload | undefined {
-  let path: string;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
+export type DownloadAt = { type: 'file'; download: BucketDownload } | { type: 'redirect'; path: string };
+
+/**
+ * Whether a path, as WHATWG URL parsing gives it, may be some spelling of a download's path:
+ * one with no `%` and no `//` is already as a file server reads it (the parser resolved its dot
+ * segments), so only the downloads folder's own paths can be. Every other path needs no listing.
+ */
+export const mayNameDownload = (pathname: string): boolean =>
+  pathname.startsWith(`/${DOWNLOADS_DIR}/`) || pathname.includes('%') || pathname.includes('//');
+
+/** The download `pathname` names in `listing`, at its own path or spelt another way; undefined if none. */
+export function downloadAt(listing: DownloadsListing, pathname: string): DownloadAt | undefined {
+  if (Object.hasOwn(listing, pathname)) return { type: 'file', download: listing[pathname] as BucketDownload };
+  if (!mayNameDownload(pathname)) return undefined;
+  const path = pathAsServed(pathname);
+  return Object.hasOwn(listing, path) ? { type: 'redirect', path } : undefined;
+}
+
+/**
+ * A path as a static file server reads it: each segment %-decoded (one that does not decode
+ * stays as it is), then split at every slash, empty and `.` segments dropped and `..` taking
+ * the one before; a trailing slash stays (a folder's path is not its file's).
+ */
+function pathAsServed(pathname: string): string {
+  const decoded = pathname.split('/').map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  const parts = decoded.join('/').split('/');
+  const segments: string[] = [];
+  for (const part of parts) {
+    if (part === '..') segments.pop();
+    else if (part !== '' && part !== '.') segments.push(part);
   }
-  return Object.hasOwn(listing, path) ? listing[path] : undefined;
+  const last = parts.at(-1);
+  const folder = last === '' || last === '.' || last === '..';
+  return `/${segments.join('/')}${folder && segments.length > 0 ? '/' : ''}`;
 }
 
 /** The strong ETag of a download the runtime serves itself: its SHA-256, the same in every runtime. */

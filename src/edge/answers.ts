@@ -2,6 +2,7 @@
 // and method, frozen, and shared by every request that gets it, so the common request
 // allocates almost nothing. It also picks the encoding (negotiation.ts) and answers
 // conditional requests with the 304 of the encoding the client holds.
+import { ifNoneMatchHits } from '../contract/entity-tags.ts';
 import { sha256Hex } from '../contract/sha256.ts';
 import {
   CACHE_ERROR,
@@ -15,7 +16,7 @@ import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
 import type { BodySource, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
-import { chooseEncoding, type Encoding, etagFor, ifNoneMatchHits } from './negotiation.ts';
+import { chooseEncoding, type Encoding, etagFor } from './negotiation.ts';
 import { methodOf } from './route.ts';
 
 /** A body to answer with: a stored one, or a made text with its SHA-256 (its ETag's source). */

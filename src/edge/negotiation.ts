@@ -1,4 +1,5 @@
-// Content negotiation and conditional requests, kept apart from the routing in core.ts.
+// Content negotiation (the encoding, and the ETag of each), kept apart from the routing in core.ts;
+// conditional requests compare ETags as src/contract/entity-tags.ts says.
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
@@ -31,14 +32,4 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding {
 export function etagFor(sha256Hex: string, encoding: Encoding): string {
   const suffix = encoding === 'identity' ? '' : `-${encoding}`;
   return `"${sha256Hex.slice(0, 32)}${suffix}"`;
-}
-
-/** Whether If-None-Match names `etag` (weak comparison, as RFC 9110 asks for GET). */
-export function ifNoneMatchHits(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  for (const candidate of ifNoneMatch.split(',')) {
-    const tag = candidate.trim();
-    if (tag === '*' || tag === etag || tag === `W/${etag}`) return true;
-  }
-  return false;
 }

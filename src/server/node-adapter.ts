@@ -3,7 +3,7 @@
 // so it reads the raw header list rather than building header objects, parses the request
 // target with a plain pattern when that gives what a URL parser would, and writes each
 // answer's headers from an array made once per answer.
-import type { OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { EdgeResponse } from '../edge/core.ts';
 import { encodeText } from './encode.ts';
 import type { BodyStore } from './body-store.ts';
@@ -55,6 +55,12 @@ export function rawHeader(rawHeaders: readonly string[], name: string): string |
   }
   return value;
 }
+
+/** The header lookup of a request (rawHeader's rule), as the rules of src/contract take one. */
+export const headersOf =
+  (request: IncomingMessage) =>
+  (name: string): string | null =>
+    rawHeader(request.rawHeaders, name);
 
 /**
  * Whether a header name as sent is `lowerName` in any letter case. HTTP folds only ASCII

@@ -1,24 +1,30 @@
 // The offline bundles at their /downloads/ URL, served by the Worker alike in both modes, as
 // src/contract/byte-ranges.ts says (ETag from the SHA-256, Content-Length, a single byte range,
-// 304, 416), with the Content-Type and Cache-Control the static assets send:
+// 304, 412, 416), with the Content-Type and Cache-Control the static assets send:
 // - in the R2 mode a bundle too large for a static asset is in the bucket; the deploy object
 //   (src/contract/bucket-layout.ts), read once per isolate, lists them; a part is read from R2
 //   by range, never the whole object;
 // - any other bundle is a static asset; latest.json (read once per isolate) states its size and
-//   SHA-256, so HEAD, 304 and 416 read no file, and a part is the assets' own 206 or, where
+//   SHA-256, so HEAD, 304, 412 and 416 read no file, and a part is the assets' own 206 or, where
 //   they honour no Range (wrangler's local assets), cut from the file as it streams.
+// Every other spelling of a bundle's path is a 307 to it, as the static assets answer one.
 // The Worker does not hash what it sends: a download's SHA-256 is checked by whoever downloads
-// it, against latest.json (the client's --sha256 / --url).
+// it, against latest.json (the client's --sha256 / --url). What it can see before sending
+// (an object or file missing, of another size, or whose SHA-256 R2 keeps is another) throws
+// before any Response is made, so the Worker answers the contract's JSON 500, never a body
+// that promises more than it holds.
 import { answerFile, type FileAnswer } from '../contract/byte-ranges.ts';
 import {
   type BucketDownload,
   type DownloadsListing,
   downloadAt,
   downloadEtag,
+  mayNameDownload,
   publishedBundles,
 } from '../contract/bucket-layout.ts';
-import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
+import { type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
 import { CACHE_STATIC } from '../contract/headers.ts';
+import { hexOf } from '../contract/sha256.ts';
 
 /** Answers a GET or HEAD of a bundle; undefined for any other path (a static asset as it is). */
 export type DownloadServer = (request: Request, pathname: string) => Promise<Response | undefined>;
@@ -50,12 +56,22 @@ export interface BucketBundles {
 export function bundleDownloads(assets: Fetcher, origin: string, inBucket: BucketBundles | undefined): DownloadServer {
   const published = once(() => assetBundles(assets, origin));
   return async (request, pathname) => {
-    if (!pathname.startsWith(`/${DOWNLOADS_DIR}/`)) return undefined;
+    // Most static paths can name no bundle: they cost no listing.
+    if (!mayNameDownload(pathname)) return undefined;
     const stored = inBucket && downloadAt(inBucket.listing, pathname);
-    if (inBucket && stored) return fromBucket(inBucket.bucket, stored, request);
-    const asset = downloadAt(await published(), pathname);
-    return asset && fromAssets(assets, asset, request);
+    const found = stored ?? downloadAt(await published(), pathname);
+    if (!found) return undefined;
+    if (found.type === 'redirect')
+      return new Response(null, { status: 307, headers: { Location: `${found.path}${new URL(request.url).search}` } });
+    return inBucket && stored
+      ? fromBucket(inBucket.bucket, found.download, request)
+      : fromAssets(assets, found.download, request);
   };
+}
+
+/** A download whose stored bytes are not what its listing states: the Worker's 500, `why` to its log. */
+function unreadable(download: BucketDownload, why: string): Error {
+  return new Error(`The download ${download.key} (${download.size} bytes listed) cannot be served: ${why}`);
 }
 
 const answerTo = (request: Request, download: BucketDownload): FileAnswer =>
@@ -75,12 +91,19 @@ function downloadHeaders(download: BucketDownload, answer: FileAnswer): Headers 
 async function fromBucket(bucket: R2Bucket, download: BucketDownload, request: Request): Promise<Response> {
   const answer = answerTo(request, download);
   const headers = downloadHeaders(download, answer);
-  // HEAD, 304 and 416 need nothing from the bucket: the listing states the size.
+  // HEAD, 304, 412 and 416 need nothing from the bucket: the listing states the size.
   if (!answer.bytes) return new Response(null, { status: answer.status, headers });
   const { start, end } = answer.bytes;
   const part = answer.status === 206 ? { range: { offset: start, length: end - start + 1 } } : {};
+  // A range past the end of a shorter object is an error of the bucket's: it throws as it is.
   const object = await bucket.get(download.key, part);
-  if (!object) throw new Error(`${download.key} (${new URL(request.url).pathname}) is missing from the R2 bucket`);
+  if (object === null) throw unreadable(download, 'the R2 bucket has no such object');
+  const sha256 = object.checksums.sha256;
+  const stored = sha256 ? hexOf(sha256) : download.sha256;
+  if (object.size !== download.size || stored !== download.sha256) {
+    await object.body.cancel();
+    throw unreadable(download, `the R2 object has ${object.size} bytes, SHA-256 ${stored}`);
+  }
   return new Response(object.body, { status: answer.status, headers });
 }
 
@@ -92,8 +115,17 @@ async function fromAssets(assets: Fetcher, download: BucketDownload, request: Re
   const { start, end } = answer.bytes;
   const part = answer.status === 206;
   const file = await assets.fetch(request.url, part ? { headers: { Range: `bytes=${start}-${end}` } } : {});
-  if (!file.body || (file.status !== 200 && file.status !== 206))
-    throw new Error(`${new URL(request.url).pathname} could not be read from the assets (${file.status})`);
+  if (!file.body || (file.status !== 200 && file.status !== 206)) {
+    await file.body?.cancel();
+    throw unreadable(download, `the static assets answer ${file.status}`);
+  }
+  // The file's own size, where the assets state it: the whole file's length, or a part's total.
+  const size =
+    file.status === 206 ? file.headers.get('content-range')?.split('/')[1] : file.headers.get('content-length');
+  if (size && size !== String(download.size)) {
+    await file.body.cancel();
+    throw unreadable(download, `the static asset has ${size} bytes`);
+  }
   // A stream of known length, so the part is sent with its Content-Length, not chunked.
   const body =
     part && file.status === 200

@@ -1,8 +1,10 @@
 // The offline bundles at their /downloads/ URL behave the same in every runtime: the Node
 // server, the Worker with the bundles in its static assets, and the Worker in the R2 mode with
 // R2_DOWNLOADS_ABOVE at 0, so the real bundles are R2 objects. One set of rules (the ETag is
-// the bundle's SHA-256, HEAD states its size, a single byte range, 416, 304, If-Range), and the
-// bytes hash to the SHA-256 latest.json states, wherever they come from.
+// the bundle's SHA-256, HEAD states its size, a single byte range, 416, 304, 412, If-Range,
+// every other spelling of the path a 307 to it), and the bytes hash to the SHA-256
+// latest.json states, wherever they come from. A Range the rules would not honour gets the
+// whole of any static file too.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,7 +45,7 @@ describe.each(runtimes)('%s runtime', (name) => {
   afterAll(() => runtime?.close());
 
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    fetch(`${runtime.url}${path}`, { method, headers });
+    fetch(`${runtime.url}${path}`, { method, headers, redirect: 'manual' });
 
   test('HEAD states each bundle as latest.json does: its size, its SHA-256 as a strong ETag', async () => {
     for (const bundle of latest.bundles) {
@@ -130,20 +132,76 @@ describe.each(runtimes)('%s runtime', (name) => {
     expect(await page.text()).toBe(readFileSync(join(distDir, 'downloads', 'index.html'), 'utf8'));
   });
 
-  test('another case or a trailing slash is the 404; a spelling decoding to the path is the file', async () => {
+  test('another case or a trailing slash is the 404; a spelling the URL parser resolves is the file', async () => {
     const upper = zip.name.toUpperCase();
     for (const path of [`/DOWNLOADS/${zip.name}`, `/downloads/${upper}`, `/Downloads/${zip.name}`, `${zipPath}/`]) {
       const response = await get(path, {}, 'HEAD');
       expect(response.status, path).toBe(404);
     }
-    for (const path of [
-      `/downloads/%2e/${zip.name}`,
-      `/downloads/x/%2e%2e/${zip.name}`,
-      `/downloads/%74${zip.name.slice(1)}`,
-    ]) {
+    for (const path of [`/downloads/%2e/${zip.name}`, `/downloads/x/%2e%2e/${zip.name}`]) {
       const response = await get(path, {}, 'HEAD');
       expect(response.status, path).toBe(200);
       expect(response.headers.get('etag'), path).toBe(`"${zip.sha256}"`);
     }
+  });
+
+  test('every other spelling of the path is a 307 to the path itself, its query kept', async () => {
+    const spellings = [
+      `/downloads//${zip.name}`,
+      `/downloads///${zip.name}`,
+      `//downloads/${zip.name}`,
+      `/downloads%2f${zip.name}`,
+      `/downloads%2F${zip.name}`,
+      `/%64ownloads/${zip.name}`,
+      `/downloads/%74${zip.name.slice(1)}`,
+      `/downloads/x%2f..%2f${zip.name}`,
+    ];
+    for (const method of ['GET', 'HEAD'])
+      for (const path of spellings) {
+        const response = await get(path, { Range: 'bytes=0-1,5-6', 'If-None-Match': `"${zip.sha256}"` }, method);
+        expect(response.status, `${method} ${path}`).toBe(307);
+        const location = new URL(response.headers.get('location') ?? '', runtime.url);
+        expect(location.pathname, path).toBe(zipPath);
+        await response.arrayBuffer();
+      }
+    const queried = await get(`/downloads//${zip.name}?mirror=1`);
+    expect(new URL(queried.headers.get('location') ?? '', runtime.url).search).toBe('?mirror=1');
+  });
+
+  test('If-Match naming another ETag, or this one weakly, is a 412 with no body; naming it, the answer', async () => {
+    for (const ifMatch of ['"another"', `W/"${zip.sha256}"`]) {
+      const response = await get(zipPath, { 'If-Match': ifMatch, Range: 'bytes=0-9' });
+      expect(response.status, ifMatch).toBe(412);
+      expect((await response.arrayBuffer()).byteLength).toBe(0);
+    }
+    for (const ifMatch of [`"${zip.sha256}"`, '*']) {
+      const response = await get(zipPath, { 'If-Match': ifMatch, Range: 'bytes=0-9' });
+      expect(response.status, ifMatch).toBe(206);
+      await response.arrayBuffer();
+    }
+  });
+
+  test('HEAD with a Range is the 200 of the whole file (Range is for GET alone)', async () => {
+    for (const range of ['bytes=0-9', `bytes=${zip.size}-`]) {
+      const response = await get(zipPath, { Range: range }, 'HEAD');
+      expect(response.status, range).toBe(200);
+      expect(response.headers.get('content-length'), range).toBe(String(zip.size));
+      expect(response.headers.get('content-range'), range).toBeNull();
+    }
+  });
+
+  test('another range unit is ignored: the whole file, of a bundle and of any static file', async () => {
+    const page = readFileSync(join(distDir, 'openapi.json'));
+    for (const range of ['items=0-1', 'bytes=0-1,5-6', 'bytes=x-y']) {
+      const bundle = await get(zipPath, { Range: range });
+      expect(bundle.status, range).toBe(200);
+      expect(sha256(await bundle.arrayBuffer()), range).toBe(zip.sha256);
+      const file = await get('/openapi.json', { Range: range });
+      expect(file.status, range).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer()).equals(page), range).toBe(true);
+    }
+    const head = await get('/openapi.json', { Range: 'bytes=0-1' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-range')).toBeNull();
   });
 });

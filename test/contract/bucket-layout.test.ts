@@ -11,6 +11,7 @@ import {
   checkScopeRoot,
   deployKey,
   downloadAt,
+  mayNameDownload,
   downloadEtag,
   downloadKey,
   downloadPath,
@@ -153,20 +154,56 @@ describe('the downloads a runtime serves itself', () => {
   const zip: BucketDownload = { key: `downloads/${B}`, size: 20, sha256: B, contentType: 'application/zip' };
   const listing = { '/downloads/treefarm-data-v1.zip': zip };
 
-  test('a download is found by its path as a static file server decodes it (%7A is z)', () => {
-    expect(downloadAt(listing, '/downloads/treefarm-data-v1.zip')).toBe(zip);
-    expect(downloadAt(listing, '/downloads/treefarm-data-v1.%7Aip')).toBe(zip);
+  test('a download is found at its own path', () => {
+    expect(downloadAt(listing, '/downloads/treefarm-data-v1.zip')).toEqual({ type: 'file', download: zip });
     expect(downloadAt(listing, '/downloads/treefarm-data-v1.tar.gz')).toBeUndefined();
+  });
+
+  test('every other spelling a static file server reads as its path redirects to that path', () => {
+    for (const path of [
+      '/downloads/treefarm-data-v1.%7Aip',
+      '/downloads//treefarm-data-v1.zip',
+      '/downloads///treefarm-data-v1.zip',
+      '//downloads/treefarm-data-v1.zip',
+      '/downloads%2ftreefarm-data-v1.zip',
+      '/downloads%2Ftreefarm-data-v1.zip',
+      '/%64ownloads/treefarm-data-v1.zip',
+      '/downloads/%2Ftreefarm-data-v1.zip',
+      '/downloads/x%2f..%2ftreefarm-data-v1.zip',
+      '/..%2fdownloads/treefarm-data-v1.zip',
+      '/downloads/.%2ftreefarm-data-v1.zip',
+    ])
+      expect(downloadAt(listing, path), path).toEqual({ type: 'redirect', path: '/downloads/treefarm-data-v1.zip' });
+  });
+
+  test('a folder spelling, another letter case, a backslash or a NUL names no download', () => {
+    for (const path of [
+      '/downloads/treefarm-data-v1.zip/',
+      '/downloads/treefarm-data-v1.zip%2f',
+      '/downloads/treefarm-data-v1.zip/%2e',
+      '/DOWNLOADS//treefarm-data-v1.zip',
+      '/downloads/%54reefarm-data-v1.zip',
+      '/downloads%5ctreefarm-data-v1.zip',
+      '/downloads/treefarm-data-v1.zip%00',
+    ])
+      expect(downloadAt(listing, path), path).toBeUndefined();
   });
 
   test('a bad %-encoding names no download, and is no error', () => {
     expect(downloadAt(listing, '/downloads/treefarm-data-v1.%zip')).toBeUndefined();
     expect(downloadAt(listing, '/downloads/treefarm-data-v1.zip%')).toBeUndefined();
+    expect(downloadAt(listing, '/%64ownloads/treefarm-data-v1.%zip')).toBeUndefined();
   });
 
   test('only the listing’s own paths: never what every object inherits', () => {
-    for (const path of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+    for (const path of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', '/%5f_proto__', '//__proto__'])
       expect(downloadAt(listing, path), path).toBeUndefined();
+  });
+
+  test('a path with no %, no // and outside the downloads folder needs no listing', () => {
+    expect(mayNameDownload('/trees/oak-tree/')).toBe(false);
+    for (const path of ['/downloads/x', '/%64ownloads/x', '//downloads/x', '/a//b'])
+      expect(mayNameDownload(path), path).toBe(true);
   });
 
   test('the ETag of a download is its SHA-256, quoted: a strong tag', () => {

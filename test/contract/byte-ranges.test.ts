@@ -1,7 +1,7 @@
 // The rules of a partial or conditional GET of a download (RFC 9110, 13.1 and 14), one test
 // per rule, as src/contract/byte-ranges.ts states them.
 import { describe, expect, test } from 'vitest';
-import { answerFile, noneMatch, rangeOf } from '../../src/contract/byte-ranges.ts';
+import { answerFile, honouredRange, rangeOf } from '../../src/contract/byte-ranges.ts';
 
 const ETAG = '"abc"';
 const range = (header: string | null, size = 100, ifRange: string | null = null) =>
@@ -114,10 +114,31 @@ describe('the answer to a GET or HEAD', () => {
   });
 
   test('HEAD: the same status and headers as GET, and no bytes', () => {
-    for (const headers of [{}, { range: 'bytes=0-9' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'if-none-match': ETAG }, { 'if-match': '"other"' }] as Record<string, string>[]) {
       const { bytes: _bytes, ...get } = answer(headers);
       expect(answer(headers, 'HEAD')).toEqual(get);
     }
+  });
+
+  test('HEAD with a Range: the Range ignored (RFC 9110 14.2, GET only), the 200 of the whole file', () => {
+    for (const range of ['bytes=0-9', 'bytes=100-'])
+      expect(answer({ range }, 'HEAD'), range).toEqual({
+        status: 200,
+        headers: { 'Accept-Ranges': 'bytes', 'Content-Length': '100' },
+      });
+  });
+
+  test('If-Match naming another ETag, or this one weakly: 412, before If-None-Match and any range', () => {
+    for (const ifMatch of ['"other"', `W/${ETAG}`])
+      expect(answer({ 'if-match': ifMatch, 'if-none-match': ETAG, range: 'bytes=0-9' }), ifMatch).toEqual({
+        status: 412,
+        headers: { 'Content-Length': '0' },
+      });
+  });
+
+  test('If-Match naming the ETag, or *: the answer as without it', () => {
+    for (const ifMatch of [ETAG, '*', `"other", ${ETAG}`])
+      expect(answer({ 'if-match': ifMatch, range: 'bytes=0-9' }), ifMatch).toEqual(answer({ range: 'bytes=0-9' }));
   });
 
   test('an empty file: 200 with no bytes', () => {
@@ -125,16 +146,26 @@ describe('the answer to a GET or HEAD', () => {
   });
 });
 
-describe('If-None-Match', () => {
-  test('names the ETag alone, in a list, weakly or as *: the copy is current', () => {
-    for (const header of [ETAG, `"x", ${ETAG}`, `W/${ETAG}`, '*', '"x", *', ` ${ETAG} `])
-      expect(noneMatch(header, ETAG), header).toBe(true);
+describe('the Range a file server that cannot apply this rule may keep (honouredRange)', () => {
+  const kept = (method: string, range: string | null, ifRange: string | null = null) =>
+    honouredRange(method, (name) => ({ range, 'if-range': ifRange })[name] ?? null);
+
+  test('a GET with one byte range and no If-Range: kept', () => {
+    for (const header of ['bytes=0-9', 'bytes=5-', 'bytes=-5', ' Bytes=0-0 '])
+      expect(kept('GET', header), header).toBe(true);
   });
 
-  test('absent or naming another: not current', () => {
-    expect(noneMatch(null, ETAG)).toBe(false);
-    expect(noneMatch('"other"', ETAG)).toBe(false);
-    // Only a leading W/ marks a weak tag: one inside a tag is part of it.
-    expect(noneMatch('"aW/bc"', ETAG)).toBe(false);
+  test('another unit, several ranges or a malformed Range: dropped (the whole file)', () => {
+    for (const header of ['items=0-1', 'bytes=0-1,5-6', 'bytes=x-y', 'bytes=9-1', 'bytes=-', ''])
+      expect(kept('GET', header), header).toBe(false);
+  });
+
+  test('a HEAD, or a GET with If-Range: dropped', () => {
+    expect(kept('HEAD', 'bytes=0-9')).toBe(false);
+    expect(kept('GET', 'bytes=0-9', '"abc"')).toBe(false);
+  });
+
+  test('no Range: nothing to keep', () => {
+    expect(kept('GET', null)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
-// Content negotiation and conditional requests (src/edge/negotiation.ts).
+// Content negotiation: the encoding and its ETag (src/edge/negotiation.ts).
 import { describe, expect, test } from 'vitest';
-import { chooseEncoding, etagFor, ifNoneMatchHits, type Encoding } from '../../src/edge/negotiation.ts';
+import { chooseEncoding, etagFor, type Encoding } from '../../src/edge/negotiation.ts';
 
 describe('chooseEncoding', () => {
   /** Each Accept-Encoding value with the encoding it must give. */
@@ -106,45 +106,5 @@ describe('etagFor', () => {
 
   test('bodies with different digests get different ETags', () => {
     expect(etagFor('cd'.repeat(32), 'identity')).not.toBe(etagFor(sha, 'identity'));
-  });
-});
-
-describe('ifNoneMatchHits', () => {
-  const etag = etagFor('ef'.repeat(32), 'br');
-  /** Each If-None-Match value with whether it names `etag`. */
-  const hits = (cases: [ifNoneMatch: string | null, hit: boolean][]) => {
-    for (const [ifNoneMatch, hit] of cases)
-      expect({ ifNoneMatch, hit: ifNoneMatchHits(ifNoneMatch, etag) }).toEqual({ ifNoneMatch, hit });
-  };
-
-  test('absent or empty: no hit', () => {
-    hits([
-      [null, false],
-      ['', false],
-    ]);
-  });
-
-  test('the ETag itself, alone or in a list: a hit', () => {
-    hits([
-      [etag, true],
-      [`"other", ${etag}`, true],
-      [`"other",${etag} , "more"`, true],
-    ]);
-  });
-
-  test('the weak form of the ETag is a hit (weak comparison, as for GET)', () => {
-    hits([[`W/${etag}`, true]]);
-  });
-
-  test('* is a hit', () => {
-    hits([['*', true]]);
-  });
-
-  test('other ETags, or the ETag unquoted or of another encoding: no hit', () => {
-    hits([
-      ['"other"', false],
-      [etag.slice(1, -1), false],
-      [etagFor('ef'.repeat(32), 'gzip'), false],
-    ]);
   });
 });

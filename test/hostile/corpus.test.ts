@@ -3,11 +3,15 @@
 // and pipelining. Whatever the answer, it is never a 5xx, never API data without a valid
 // token, never an API file on a static path, and never a file outside the built site.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
 import { openConnection, requestBytes, takeResponse, type RawRequest, type RawResponse } from '../support/http.ts';
 import {
   contractRuntimeNames,
+  distDir,
   startRuntime,
   runsInWorkerd,
   type Runtime,
@@ -107,6 +111,9 @@ function withAndWithoutToken(group: string, targets: string[]): HostileCase[] {
     one(`${group}: ${shown(target)} without a token`, { target }),
   ]);
 }
+
+/** An offline bundle's name, as latest.json states it. */
+const bundle = (JSON.parse(readFileSync(join(distDir, PUBLISHED_BUNDLES), 'utf8')) as Latest).bundles[0]?.name ?? '';
 
 const long = (unit: string, length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
@@ -437,6 +444,33 @@ const corpus: HostileCase[] = [
       { target: '/api/gifts?search=1' },
     ],
     [200, 304, 204, 401],
+  ),
+  // Every other spelling of a bundle's path is a 307 to it, in every runtime (the Node server's
+  // file server once answered these itself, with its own ETag and ranges).
+  ...[
+    `/downloads//${bundle}`,
+    `//downloads/${bundle}`,
+    `/downloads%2f${bundle}`,
+    `/downloads%2F${bundle}`,
+    `/%64ownloads/${bundle}`,
+    `/downloads/%2F${bundle}`,
+    `/downloads/x%2f..%2f${bundle}`,
+    `/downloads//${bundle}?x=%2f`,
+  ].map((target) => one(`another spelling of a bundle's path: ${shown(target)}`, { target }, 307)),
+  // A Range that is not one byte range (another unit, several, malformed), or on a HEAD: the whole file.
+  ...['items=0-1', 'bytes=0-1,5-6', 'bytes=x-y', 'bytes=9-1', 'bytes=99999999-0'].flatMap((range) => [
+    one(`Range ${range} on a static file`, { target: '/openapi.json', headers: [['Range', range]] }, 200),
+    one(`Range ${range} on a bundle`, { target: `/downloads/${bundle}`, headers: [['Range', range]] }, 200),
+  ]),
+  one(
+    'HEAD with a Range of a bundle',
+    { method: 'HEAD', target: `/downloads/${bundle}`, headers: [['Range', 'bytes=0-1']] },
+    200,
+  ),
+  one(
+    'If-Match naming another ETag on a bundle',
+    { target: `/downloads/${bundle}`, headers: [['If-Match', '"x"']] },
+    412,
   ),
   pipelined(
     'pipelined: a GET with a body, then one without a token',

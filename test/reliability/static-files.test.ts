@@ -1,12 +1,15 @@
 // Static files under abuse, against serve.ts in its own process on a copy of dist/: clients
 // that pipeline a large file and drop the connection leave no file open, and a file that
-// vanishes while it is asked for is an error answer, never the end of the process.
-import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+// vanishes while it is asked for is an error answer, never the end of the process; a bundle
+// gone or cut short is the 500 of an unreadable download, never an empty or stalled reply.
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ASSETS_IGNORE_FILE } from '../../src/contract/build-files.ts';
+import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
 import { API_DIR } from '../../src/contract/paths.ts';
+import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { rawRequest, requestBytes } from '../support/http.ts';
 import { copyDist, filesBelow, tempDir } from './builds.ts';
 import { openDescriptors, servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
@@ -109,5 +112,34 @@ test(VANISHING_FILE, async () => {
   expect([...answers.keys()].filter((answer) => !['200', '404', '500'].includes(answer))).toEqual([]);
   expect(servingPid()).toBe(pid);
   expect(server.output()).not.toContain('died');
+  expect((await rawRequest(server.url, { target })).body.equals(bytes)).toBe(true);
+}, 120_000);
+
+const UNREADABLE_BUNDLE =
+  "a bundle removed or cut short while the server runs is the contract's JSON 500, not an empty or stalled reply";
+test(UNREADABLE_BUNDLE, async () => {
+  const latest = JSON.parse(readFileSync(join(liveDir, PUBLISHED_BUNDLES), 'utf8')) as Latest;
+  const { name } = latest.bundles[0] ?? { name: '' };
+  const target = `/${DOWNLOADS_DIR}/${name}`;
+  const file = join(liveDir, DOWNLOADS_DIR, name);
+  const bytes = readFileSync(file);
+  /** What a client sees of the bundle's answer. */
+  const answer = async (headers: [string, string][] = []) => {
+    const { status, headers: sent, body } = await rawRequest(server.url, { target, headers });
+    return failureSeen(new Response(body.length > 0 ? new Uint8Array(body) : null, { status, headers: sent }));
+  };
+  try {
+    rmSync(file);
+    expect(await answer()).toEqual(CONTRACT_FAILURE);
+    writeFileSync(file, bytes.subarray(0, bytes.length - 100));
+    expect(await answer()).toEqual(CONTRACT_FAILURE);
+    expect(await answer([['Range', 'bytes=-10']])).toEqual(CONTRACT_FAILURE);
+  } finally {
+    writeFileSync(file, bytes);
+  }
+  // The detail goes to the server's log: the file's size and the size latest.json states.
+  expect(server.output()).toContain(
+    `has ${bytes.length - 100} bytes where ${PUBLISHED_BUNDLES} states ${bytes.length}`,
+  );
   expect((await rawRequest(server.url, { target })).body.equals(bytes)).toBe(true);
 }, 120_000);

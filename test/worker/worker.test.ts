@@ -492,8 +492,12 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
   const deploy = Buffer.from(JSON.stringify({ scopes: {}, downloads: listing }));
   const INDEX = createHash('sha256').update(deploy).digest('hex').slice(0, 32);
 
-  /** A bucket holding the deploy object and the bundle, recording each read: its key and its range. */
-  function recordingBucket() {
+  /**
+   * A bucket holding the deploy object and, as the bundle's object, `stored` (the bundle unless
+   * told; none for null), recording each read: its key and its range. A read by range answers as R2 does: an
+   * offset past the object's end is an error, a length past it is cut.
+   */
+  function recordingBucket(stored: Uint8Array | null = file, checksums: { sha256?: ArrayBuffer } = {}) {
     const reads: { key: string; range?: { offset: number; length: number } }[] = [];
     const bucket = {
       async get(read: string, options: { range?: { offset: number; length: number } } = {}) {
@@ -503,16 +507,18 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
           return {
             arrayBuffer: async () => deploy.buffer.slice(deploy.byteOffset, deploy.byteOffset + deploy.byteLength),
           };
-        if (read !== key) return null;
-        const { offset = 0, length = file.length } = options.range ?? {};
-        return { body: new Response(file.subarray(offset, offset + length)).body };
+        if (read !== key || stored === null) return null;
+        const { offset = 0, length = stored.length } = options.range ?? {};
+        if (offset > stored.length) throw new Error('get: The requested range is not satisfiable (10039)');
+        const part = stored.subarray(offset, Math.min(offset + length, stored.length));
+        return { size: stored.length, checksums, body: new Response(new Uint8Array(part)).body };
       },
     };
     return { bucket, reads };
   }
   /** The Worker over one recording bucket: each request answers with the object reads it made (not the listing's). */
-  function workerOverBucket() {
-    const { bucket, reads } = recordingBucket();
+  function workerOverBucket(...stored: Parameters<typeof recordingBucket>) {
+    const { bucket, reads } = recordingBucket(...stored);
     const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_BUCKET: bucket, API_INDEX: INDEX };
     return async (headers: Record<string, string>, method = 'GET') => {
       const before = reads.length;
@@ -521,6 +527,33 @@ describe('a bundle in R2 (the R2 mode past R2_DOWNLOADS_ABOVE)', () => {
       return { response, body, objectReads: reads.slice(before).filter((read) => read.key === key) };
     };
   }
+
+  /** What a client sees of an answer workerOverBucket read, to compare with the contract's failure. */
+  const seen = ({ response, body }: { response: Response; body: Uint8Array }) =>
+    failureSeen(new Response(body.length > 0 ? new Uint8Array(body) : null, response));
+
+  test("an object shorter than listed is the contract's JSON 500, whole or by any range", async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const request = workerOverBucket(file.subarray(0, file.length - 100));
+    for (const range of [undefined, 'bytes=-10', 'bytes=0-9', `bytes=${file.length - 50}-`]) {
+      const answer = await request(range ? { Range: range } : {});
+      expect(await seen(answer), range).toEqual(CONTRACT_FAILURE);
+    }
+    // The detail goes to the Worker's log: the object's key and both sizes.
+    expect(log.mock.calls.flat().map(String).join('\n')).toContain(`${key} (${file.length} bytes listed)`);
+  });
+
+  test("an object missing, or whose SHA-256 R2 keeps is another, is the contract's JSON 500", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const digest = (bytes: Uint8Array | string) => new Uint8Array(createHash('sha256').update(bytes).digest()).buffer;
+    expect(await seen(await workerOverBucket(null)({}))).toEqual(CONTRACT_FAILURE);
+    // A new isolate for each bucket: an isolate keeps the bucket it started with.
+    worker = await freshWorker();
+    expect(await seen(await workerOverBucket(file, { sha256: digest('another') })({}))).toEqual(CONTRACT_FAILURE);
+    worker = await freshWorker();
+    // R2's own SHA-256 of the right object is no fault.
+    expect((await workerOverBucket(file, { sha256: digest(file) })({})).response.status).toBe(200);
+  });
 
   test('a range is one read of the object by that range, never the whole object', async () => {
     const { response, body, objectReads } = await workerOverBucket()({ Range: 'bytes=100-109' });
