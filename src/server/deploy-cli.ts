@@ -74,20 +74,15 @@ async function buildToDeploy({ distDir, dryRun, source, log }: DeployOptions): P
   if (stale) log(`Dry run: not building, though ${stale}: the plan of the build as it is, which a deploy rebuilds.`);
 }
 
-/**
- * Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects
- * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
- */
-export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
-  const { distDir, log } = options;
-  await buildToDeploy(options);
+/** Prints what each mode would put where; returns the bucket's plan and whether assets alone fit no plan. */
+function logPlan({ distDir, downloadsAbove, bodies, log }: DeployOptions): { plan: BucketPlan; needsR2: boolean } {
   const files = assetFilesBelow(distDir);
   const ignored = assetsIgnoreOf(distDir);
-  const plan = bucketPlan(distDir, options.downloadsAbove);
+  const plan = bucketPlan(distDir, downloadsAbove);
   const withoutApi = staticInR2Mode(files, plan);
   const sizes = plan.objects.map(({ size }) => size);
   const needsR2 = planNeeded(files, ignored) === undefined;
-  log(`Deploy plan for ${distDir} (BODIES=${options.bodies}):`);
+  log(`Deploy plan for ${distDir} (BODIES=${bodies}):`);
   log(`  assets-only mode: ${describeAssets(files, ignored)}${needsR2 ? ': this build needs the R2 mode' : ''}.`);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
@@ -95,19 +90,35 @@ export async function deploy(options: DeployOptions): Promise<UploadCount | unde
     `  R2 mode: ${describeAssets(withoutApi, ignored)}; ${count(plan.objects.length)} R2 objects ` +
       `(downloads: ${count(Object.keys(plan.downloads).length)}), ${mebibytes(total)} (largest ${mebibytes(largest)}).`,
   );
+  return { plan, needsR2 };
+}
+
+/** The assets-only mode: dist/ as the Worker's assets; --local and a dry run deploy nothing. */
+function deployAssetsOnly(options: DeployOptions, needsR2: boolean): undefined {
+  const { log } = options;
+  if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
+  // --local deploys nothing, in this mode as in the R2 mode (where it fills the local bucket).
+  if (options.dryRun) log('Dry run: nothing deployed.');
+  else if (options.localPersistDir !== undefined)
+    log('--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).');
+  else {
+    log('Deploying the Worker with dist/ as its assets.');
+    (options.wrangler ?? wrangler)(['deploy']);
+  }
+  return undefined;
+}
+
+/**
+ * Prints the plan, then (unless a dry run) uploads what the bucket lacks; returns how many objects
+ * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
+ */
+export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
+  const { distDir, log } = options;
+  await buildToDeploy(options);
+  const { plan, needsR2 } = logPlan(options);
+  if (options.bodies === 'assets') return deployAssetsOnly(options, needsR2);
   const local = options.localPersistDir !== undefined;
   const runWrangler = options.wrangler ?? wrangler;
-  if (options.bodies === 'assets') {
-    if (needsR2) throw new Error('the assets-only mode fits no Workers plan: deploy with BODIES=r2');
-    // --local deploys nothing, in this mode as in the R2 mode (where it fills the local bucket).
-    if (options.dryRun) log('Dry run: nothing deployed.');
-    else if (local) log('--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).');
-    else {
-      log('Deploying the Worker with dist/ as its assets.');
-      runWrangler(['deploy']);
-    }
-    return undefined;
-  }
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   if (options.dryRun && !local) {
     // Cloudflare's bucket is read through a remote session wrangler opens with a login (and a

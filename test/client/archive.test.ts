@@ -204,7 +204,7 @@ describe('an archive is untrusted input: a bomb is refused before it inflates pa
     );
   });
 
-  test(`exactly ${MAX_BUNDLE_ENTRIES} entries are read, in a zip (counted by its end record) and a tar.gz`, async () => {
+  test(`exactly ${MAX_BUNDLE_ENTRIES} entries are read, in a zip (its end record's count) and a tar.gz`, async () => {
     const names = Array.from({ length: MAX_BUNDLE_ENTRIES }, (_, index) => `api/${index}.json`);
     const zip = await readArchive(zipSync(Object.fromEntries(names.map((name) => [name, bytes('{}')]))));
     expect(zip.size).toBe(MAX_BUNDLE_ENTRIES);

@@ -32,8 +32,9 @@ export function siteDigests(): { api: Set<string>; other: Set<string> } {
 /**
  * In wrangler dev, workerd's own HTTP server answers requests it cannot parse (absolute-form,
  * asterisk-form or schemeless targets, duplicate or garbage Host, conflicting framing, unknown
- * methods) before any Worker code runs, with exactly these plain answers; an error in the
- * Worker shows as a stack trace instead. On Cloudflare the front line parses requests.
+ * methods) before any Worker code runs, with exactly these plain answers (workerd of November
+ * 2026 sends its 500 with no body at all); an error in the Worker is the API's JSON 500 instead
+ * (src/edge/failure.ts). On Cloudflare the front line parses requests.
  */
 export function refusedByWorkerd(response: RawResponse): boolean {
   const plain = !('content-type' in response.headers) || response.headers['content-type'] === 'text/plain';
@@ -41,7 +42,7 @@ export function refusedByWorkerd(response: RawResponse): boolean {
   return (
     plain &&
     !('x-data-version' in response.headers) &&
-    ((response.status === 500 && body === 'Internal Server Error') ||
+    ((response.status === 500 && (body === 'Internal Server Error' || body === '')) ||
       (response.status === 501 && body === 'ERROR: Unrecognized request method.'))
   );
 }
