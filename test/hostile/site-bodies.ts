@@ -33,19 +33,29 @@ export function siteDigests(): { api: Set<string>; other: Set<string> } {
  * In wrangler dev, workerd's own HTTP server answers requests it cannot parse (absolute-form,
  * asterisk-form or schemeless targets, duplicate or garbage Host, conflicting framing, unknown
  * methods) before any Worker code runs, with exactly these plain answers (workerd of November
- * 2026 sends its 500 with no body at all); an error in the Worker is the API's JSON 500 instead
+ * 2026 sends its 500 with no body at all, and miniflare's entry worker its own TypeError); an
+ * error in the Worker is the API's JSON 500 instead
  * (src/edge/failure.ts). On Cloudflare the front line parses requests.
  */
 export function refusedByWorkerd(response: RawResponse): boolean {
-  const plain = !('content-type' in response.headers) || response.headers['content-type'] === 'text/plain';
+  const plain = !('content-type' in response.headers) || /^text\/plain\b/.test(response.headers['content-type'] ?? '');
   const body = response.body.toString('latin1');
   return (
     plain &&
     !('x-data-version' in response.headers) &&
-    ((response.status === 500 && (body === 'Internal Server Error' || body === '')) ||
+    ((response.status === 500 && (body === 'Internal Server Error' || body === '' || refusedByMiniflare(body))) ||
       (response.status === 501 && body === 'ERROR: Unrecognized request method.'))
   );
 }
+
+/**
+ * miniflare 5's entry worker, in front of ours in wrangler dev, cannot make a URL of an
+ * asterisk-form target ("OPTIONS *") and answers its own TypeError, its stack in its own file.
+ */
+const refusedByMiniflare = (body: string): boolean =>
+  /^TypeError: Fetch API cannot load: [^\n]*\n\s+at [^\n]*\/miniflare\/dist\/src\/workers\/core\/entry\.worker\.js:/.test(
+    body,
+  );
 
 /** A JSON object with a `data` member: the shape of API data. */
 export function hasData(body: Buffer): boolean {
