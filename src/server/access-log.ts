@@ -17,7 +17,7 @@
 // lines move again one line on stderr says how many. Neither the server's memory nor its
 // answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the lines, and
 // says on stderr how many it leaves unwritten or dropped.
-import { Worker } from 'node:worker_threads';
+import { Worker as Thread } from 'node:worker_threads';
 import { type AccessRecord, BatchBuilder, type RecordBatch, recordsOf } from './access-log-batch.ts';
 import type { LogThreadData } from './access-log-thread.ts';
 
@@ -61,7 +61,7 @@ export const stillWaiting = (posted: number, written: number): number => (posted
 /**
  * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
  * before, as serve.ts does once the server has closed. Not from a process 'exit' listener: in
- * Node 24, a worker thread and an 'exit' listener together made the serving thread about 20 %
+ * Node 24, a thread (node:worker_threads) and an 'exit' listener together made the serving thread about 20 %
  * slower under load (V8 slow paths; BENCHMARKS.md, "Findings the code relies on"), each alone nothing.
  */
 export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLog {
@@ -102,7 +102,7 @@ class BatchedLog implements AccessLog {
  * alive; a thread that fails ends the log with one line on stderr, never the server.
  */
 export class LogThread implements BatchWriter {
-  private readonly worker: Worker;
+  private readonly thread: Thread;
   private readonly exitWaitMs: number;
   /** [0]: records the thread has written, [1]: their bytes (each wrapping at 2^31, see stillWaiting). */
   private readonly written = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
@@ -116,9 +116,9 @@ export class LogThread implements BatchWriter {
   constructor(fd: number, exitWaitMs = EXIT_WAIT_MS) {
     this.exitWaitMs = exitWaitMs;
     const workerData: LogThreadData = { fd, written: this.written };
-    this.worker = new Worker(new URL('./access-log-thread.ts', import.meta.url), { workerData });
-    this.worker.unref();
-    this.worker.on('error', (error) => {
+    this.thread = new Thread(new URL('./access-log-thread.ts', import.meta.url), { workerData });
+    this.thread.unref();
+    this.thread.on('error', (error) => {
       this.stopped = true;
       process.stderr.write(`Access log stopped: its thread failed (${error.message}).\n`);
     });
@@ -138,7 +138,7 @@ export class LogThread implements BatchWriter {
     // memory, without bound) or a stopped terminal (where the write would block serving).
     this.sayDropped();
     // The numbers' memory moves to the thread instead of being copied.
-    this.worker.postMessage(batch, [batch.numbers.buffer]);
+    this.thread.postMessage(batch, [batch.numbers.buffer]);
     this.posted = (this.posted + records) | 0;
     this.postedBytes = (this.postedBytes + batch.bytes) | 0;
   }
@@ -183,7 +183,7 @@ export class LogThread implements BatchWriter {
   /** Stops the thread (the log is not used again). */
   terminate(): Promise<number> {
     this.stopped = true;
-    return this.worker.terminate();
+    return this.thread.terminate();
   }
 }
 

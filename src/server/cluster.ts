@@ -3,7 +3,7 @@
 // (restart-policy.ts) and say so, and pass SIGHUP, SIGTERM and SIGINT on. Each process holds
 // the whole verified build, as one would alone; the supervisor holds none of it, so it costs
 // a process's start and little memory.
-import cluster, { type Worker } from 'node:cluster';
+import cluster, { type Worker as ServingProcess } from 'node:cluster';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { countForServingProcesses } from './rate-ipc.ts';
@@ -38,48 +38,52 @@ async function sharedPort(settings: ServeSettings): Promise<number> {
   return address.port;
 }
 
-/** Forks `settings.workers` serving processes; resolves with what the first says once all serve. */
-function forkAll(settings: ServeSettings, fork: () => void, workers: ReadonlySet<Worker>): Promise<ServingMessage> {
+/** Forks `settings.processes` serving processes; resolves with what the first says once all serve. */
+function forkAll(
+  settings: ServeSettings,
+  fork: () => void,
+  processes: ReadonlySet<ServingProcess>,
+): Promise<ServingMessage> {
   return new Promise((resolve, reject) => {
-    let serving = 0;
-    const onMessage = (_worker: Worker, message: unknown) => {
-      if (!isServingMessage(message) || ++serving < settings.workers) return;
+    let servingCount = 0;
+    const onMessage = (_process: ServingProcess, message: unknown) => {
+      if (!isServingMessage(message) || ++servingCount < settings.processes) return;
       cluster.off('message', onMessage);
       cluster.off('exit', onEarlyExit);
       resolve(message);
     };
-    const onEarlyExit = (_worker: Worker, code: number | null) => {
-      for (const worker of workers) worker.process.kill('SIGTERM');
+    const onEarlyExit = (_process: ServingProcess, code: number | null) => {
+      for (const started of processes) started.process.kill('SIGTERM');
       // The process said why (a damaged build, a port in use) on the output it shares.
       reject(new Error(`a serving process exited with ${code} before it was serving`));
     };
     cluster.on('message', onMessage);
     cluster.on('exit', onEarlyExit);
-    for (let index = 0; index < settings.workers; index++) fork();
+    for (let index = 0; index < settings.processes; index++) fork();
   });
 }
 
 /** Once running: restarts by the policy, passes signals on, and stops when all processes have. */
-function superviseRunning(workers: Set<Worker>, fork: () => void): void {
+function superviseRunning(processes: Set<ServingProcess>, fork: () => void): void {
   let stopping = false;
   let deaths: number[] = [];
   const stop = (signal: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    const processes = workers.size === 1 ? 'its serving process' : `${workers.size} serving processes`;
-    console.log(`${signal}: finishing in-flight requests in ${processes}, then stopping.`);
-    if (workers.size === 0) process.exit(exitCode);
-    for (const worker of workers) worker.process.kill('SIGTERM');
+    const which = processes.size === 1 ? 'its serving process' : `${processes.size} serving processes`;
+    console.log(`${signal}: finishing in-flight requests in ${which}, then stopping.`);
+    if (processes.size === 0) process.exit(exitCode);
+    for (const serving of processes) serving.process.kill('SIGTERM');
     cluster.on('exit', () => {
-      if (workers.size === 0) process.exit(exitCode);
+      if (processes.size === 0) process.exit(exitCode);
     });
   };
-  cluster.on('exit', (worker, code, signal) => {
-    workers.delete(worker);
+  cluster.on('exit', (serving, code, signal) => {
+    processes.delete(serving);
     if (stopping) return;
     const next = afterDeath(deaths, Date.now());
     deaths = next.recentDeaths;
-    const died = `Serving process ${worker.process.pid} died (${signal ?? `exit ${code}`})`;
+    const died = `Serving process ${serving.process.pid} died (${signal ?? `exit ${code}`})`;
     if (next.action === 'restart') {
       console.error(`${died}: starting another in its place.`);
       fork();
@@ -88,11 +92,11 @@ function superviseRunning(workers: Set<Worker>, fork: () => void): void {
       stop('Too many deaths', 1);
     }
   });
-  cluster.on('message', (worker, message: unknown) => {
-    if (isServingMessage(message)) console.error(`Serving process ${worker.process.pid} serving again.`);
+  cluster.on('message', (serving, message: unknown) => {
+    if (isServingMessage(message)) console.error(`Serving process ${serving.process.pid} serving again.`);
   });
   process.on('SIGHUP', () => {
-    for (const worker of workers) worker.process.kill('SIGHUP');
+    for (const serving of processes) serving.process.kill('SIGHUP');
   });
   process.on('SIGTERM', () => stop('SIGTERM', 0));
   process.on('SIGINT', () => stop('SIGINT', 0));
@@ -118,10 +122,10 @@ export async function supervise(settings: ServeSettings): Promise<void> {
     ACCESS_LOG: settings.accessLog ? 'on' : 'off',
   };
   // One count for every process, so a token gets its limit once across the server.
-  if (settings.rateLimit && settings.workers > 1) countForServingProcesses(settings.rateLimit);
-  const workers = new Set<Worker>();
-  const fork = () => workers.add(cluster.fork(env));
-  const first = await forkAll(settings, fork, workers);
+  if (settings.rateLimit && settings.processes > 1) countForServingProcesses(settings.rateLimit);
+  const processes = new Set<ServingProcess>();
+  const fork = () => processes.add(cluster.fork(env));
+  const first = await forkAll(settings, fork, processes);
   printBanner(settings, first.url, first.build);
-  superviseRunning(workers, fork);
+  superviseRunning(processes, fork);
 }

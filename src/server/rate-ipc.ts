@@ -43,14 +43,14 @@ const isCountAnswer = (message: unknown): message is CountAnswer =>
 /** In the supervisor: answers every serving process's count requests from one count. */
 export function countForServingProcesses(limit: RateLimit): void {
   const count = localRateCounter(limit);
-  cluster.on('message', (worker, message: unknown) => {
+  cluster.on('message', (serving, message: unknown) => {
     if (!isCountRequest(message)) return;
     const answer: CountAnswer = {
       type: 'treefarm:rate-count',
       id: message.id,
       count: count(message.scope, message.key),
     };
-    if (worker.isConnected()) worker.send(answer);
+    if (serving.isConnected()) serving.send(answer);
   });
 }
 

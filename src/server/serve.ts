@@ -19,12 +19,12 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
     ...settings,
     // One process counts alone (the server's default); several ask the supervisor, which holds
     // one count for all, and count alone while it does not answer in time (rate-ipc.ts).
-    ...(rateLimit && settings.workers > 1 ? { rateCounter: supervisorRateCounter(rateLimit) } : {}),
+    ...(rateLimit && settings.processes > 1 ? { rateCounter: supervisorRateCounter(rateLimit) } : {}),
     accessLog: log,
   });
   const { version, counts } = running.manifest();
   process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
-  const name = settings.workers > 1 ? `process ${process.pid}: ` : '';
+  const name = settings.processes > 1 ? `process ${process.pid}: ` : '';
 
   process.on('SIGHUP', () => {
     running.reload().then(

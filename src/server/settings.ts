@@ -27,7 +27,7 @@ const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 export const serveVariables = {
   port: documented(variable('PORT', wholeNumberFrom(0, 65535), 4321), 'The port to listen on (0: any free port).'),
   host: documented(variable('HOST', hostName, '127.0.0.1'), 'The address to listen on (`0.0.0.0`: every interface).'),
-  workers: documented(
+  processes: documented(
     variable('WORKERS', wholeNumberFrom(1, 64), 1),
     'How many serving processes share the port (1 to 64), under one supervisor.',
   ),
@@ -131,7 +131,7 @@ export function describeBuild({ version, counts }: BuildSummary): string {
 
 export function printBanner(settings: ServeSettings, url: string, manifest: BuildSummary): void {
   console.log(
-    `Tree farm data: ${describeBuild(manifest)}${settings.workers > 1 ? `, ${settings.workers} processes` : ''}`,
+    `Tree farm data: ${describeBuild(manifest)}${settings.processes > 1 ? `, ${settings.processes} processes` : ''}`,
   );
   console.log(`  Wiki: ${url}/`);
   console.log(`  API:  ${url}/api/trees`);

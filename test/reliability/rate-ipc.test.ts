@@ -1,6 +1,6 @@
 // A serving process's rate count under WORKERS>1 (src/server/rate-ipc.ts) when the supervisor
 // does not answer: the deadline, the cap on counts unanswered and late answers, against a
-// stand-in for the IPC channel and a fake clock. workers.test.ts stops a real supervisor.
+// stand-in for the IPC channel and a fake clock. processes.test.ts stops a real supervisor.
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { KnownCount } from '../../src/server/rate-counter.ts';

@@ -172,7 +172,7 @@ describe('npm run serve', () => {
   });
 
   test('WORKERS=2 holds the limit across processes: a token gets its limit once per window, not twice', async () => {
-    running = await startServe({ tokens: [FIRST], workers: 2, rateLimit: '5/10s', accessLog: 'off' });
+    running = await startServe({ tokens: [FIRST], processes: 2, rateLimit: '5/10s', accessLog: 'off' });
     await freshWindow();
     const statuses = await Promise.all(
       Array.from({ length: 16 }, () => get(running?.url ?? '', FIRST).then((answer) => answer.status)),
@@ -239,7 +239,7 @@ describe('npm run serve', () => {
   }, 60_000);
 
   test('the access log: a JSON line per request from each process, no token, its name or digest prefix', async () => {
-    running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], workers: 2 });
+    running = await startServe({ tokens: [`reader:${FIRST}`, SECOND], processes: 2 });
     const requests = 300;
     await Promise.all(
       Array.from({ length: requests }, (_, index) =>

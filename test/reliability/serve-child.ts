@@ -14,8 +14,8 @@ export interface ServeOptions {
   tokens?: readonly string[];
   /** API_TOKEN_SHA256. */
   tokenSha256?: readonly string[];
-  /** WORKERS: serving processes; absent: one. */
-  workers?: number;
+  /** WORKERS: how many serving processes; absent: one. */
+  processes?: number;
   /** API_RATE_LIMIT; absent: none. */
   rateLimit?: string;
   /** ACCESS_LOG; absent: the default (on). */
@@ -52,7 +52,7 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');
   if (options.tokenSha256) env.API_TOKEN_SHA256 = options.tokenSha256.join(',');
-  if (options.workers) env.WORKERS = String(options.workers);
+  if (options.processes) env.WORKERS = String(options.processes);
   const child = spawn(process.execPath, [serveScript], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());

@@ -24,7 +24,7 @@ test('with nothing set, a process serves dist/ on 127.0.0.1:4321 in one process'
   expect(settings({})).toEqual({
     port: 4321,
     host: '127.0.0.1',
-    workers: 1,
+    processes: 1,
     distDir: join(projectDir, 'dist'),
     tokens: ['token'],
     tokenSha256: [],
@@ -113,7 +113,7 @@ describe('HOST', () => {
 
 describe('WORKERS', () => {
   test('a whole number from 1 to 64', () => {
-    expect([settings({ WORKERS: '1' }).workers, settings({ WORKERS: '64' }).workers]).toEqual([1, 64]);
+    expect([settings({ WORKERS: '1' }).processes, settings({ WORKERS: '64' }).processes]).toEqual([1, 64]);
   });
 
   test('0, 65 or a word is refused', () => {

@@ -7,7 +7,7 @@ import { describeBuild } from '../../src/server/settings.ts';
 import { buildEditedApi, copyDist, tempDir } from './builds.ts';
 import { servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
 
-const TOKEN = 'workers-test-token';
+const TOKEN = 'processes-test-token';
 let running: RunningServeChild | undefined;
 
 afterEach(async () => {
@@ -25,7 +25,7 @@ async function statuses(url: string, token: string, count: number): Promise<numb
 }
 
 test('WORKERS=2 starts two serving processes behind one port and prints one banner', async () => {
-  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  running = await startServe({ tokens: [TOKEN], processes: 2 });
   await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
   expect(running.output().match(/Tree farm data:/g)).toHaveLength(1);
   expect(running.output()).toContain('2 processes');
@@ -33,7 +33,7 @@ test('WORKERS=2 starts two serving processes behind one port and prints one bann
 });
 
 test('a token made up for the run is accepted by every serving process', async () => {
-  running = await startServe({ workers: 2 });
+  running = await startServe({ processes: 2 });
   await until(() => running?.output().includes('Bearer ') ?? false);
   const token = /Bearer ([A-Za-z0-9_-]+)/.exec(running.output())?.[1] ?? '';
   expect(token).not.toBe('');
@@ -42,7 +42,7 @@ test('a token made up for the run is accepted by every serving process', async (
 });
 
 test('a serving process that dies is replaced and the API keeps answering', async () => {
-  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  running = await startServe({ tokens: [TOKEN], processes: 2 });
   await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
   const [victim] = servingProcesses(running.child.pid ?? 0);
   process.kill(victim ?? 0, 'SIGKILL');
@@ -77,7 +77,7 @@ test('SIGHUP reloads every serving process: each one says so and serves the new 
   const workDir = tempDir('workers');
   try {
     const liveDir = copyDist(join(workDir, 'dist'));
-    running = await startServe({ tokens: [TOKEN], workers: 2, distDir: liveDir });
+    running = await startServe({ tokens: [TOKEN], processes: 2, distDir: liveDir });
     await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
     const processes = servingProcesses(running.child.pid ?? 0);
     const next = await buildEditedApi(liveDir, workDir);
@@ -103,7 +103,7 @@ test('SIGHUP reloads every serving process: each one says so and serves the new 
 });
 
 test('SIGTERM stops every serving process and the supervisor exits 0', async () => {
-  running = await startServe({ tokens: [TOKEN], workers: 2 });
+  running = await startServe({ tokens: [TOKEN], processes: 2 });
   await until(() => servingProcesses(running?.child.pid ?? 0).length === 2);
   const children = servingProcesses(running.child.pid ?? 0);
   expect(await running.stop('SIGTERM')).toBe(0);
@@ -111,7 +111,7 @@ test('SIGTERM stops every serving process and the supervisor exits 0', async () 
 });
 
 test('a damaged build is refused: the serving process names the file and the supervisor exits', async () => {
-  await expect(startServe({ tokens: [TOKEN], workers: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(
+  await expect(startServe({ tokens: [TOKEN], processes: 2, distDir: '/nonexistent-dist' })).rejects.toThrow(
     /manifest\.json is missing/,
   );
 });
@@ -153,7 +153,7 @@ test(STOPPED_SUPERVISOR, { timeout: 240_000 }, async () => {
   const [stalled, shared] = ['stalled-count-token', 'shared-count-token'];
   // 10 a minute: each token's burst below stays in one window, and the first sight of each of
   // the three tokens in each process (an address count each) stays under the address's limit.
-  running = await startServe({ tokens: [TOKEN, stalled, shared], workers: 2, rateLimit: '10/60s', accessLog: 'off' });
+  running = await startServe({ tokens: [TOKEN, stalled, shared], processes: 2, rateLimit: '10/60s', accessLog: 'off' });
   const supervisor = running.child.pid ?? 0;
   await until(() => servingProcesses(supervisor).length === 2);
   const api = '/api/trees?search=Oak%20Tree';
