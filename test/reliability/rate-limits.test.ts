@@ -53,6 +53,8 @@ async function freshWindow(): Promise<void> {
 
 const TOO_MANY =
   /^Too many requests with this API token: the limit is 3 per 10 seconds\. Try again in (\d+) seconds\.$/;
+const TOO_MANY_FROM_ADDRESS =
+  /^Too many requests from this address: the limit is 3 per 10 seconds\. Try again in (\d+) seconds\.$/;
 
 describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   let runtime: Runtime;
@@ -120,6 +122,15 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     const answers = await untilRefused(runtime.url, 'not-a-token');
     expect(answers.at(-1)?.status).toBe(429);
     expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
+  });
+
+  test('a 429 to a request counted by its address says "from this address"', async () => {
+    let refused: { status: number; message: string } | undefined;
+    for (let sent = 0; sent <= 2 * LIMIT.requests + 1 && refused?.status !== 429; sent++) {
+      const answer = await get(runtime.url, sent % 2 === 0 ? null : 'not-a-token-at-all');
+      refused = { status: answer.status, message: ((await answer.json()) as { message: string }).message };
+    }
+    expect(refused).toEqual({ status: 429, message: expect.stringMatching(TOO_MANY_FROM_ADDRESS) });
   });
 
   test("a client's own CF-Connecting-IP is not its address: naming a new one each time, still limited", async () => {
