@@ -18,9 +18,26 @@ import {
 import { z } from 'zod';
 import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
+import { FORWARDING_HEADERS, type ForwardingHeader, type TrustedProxies, trustedProxies } from '../edge/forwarded.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+
+/** TRUST_PROXY: `off`, a number of hops, or addresses, CIDR ranges, `loopback` and `private` (src/edge/forwarded.ts). */
+const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {
+  if (value.trim().toLowerCase() === 'off') return undefined;
+  const trusted = trustedProxies(value);
+  if (typeof trusted === 'object') return trusted;
+  context.addIssue({ code: 'custom', message: trusted });
+  return z.NEVER;
+});
+
+/** TRUST_PROXY_HEADER: the header the trusted proxies forward the client's address in. */
+const forwardingHeader: z.ZodType<ForwardingHeader, string> = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(FORWARDING_HEADERS, { error: `must be ${FORWARDING_HEADERS.join(' or ')}` }));
 
 /** The variables of a serving process, by the settings key they are read into. */
 export const serveVariables = {
@@ -33,6 +50,9 @@ export const serveVariables = {
   ...rateLimitVariables,
   /** One JSON line per request on stdout; `off` turns it off. */
   accessLog: variable('ACCESS_LOG', onOff, true),
+  /** The proxies in front of the server, whose forwarded client address is believed; off when unset. */
+  trustProxy: variable('TRUST_PROXY', proxyTrust),
+  trustProxyHeader: variable('TRUST_PROXY_HEADER', forwardingHeader, 'x-forwarded-for'),
 };
 
 export type ServeSettings = ValuesOf<typeof serveVariables> & LocalTokens;
