@@ -23,7 +23,7 @@ import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
-/** TRUST_PROXY: `off`, a number of hops, or addresses, CIDR ranges, `loopback` and `private` (src/edge/forwarded.ts). */
+/** TRUST_PROXY: `off`, a number of hops, or addresses, CIDR ranges, `loopback`, `private` (src/edge/forwarded.ts). */
 const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {
   if (value.trim().toLowerCase() === 'off') return undefined;
   const trusted = trustedProxies(value);
@@ -139,5 +139,9 @@ export function printBanner(settings: ServeSettings, url: string, manifest: Buil
     console.log(madeUpTokenNotice(url, settings.madeUpToken));
   } else {
     console.log(`  ${settings.tokens.length + settings.tokenSha256.length} API token(s) configured.`);
+  }
+  if (settings.trustProxy) {
+    const header = settings.trustProxyHeader === 'forwarded' ? 'Forwarded' : 'X-Forwarded-For';
+    console.log(`  Client addresses: as the proxies TRUST_PROXY names forward them in ${header}.`);
   }
 }
