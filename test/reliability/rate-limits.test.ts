@@ -133,11 +133,13 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     expect(refused).toEqual({ status: 429, message: expect.stringMatching(TOO_MANY_FROM_ADDRESS) });
   });
 
-  test("a client's own CF-Connecting-IP is not its address: naming a new one each time, still limited", async () => {
+  test("a client's own CF-Connecting-IP or X-Forwarded-For is not its address: new each time, limited", async () => {
     // The Worker's address is CF-Connecting-IP, which Cloudflare (and `npm run worker`) sets
-    // from the socket; the Node server reads the socket's.
+    // from the socket; the Node server reads the socket's, as no TRUST_PROXY names a proxy.
     const answers = await untilRefused(runtime.url, 'not-a-token', (sent) => ({
       'CF-Connecting-IP': `198.51.100.${sent + 10}`,
+      'X-Forwarded-For': `198.51.100.${sent + 10}`,
+      Forwarded: `for=198.51.100.${sent + 10}`,
     }));
     expect(answers.at(-1)?.status).toBe(429);
   });
