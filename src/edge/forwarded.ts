@@ -27,11 +27,11 @@ export type TrustedProxies = { readonly hops: number } | { readonly ranges: read
 /** The most hops a count may name: more proxies than this in front of one server is a mistake. */
 export const MAX_HOPS = 32;
 
-/** The names an operator may list for common blocks (as IPv4-mapped where IPv4). */
-const NAMED_RANGES: Readonly<Record<string, readonly string[]>> = {
-  loopback: ['127.0.0.0/8', '::1/128'],
-  private: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
-};
+/** The names an operator may list for common blocks (a Map: no name of Object's own is one). */
+const NAMED_RANGES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['loopback', ['127.0.0.0/8', '::1/128']],
+  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']],
+]);
 
 /** A range written as an address or `address/prefix` (an IPv4 prefix counts IPv4's 32 bits). */
 function rangeOf(text: string): AddressRange | undefined {
@@ -61,12 +61,12 @@ export function trustedProxies(value: string): TrustedProxies | string {
   const entries = text.split(',').map((entry) => entry.trim());
   const ranges: AddressRange[] = [];
   for (const [index, entry] of entries.entries()) {
-    const named = NAMED_RANGES[entry.toLowerCase()];
+    const named = NAMED_RANGES.get(entry.toLowerCase());
     const found = named ? named.map(rangeOf) : [rangeOf(entry)];
     if (entry === '' || found.some((range) => range === undefined))
       return (
         `entry ${index + 1} is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of ` +
-        `${Object.keys(NAMED_RANGES).join(', ')} (or give a number of hops alone)`
+        `${[...NAMED_RANGES.keys()].join(', ')} (or give a number of hops alone)`
       );
     ranges.push(...(found as AddressRange[]));
   }

@@ -50,6 +50,7 @@ describe('TRUST_PROXY', () => {
     expect(trustedProxies('10.0.0.0/x')).toBe(problem(1));
     expect(trustedProxies('10.0.0.1,,10.0.0.2')).toBe(problem(2));
     expect(trustedProxies('1, 10.0.0.1')).toBe(problem(1));
+    for (const name of ['constructor', '__proto__', 'toString']) expect(trustedProxies(name)).toBe(problem(1));
   });
 });
 
