@@ -7,6 +7,7 @@
 // first untrusted address and is never reached. Web-standard only; the adapter hands the
 // socket's address and the request's headers, this decides.
 import { addressGroups } from './client-address.ts';
+import { boundedMemo, type Memo } from './memo.ts';
 
 /** The headers a trusted proxy may forward the client's address in (lower case, as looked up). */
 export const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
@@ -82,10 +83,23 @@ function inRange(groups: readonly number[], { groups: start, bits }: AddressRang
   return true;
 }
 
-const isTrusted = (address: string, ranges: readonly AddressRange[]): boolean => {
+/** Addresses already judged, by the ranges that judged them: a proxy's address comes back on every request. */
+const judged = new WeakMap<readonly AddressRange[], Memo<string, boolean>>();
+const JUDGED = { entries: 1024, length: 64 };
+
+function isTrusted(address: string, ranges: readonly AddressRange[]): boolean {
+  let memo = judged.get(ranges);
+  if (!memo) {
+    memo = boundedMemo(JUDGED.entries);
+    judged.set(ranges, memo);
+  }
+  const known = memo.find(address);
+  if (known !== undefined) return known;
   const groups = addressGroups(address);
-  return groups !== undefined && ranges.some((range) => inRange(groups, range));
-};
+  const trusted = groups !== undefined && ranges.some((range) => inRange(groups, range));
+  if (address.length <= JUDGED.length) memo.set(address, trusted);
+  return trusted;
+}
 
 /** A node as a proxy writes it, without brackets or port: `[2001:db8::1]:443` -> `2001:db8::1`. */
 function nodeName(text: string): string {
