@@ -26,7 +26,7 @@ import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { toolNames } from '../contract/mcp/tools.ts';
 import { LOCAL_ORIGIN, MCP_PATH } from '../contract/paths.ts';
-import { rateLimitPolicy, rateLimitState } from '../contract/rate-limit.ts';
+import { rateLimitPolicy, rateLimitState, TOO_MANY_FROM } from '../contract/rate-limit.ts';
 import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS } from '../schema/environment.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
@@ -106,7 +106,7 @@ function componentSchemas(): Record<string, Json> {
       .string()
       .regex(
         new RegExp(
-          '^Too many requests with this API token: ' +
+          `^Too many requests (${Object.values(TOO_MANY_FROM).join('|')}): ` +
             `the limit is \\d+ per (${windows}) seconds\\. Try again in \\d+ seconds\\.$`,
         ),
       ),

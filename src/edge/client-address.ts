@@ -34,19 +34,35 @@ function ipv4Octets(text: string): number[] | undefined {
 }
 
 /**
+ * An address's 128 bits as 8 groups of 16, in any of its spellings (`::`, upper case, a zone
+ * id, brackets, white space around it); an IPv4 address as IPv4-mapped (::ffff:a.b.c.d), so
+ * both families are compared alike. Undefined when the text is not an IP address.
+ */
+export function addressGroups(address: string): number[] | undefined {
+  const text = address.trim().toLowerCase();
+  const ipv4 = ipv4Octets(text);
+  if (ipv4) {
+    const [a = 0, b = 0, c = 0, d = 0] = ipv4;
+    return [0, 0, 0, 0, 0, 0xffff, (a << 8) | b, (c << 8) | d];
+  }
+  return ipv6Groups(text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, ''));
+}
+
+/** Whether 8 groups are an IPv4 address, mapped: ::ffff:0:0/96, its first 80 bits all zero. */
+export const isIpv4Mapped = (groups: readonly number[]): boolean =>
+  groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
+
+/**
  * The key `address` is counted under: an IPv4 address as it is written without leading zeros
  * (also when it comes IPv4-mapped, ::ffff:1.2.3.4, as a dual-stack socket gives it); an IPv6
  * address, in any of its spellings (`::`, upper case, a zone id, brackets), as its /64 prefix,
  * e.g. `2001:db8:0:1::/64`. Anything else is its own key, as it is written.
  */
 export function addressKey(address: string): string {
-  const text = address.trim().toLowerCase();
-  const ipv4 = ipv4Octets(text);
-  if (ipv4) return ipv4.join('.');
-  const groups = ipv6Groups(text.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, ''));
+  const groups = addressGroups(address);
   if (!groups) return address;
-  // ::ffff:0:0/96 is IPv4, mapped: its last 32 bits are the address.
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff)
+  // The last 32 bits of a mapped address are the IPv4 address.
+  if (isIpv4Mapped(groups))
     return [groups[6] ?? 0, groups[7] ?? 0].flatMap((group) => [group >> 8, group & 0xff]).join('.');
   return `${groups
     .slice(0, 4)

@@ -96,7 +96,7 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
     if (!limiter) return answerApi(request, verdict, mcp);
     // The limit.
     const count = await limiter.count(request, verdict, tokenCount);
-    if (!count.allowed) return limiter.tooMany(request, count);
+    if (!count.allowed) return limiter.tooMany(request, count, typeof verdict === 'object' ? 'token' : 'address');
     // Resolve and answer.
     const tokenKey = typeof verdict === 'object' ? verdict.key : undefined;
     return countedAnswer(await answerApi(request, verdict, mcp), count, tokenKey);

@@ -1,12 +1,12 @@
 // The limit step of the edge core: which count a request falls under (its valid token's, or
 // its client address's) and the 429 past it. The core counts nothing itself: the adapter
 // hands it a count (rate-counter.ts locally, Cloudflare's binding in the Worker).
-import { rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
+import { type RateScope, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import type { RateLimit } from '../schema/environment.ts';
 import { addressKey } from './client-address.ts';
 import { type AnswerCache, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
 import type { CountedResponse, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
-import { boundedMemo } from './memo.ts';
+import { boundedMemo, type Memo } from './memo.ts';
 import type { Verdict } from './token-verdict.ts';
 
 /** What a runtime's count says of one request. */
@@ -19,7 +19,7 @@ export interface RateCount {
 }
 
 /** Which count a request falls under: its valid token's (by digest), or its client address's. */
-export type RateScope = 'token' | 'address';
+export type { RateScope };
 
 /** A rate limit and the count that enforces it, supplied by the adapter. */
 export interface EdgeRateLimit {
@@ -40,24 +40,31 @@ export interface RateLimiter {
    * has counted it already, see remembered.ts), a missing or wrong one against the address.
    */
   count(request: EdgeRequest, verdict: Verdict, tokenCount: RateCount | undefined): RateCount | Promise<RateCount>;
-  /** The 429: Retry-After and the body name the seconds until the window resets (the window's length when unknown). */
-  tooMany(request: EdgeRequest, count: RateCount): Promise<CountedResponse>;
+  /**
+   * The 429 to a request counted by `scope`: Retry-After and the body name the seconds until
+   * the window resets (the window's length when unknown); the body says whose count ran out.
+   */
+  tooMany(request: EdgeRequest, count: RateCount, scope: RateScope): Promise<CountedResponse>;
 }
 
 export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCache): RateLimiter {
-  const tooManyBodies = boundedMemo<number, MadeBody>(TOO_MANY_BODIES);
+  const tooManyBodies: Record<RateScope, Memo<number, MadeBody>> = {
+    token: boundedMemo(TOO_MANY_BODIES),
+    address: boundedMemo(TOO_MANY_BODIES),
+  };
   return {
     count(request, verdict, tokenCount) {
       if (typeof verdict === 'object') return tokenCount ?? count('token', verdict.key);
       // By its key (an IPv6 address by its /64), so every runtime's count groups addresses alike.
       return count('address', addressKey(request.client ?? ''));
     },
-    async tooMany(request, refused) {
+    async tooMany(request, refused, scope) {
       const seconds = refused.resetSeconds ?? limit.seconds;
-      let body = tooManyBodies.find(seconds);
+      const bodies = tooManyBodies[scope];
+      let body = bodies.find(seconds);
       if (!body) {
-        body = await madeBody(tooManyRequestsBody(limit, seconds));
-        tooManyBodies.set(seconds, body);
+        body = await madeBody(tooManyRequestsBody(limit, seconds, scope));
+        bodies.set(seconds, body);
       }
       const headers = { 'Retry-After': String(seconds), ...ERROR_HEADERS };
       const answer = await answers.respond(429, body, request, headers, CURRENT_DATA);

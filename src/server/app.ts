@@ -14,6 +14,7 @@ import {
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { failureAnswer } from '../edge/failure.ts';
+import { type ForwardingHeader, forwardedClient, type TrustedProxies } from '../edge/forwarded.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
@@ -43,6 +44,16 @@ export interface ServerOptions {
   rateCounter?: RateCounter;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
+  /** TRUST_PROXY: the proxies whose forwarded client address is believed; off (the socket's address) when absent. */
+  trustProxy?: TrustedProxies | undefined;
+  /** TRUST_PROXY_HEADER: the header they forward it in; X-Forwarded-For when absent. */
+  trustProxyHeader?: ForwardingHeader;
+}
+
+/** The trusted proxies and the header they forward the client's address in. */
+interface Proxies {
+  trusted: TrustedProxies;
+  header: ForwardingHeader;
 }
 
 export interface RunningServer {
@@ -114,7 +125,11 @@ const CONNECT_REFUSED = [
 ].join('\r\n');
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
-function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
+function requestHandler(
+  state: { current: Generation; closing: boolean },
+  log: AccessLog | undefined,
+  proxies: Proxies | undefined,
+) {
   return (request: IncomingMessage, response: ServerResponse) => {
     const start = log === undefined ? 0 : performance.now();
     if (!admitQueued(request, response)) return;
@@ -131,7 +146,7 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
       return;
     }
-    const exchange = new Exchange(request, response, target, state.current, log, start);
+    const exchange = new Exchange(request, response, target, state.current, log, start, proxies);
     // A request seen before is answered at once; any other waits for the core.
     const decision = exchange.generation.edge.decide(exchange);
     if (decision instanceof Promise)
@@ -170,12 +185,16 @@ class Exchange implements EdgeRequest {
     generation: Generation,
     log: AccessLog | undefined,
     start: number,
+    proxies: Proxies | undefined,
   ) {
     this.method = request.method ?? 'GET';
     this.pathname = target.pathname;
     this.query = target.query;
-    this.client = request.socket.remoteAddress ?? null;
     this.request = request;
+    const peer = request.socket.remoteAddress ?? null;
+    // Behind trusted proxies, the address they forward (the edge's rule); else the socket's.
+    this.client =
+      proxies === undefined || peer === null ? peer : forwardedClient(proxies.trusted, proxies.header, peer, this);
     this.response = response;
     this.generation = generation;
     this.log = log;
@@ -300,7 +319,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // How often the two timeouts above are checked (Node's default, 30 s, would stretch them).
       connectionsCheckingInterval: 1_000,
     },
-    requestHandler(state, options.accessLog),
+    requestHandler(
+      state,
+      options.accessLog,
+      options.trustProxy && { trusted: options.trustProxy, header: options.trustProxyHeader ?? 'x-forwarded-for' },
+    ),
   );
   guardConnections(server);
   return {

@@ -3,7 +3,8 @@
 // WORKERS (1) processes share the port, to use more cores, under a supervisor that restarts
 // one that dies (cluster.ts); DIST_DIR serves another build folder than dist/ (the
 // reliability tests use copies); API_RATE_LIMIT limits each token; ACCESS_LOG=off turns the
-// access log (a JSON line per request on stdout) off.
+// access log (a JSON line per request on stdout) off; TRUST_PROXY (and TRUST_PROXY_HEADER) names
+// the proxies in front, whose forwarded client address is believed (docs/deploy.md).
 import cluster from 'node:cluster';
 import { supervise, type ServingMessage } from './cluster.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';

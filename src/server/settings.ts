@@ -19,9 +19,26 @@ import {
 import { z } from 'zod';
 import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
+import { FORWARDING_HEADERS, type ForwardingHeader, type TrustedProxies, trustedProxies } from '../edge/forwarded.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+
+/** TRUST_PROXY: `off`, a number of hops, or addresses, CIDR ranges, `loopback`, `private` (src/edge/forwarded.ts). */
+const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {
+  if (value.trim().toLowerCase() === 'off') return undefined;
+  const trusted = trustedProxies(value);
+  if (typeof trusted === 'object') return trusted;
+  context.addIssue({ code: 'custom', message: trusted });
+  return z.NEVER;
+});
+
+/** TRUST_PROXY_HEADER: the header the trusted proxies forward the client's address in. */
+const forwardingHeader: z.ZodType<ForwardingHeader, string> = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(FORWARDING_HEADERS, { error: `must be ${FORWARDING_HEADERS.join(' or ')}` }));
 
 /** The variables of a serving process, by the settings key they are read into. */
 export const serveVariables = {
@@ -44,6 +61,17 @@ export const serveVariables = {
     variable('ACCESS_LOG', onOff, true),
     'One JSON line per request on stdout (`on` or `off`; [running.md](running.md#access-log)).',
     'on',
+  ),
+  /** The proxies in front of the server, whose forwarded client address is believed; off when unset. */
+  trustProxy: documented(
+    variable('TRUST_PROXY', proxyTrust),
+    'The proxies in front of the server whose forwarded client address is believed: addresses, CIDR ranges, ' +
+      '`loopback`, `private`, or a number of hops ([deploy.md](deploy.md#the-node-server-behind-a-reverse-proxy)).',
+    'off: the socket is the client',
+  ),
+  trustProxyHeader: documented(
+    variable('TRUST_PROXY_HEADER', forwardingHeader, 'x-forwarded-for'),
+    "The header the trusted proxies forward the client's address in: `x-forwarded-for` or `forwarded` (RFC 7239).",
   ),
 };
 
@@ -139,5 +167,9 @@ export function printBanner(settings: ServeSettings, url: string, manifest: Buil
     console.log(madeUpTokenNotice(url, settings.madeUpToken));
   } else {
     console.log(`  ${settings.tokens.length + settings.tokenSha256.length} API token(s) configured.`);
+  }
+  if (settings.trustProxy) {
+    const header = settings.trustProxyHeader === 'forwarded' ? 'Forwarded' : 'X-Forwarded-For';
+    console.log(`  Client addresses: as the proxies TRUST_PROXY names forward them in ${header}.`);
   }
 }

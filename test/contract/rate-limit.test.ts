@@ -51,9 +51,16 @@ describe('the fields and the body', () => {
   });
 
   test('the 429 body states the limit and the wait', () => {
-    expect(JSON.parse(tooManyRequestsBody(limit, 17))).toEqual({
+    expect(JSON.parse(tooManyRequestsBody(limit, 17, 'token'))).toEqual({
       error: true,
       message: 'Too many requests with this API token: the limit is 100 per 60 seconds. Try again in 17 seconds.',
+    });
+  });
+
+  test('the 429 body to a request counted by its address says "from this address"', () => {
+    expect(JSON.parse(tooManyRequestsBody(limit, 17, 'address'))).toEqual({
+      error: true,
+      message: 'Too many requests from this address: the limit is 100 per 60 seconds. Try again in 17 seconds.',
     });
   });
 });

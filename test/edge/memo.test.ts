@@ -63,6 +63,36 @@ describe('boundedMemo', () => {
     memo.get(1, track);
     expect(recomputed).toEqual([1]);
   });
+
+  test('a key in use stays remembered through a flood of new keys; the ones not used since go first', () => {
+    const limit = 64;
+    const memo = boundedMemo<string, string>(limit);
+    const computed: string[] = [];
+    const compute = (key: string) => {
+      computed.push(key);
+      return key.toUpperCase();
+    };
+    memo.get('hot', compute);
+    memo.get('cold', compute);
+    // Ten limits' worth of keys never seen again, the hot key used once in every half-limit of them.
+    for (let flood = 0; flood < 10 * limit; flood++) {
+      memo.get(`unique-${flood}`, compute);
+      if (flood % (limit / 2) === 0) expect(memo.get('hot', compute)).toBe('HOT');
+    }
+    expect(computed.filter((key) => key === 'hot')).toEqual(['hot']);
+    expect(memo.find('cold')).toBeUndefined();
+    expect(memo.size).toBe(limit);
+  });
+
+  test('find is a use as get is: a key found keeps its place through a flood', () => {
+    const memo = boundedMemo<number, number>(16);
+    memo.set(-1, -1);
+    for (let flood = 0; flood < 160; flood++) {
+      memo.set(flood, flood);
+      if (flood % 8 === 0) expect(memo.find(-1)).toBe(-1);
+    }
+    expect(memo.find(-1)).toBe(-1);
+  });
 });
 
 const { index } = await loadBodyStore(distDir);

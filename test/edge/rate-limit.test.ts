@@ -199,6 +199,20 @@ describe('rate limits', () => {
     expect(sent(await ask(core, { token: 'wrong', client: '192.0.2.2' })).status).toBe(401);
   });
 
+  test('a 429 to a request counted by its address says "from this address", not "with this API token"', async () => {
+    const { core } = limitedCore();
+    for (let request = 0; request < LIMIT.requests; request++) await ask(core, { token: 'wrong' });
+    const message = 'Too many requests from this address: the limit is 3 per 10 seconds. Try again in 10 seconds.';
+    for (const token of ['wrong', null])
+      expect(sent(await ask(core, { token }))).toMatchObject({
+        status: 429,
+        text: JSON.stringify({ error: true, message }),
+      });
+    // A valid token's own 429 still names the token.
+    for (let request = 0; request < LIMIT.requests; request++) await ask(core, { token: 'first' });
+    expect(sent(await ask(core, { token: 'first' })).text).toBe(JSON.stringify({ error: true, message: TOO_MANY }));
+  });
+
   test("past the address's limit missing and wrong tokens get the 429; a valid token counts on its own", async () => {
     const { core } = limitedCore();
     for (let request = 0; request <= LIMIT.requests; request++) await ask(core, { token: 'wrong' });

@@ -53,3 +53,20 @@ describe('remembered decisions', () => {
     expect(known(edge, long)).toBeUndefined();
   });
 });
+
+describe('remembered decisions under a flood of unique URLs', () => {
+  test('the hot answers stay remembered: a flood of unique URLs lets go of the ones not asked again', async () => {
+    const edge = rememberDecisions(core);
+    const hot = ['/api/trees?search=oak%20tree', '/api/trees', '/api/cutters?search=1'];
+    for (const target of hot) await edge.decide(request(target, kept));
+    const askedOfTheCore: string[] = [];
+    // Three times what the wrapper keeps (4096), each hot request asked again once in every 100.
+    for (let flood = 0; flood < 3 * 4096; flood++) {
+      await edge.decide(request(`/api/trees?search=flood-${flood}`, kept));
+      if (flood % 100 !== 0) continue;
+      for (const target of hot) if (!known(edge, request(target, kept))) askedOfTheCore.push(target);
+    }
+    expect(askedOfTheCore).toEqual([]);
+    expect(known(edge, request('/api/trees?search=flood-0', kept))).toBeUndefined();
+  }, 60_000);
+});

@@ -53,6 +53,8 @@ async function freshWindow(): Promise<void> {
 
 const TOO_MANY =
   /^Too many requests with this API token: the limit is 3 per 10 seconds\. Try again in (\d+) seconds\.$/;
+const TOO_MANY_FROM_ADDRESS =
+  /^Too many requests from this address: the limit is 3 per 10 seconds\. Try again in (\d+) seconds\.$/;
 
 describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   let runtime: Runtime;
@@ -122,11 +124,22 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
     expect(answers.slice(0, -1).every((answer) => answer.status === 401)).toBe(true);
   });
 
-  test("a client's own CF-Connecting-IP is not its address: naming a new one each time, still limited", async () => {
+  test('a 429 to a request counted by its address says "from this address"', async () => {
+    let refused: { status: number; message: string } | undefined;
+    for (let sent = 0; sent <= 2 * LIMIT.requests + 1 && refused?.status !== 429; sent++) {
+      const answer = await get(runtime.url, sent % 2 === 0 ? null : 'not-a-token-at-all');
+      refused = { status: answer.status, message: ((await answer.json()) as { message: string }).message };
+    }
+    expect(refused).toEqual({ status: 429, message: expect.stringMatching(TOO_MANY_FROM_ADDRESS) });
+  });
+
+  test("a client's own CF-Connecting-IP or X-Forwarded-For is not its address: new each time, limited", async () => {
     // The Worker's address is CF-Connecting-IP, which Cloudflare (and `npm run worker`) sets
-    // from the socket; the Node server reads the socket's.
+    // from the socket; the Node server reads the socket's, as no TRUST_PROXY names a proxy.
     const answers = await untilRefused(runtime.url, 'not-a-token', (sent) => ({
       'CF-Connecting-IP': `198.51.100.${sent + 10}`,
+      'X-Forwarded-For': `198.51.100.${sent + 10}`,
+      Forwarded: `for=198.51.100.${sent + 10}`,
     }));
     expect(answers.at(-1)?.status).toBe(429);
   });

@@ -20,6 +20,10 @@ export interface ServeOptions {
   rateLimit?: string;
   /** ACCESS_LOG; absent: the default (on). */
   accessLog?: 'on' | 'off';
+  /** TRUST_PROXY; absent: off. */
+  trustProxy?: string;
+  /** TRUST_PROXY_HEADER; absent: the default (X-Forwarded-For). */
+  trustProxyHeader?: string;
 }
 
 export interface ServeChild {
@@ -48,6 +52,8 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
     WORKERS: '',
     API_RATE_LIMIT: options.rateLimit ?? '',
     ACCESS_LOG: options.accessLog ?? '',
+    TRUST_PROXY: options.trustProxy ?? '',
+    TRUST_PROXY_HEADER: options.trustProxyHeader ?? '',
   };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');

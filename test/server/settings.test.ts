@@ -30,6 +30,8 @@ test('with nothing set, a process serves dist/ on 127.0.0.1:4321 in one process'
     tokenSha256: [],
     rateLimit: undefined,
     accessLog: true,
+    trustProxy: undefined,
+    trustProxyHeader: 'x-forwarded-for',
   });
 });
 
@@ -203,6 +205,36 @@ describe('ACCESS_LOG', () => {
 
   test('another word is refused', () => {
     expect(refused({ ACCESS_LOG: 'verbose' })).toBe('ACCESS_LOG must be on or off, got "verbose"');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  test('off unless set: the client is the socket; off says so too', () => {
+    expect(settings({}).trustProxy).toBeUndefined();
+    expect(settings({ TRUST_PROXY: 'off' }).trustProxy).toBeUndefined();
+  });
+
+  test('a number of hops, or addresses, CIDR ranges, loopback and private', () => {
+    expect(settings({ TRUST_PROXY: '2' }).trustProxy).toEqual({ hops: 2 });
+    expect(settings({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toMatchObject({
+      ranges: expect.any(Array),
+    });
+  });
+
+  test('a bad value is refused, naming the variable, the entry and the value', () => {
+    expect(refused({ TRUST_PROXY: '127.0.0.1, nginx' })).toBe(
+      'TRUST_PROXY entry 2 is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of loopback, private ' +
+        '(or give a number of hops alone), got "127.0.0.1, nginx"',
+    );
+    expect(refused({ TRUST_PROXY: '0' })).toBe('TRUST_PROXY must be a number of hops from 1 to 32, got "0"');
+  });
+
+  test('TRUST_PROXY_HEADER: X-Forwarded-For unless Forwarded; another header is refused', () => {
+    expect(settings({ TRUST_PROXY_HEADER: 'Forwarded' }).trustProxyHeader).toBe('forwarded');
+    expect(settings({ TRUST_PROXY_HEADER: 'X-Forwarded-For' }).trustProxyHeader).toBe('x-forwarded-for');
+    expect(refused({ TRUST_PROXY_HEADER: 'X-Real-IP' })).toBe(
+      'TRUST_PROXY_HEADER must be x-forwarded-for or forwarded, got "X-Real-IP"',
+    );
   });
 });
 
