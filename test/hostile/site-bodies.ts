@@ -52,10 +52,9 @@ export function refusedByWorkerd(response: RawResponse): boolean {
  * miniflare 5's entry worker, in front of ours in wrangler dev, cannot make a URL of an
  * asterisk-form target ("OPTIONS *") and answers its own TypeError, its stack in its own file.
  */
-const refusedByMiniflare = (body: string): boolean =>
-  /^TypeError: Fetch API cannot load: [^\n]*\n\s+at [^\n]*\/miniflare\/dist\/src\/workers\/core\/entry\.worker\.js:/.test(
-    body,
-  );
+const MINIFLARE_REFUSAL =
+  /^TypeError: Fetch API cannot load: [^\n]*\n\s+at [^\n]*\/miniflare\/dist\/src\/workers\/core\//;
+const refusedByMiniflare = (body: string): boolean => MINIFLARE_REFUSAL.test(body);
 
 /** A JSON object with a `data` member: the shape of API data. */
 export function hasData(body: Buffer): boolean {
