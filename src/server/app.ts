@@ -42,6 +42,8 @@ export interface ServerOptions {
    * under the supervisor); by default a count held in this process.
    */
   rateCounter?: RateCounter;
+  /** The time this process's own count tells its windows by (Date.now; tests hold it mid-window). */
+  rateClock?: () => number;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
   /** TRUST_PROXY: the proxies whose forwarded client address is believed; off (the socket's address) when absent. */
@@ -86,9 +88,9 @@ interface Counting {
   countNow?: CountNow;
 }
 
-function counting(limit: RateLimit, counter: RateCounter | undefined): Counting {
+function counting(limit: RateLimit, counter: RateCounter | undefined, clock?: () => number): Counting {
   if (counter) return { rateLimit: { limit, count: counter } };
-  const count = localRateCounter(limit);
+  const count = localRateCounter(limit, clock);
   return { rateLimit: { limit, count }, countNow: count };
 }
 
@@ -306,7 +308,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     API_TOKEN_SHA256: options.tokenSha256?.join(','),
   });
   // One count for the server's life: a reload keeps every window's count.
-  const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter);
+  const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter, options.rateClock);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
   const state = { current: await loadGeneration(options.distDir, tokens, limited), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();

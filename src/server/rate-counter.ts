@@ -61,10 +61,14 @@ export const MAX_ADDRESSES_PER_WINDOW = 100_000;
  * The counts of one process: a count per token, and a bounded one per client address. Past a
  * full address table a request from a new address goes on to its token uncounted, so a flood
  * of new addresses never locks out a valid token (which is then counted against its digest,
- * as always); a missing or wrong token from such an address gets its 401.
+ * as always); a missing or wrong token from such an address gets its 401. `clock` is the time
+ * the windows are told by (a test sets it, so that no window ends in the middle of the test).
  */
-export function localRateCounter(limit: RateLimit): (scope: RateScope, key: string) => KnownCount {
+export function localRateCounter(
+  limit: RateLimit,
+  clock: () => number = Date.now,
+): (scope: RateScope, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
-  return (scope, key) => (scope === 'token' ? tokens.hit(key) : addresses.hit(key));
+  return (scope, key) => (scope === 'token' ? tokens.hit(key, clock()) : addresses.hit(key, clock()));
 }

@@ -1,8 +1,9 @@
 // Rate limits, health and the access log over HTTP (docs/api-contract.md, "Rate limits" and
 // "Health"): in both runtimes where both apply (the Node server in-process, the Worker in
 // workerd with wrangler's simulation of Cloudflare's rate limiting binding), and the served
-// CLI for WORKERS=2 and the log. Windows are 10 s; a test that waits for the next one polls
-// with a generous deadline, never a fixed sleep.
+// CLI for WORKERS=2 and the log. Windows are 10 s. The Node server in-process counts by a clock
+// the test moves (a fresh window, the next one); the Worker's binding keeps its own time, so a
+// test that waits for its next window polls with a generous deadline, never a fixed sleep.
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -45,10 +46,12 @@ async function untilRefused(
   return answers;
 }
 
-/** Waits, if needed, until a clock-aligned window has at least 6 s left, so a short burst stays in one. */
-async function freshWindow(): Promise<void> {
-  const into = Date.now() % (LIMIT.seconds * 1000);
-  if (into > 4_000) await new Promise((resolve) => setTimeout(resolve, LIMIT.seconds * 1000 - into + 50));
+/** The in-process Node server's clock for its windows: moved by the tests, never waited for. */
+let nodeClock = 1_000;
+/** The Node server's clock one second into the next window: a fresh window, whatever was counted before. */
+function nextNodeWindow(): void {
+  const windowMs = LIMIT.seconds * 1000;
+  nodeClock = (Math.floor(nodeClock / windowMs) + 1) * windowMs + 1_000;
 }
 
 const TOO_MANY =
@@ -59,12 +62,16 @@ const TOO_MANY_FROM_ADDRESS =
 describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   let runtime: Runtime;
   beforeAll(async () => {
-    runtime = await startRuntime(name, { tokens: [FIRST, SECOND, THIRD], rateLimit: LIMIT });
+    runtime = await startRuntime(name, {
+      tokens: [FIRST, SECOND, THIRD],
+      rateLimit: LIMIT,
+      rateClock: () => nodeClock,
+    });
   }, 120_000);
   afterAll(() => runtime?.close());
 
   test('the (n+1)th request of a window is a 429: Retry-After, RateLimit r=0, error headers, the body', async () => {
-    if (name === 'node') await freshWindow();
+    if (name === 'node') nextNodeWindow();
     const answers = await untilRefused(runtime.url, FIRST);
     const refused = answers.at(-1);
     expect(refused?.status).toBe(429);
@@ -107,6 +114,7 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
 
   test('the next window restores access', async () => {
     await untilRefused(runtime.url, FIRST);
+    if (name === 'node') nextNodeWindow();
     const deadline = Date.now() + 90_000;
     let status = 429;
     while (status === 429 && Date.now() < deadline) {
@@ -145,7 +153,7 @@ describe.each(runtimeNames)('%s runtime under API_RATE_LIMIT=3/10s', (name) => {
   });
 
   test("a stranger's wrong tokens at a valid token's address do not make its first request a 429", async () => {
-    if (name === 'node') await freshWindow();
+    if (name === 'node') nextNodeWindow();
     // Both runtimes count the socket's address here (npm run worker sets CF-Connecting-IP from it).
     const flood = await untilRefused(runtime.url, 'not-a-token-either');
     expect(flood.at(-1)?.status).toBe(429);
@@ -184,9 +192,18 @@ describe('npm run serve', () => {
     running = undefined;
   });
 
+  /**
+   * The served CLI counts by its own clock, in another process: waits, if needed, until its
+   * clock-aligned window has at least 6 s left, so the burst below stays in one.
+   */
+  async function freshServeWindow(): Promise<void> {
+    const into = Date.now() % (LIMIT.seconds * 1000);
+    if (into > 4_000) await new Promise((resolve) => setTimeout(resolve, LIMIT.seconds * 1000 - into + 50));
+  }
+
   test('WORKERS=2 holds the limit across processes: a token gets its limit once per window, not twice', async () => {
     running = await startServe({ tokens: [FIRST], processes: 2, rateLimit: '5/10s', accessLog: 'off' });
-    await freshWindow();
+    await freshServeWindow();
     const statuses = await Promise.all(
       Array.from({ length: 16 }, () => get(running?.url ?? '', FIRST).then((answer) => answer.status)),
     );

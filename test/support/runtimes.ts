@@ -51,6 +51,8 @@ export interface RuntimeOptions extends TokenOptions {
   servedDir?: string;
   /** API_RATE_LIMIT (off when absent). */
   rateLimit?: RateLimit;
+  /** The Node server's clock for its rate windows (the Worker's binding keeps Cloudflare's own time). */
+  rateClock?: () => number;
   /** The Worker counts its invocations (INVOCATIONS_PATH tells them). */
   countInvocations?: boolean;
   /** worker-r2: bundles larger than this many bytes are served from R2 (R2_DOWNLOADS_ABOVE). */
@@ -60,9 +62,16 @@ export interface RuntimeOptions extends TokenOptions {
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
-  const { servedDir = distDir, countInvocations, downloadsAbove, persistDir: givenPersistDir, ...tokens } = options;
+  const {
+    servedDir = distDir,
+    countInvocations,
+    downloadsAbove,
+    persistDir: givenPersistDir,
+    rateClock,
+    ...tokens
+  } = options;
   if (name === 'node') {
-    const server = await startServer({ distDir: servedDir, ...tokens });
+    const server = await startServer({ distDir: servedDir, rateClock, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
   if (name === 'worker') {
