@@ -24,7 +24,6 @@ const result = await build({
   target: 'es2024',
   conditions: ['workerd', 'worker', 'browser'],
   keepNames: true,
-  define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });
 
