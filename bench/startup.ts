@@ -1,10 +1,12 @@
 // `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
 // then (the supervisor and its serving process together), for the real build and for
-// synthetic builds of many API records. A synthetic build is the real API build (loadContent +
-// emitApi, so every distinct body with its br and gzip variants) of
+// synthetic builds of many API records; then the Worker's start (bench/lib/worker-startup.ts):
+// its startup CPU and script size beside the Worker without /mcp. A synthetic build is the real
+// API build (loadContent + emitApi, so every distinct body with its br and gzip variants) of
 // `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
 // Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the
-// synthetic builds there and reuse them on the next run; default: a temp folder, removed).
+// synthetic builds there and reuse them on the next run; default: a temp folder, removed),
+// --worker-runs 5 (the Worker's startup profiles of each build), --parts serve,worker.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +18,18 @@ import { buildManifestSchema } from '../src/schema/manifest.ts';
 import { servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir as realDistDir } from '../test/support/runtimes.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
+import { workerStartup } from './lib/worker-startup.ts';
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: 'real,100000' },
     runs: { type: 'string', default: '3' },
     work: { type: 'string' },
+    'worker-runs': { type: 'string', default: '5' },
+    parts: { type: 'string', default: 'serve,worker' },
   },
 });
+const parts = new Set(values.parts.split(','));
 const TOKEN = 'startup-bench-token';
 const GOALS = { readyMs: 10_000, rssBytes: 1024 ** 3 };
 const workDir = values.work ?? mkdtempSync(join(tmpdir(), 'treefarm-startup-'));
@@ -93,7 +99,7 @@ const lines = [
 ];
 const verdicts: string[] = [];
 try {
-  for (const size of values.sizes.split(',')) {
+  for (const size of parts.has('serve') ? values.sizes.split(',') : []) {
     const build =
       size === 'real'
         ? { label: 'real dist/', distDir: realDistDir, buildMs: undefined }
@@ -124,8 +130,16 @@ try {
       );
     }
   }
-  console.log(`Start-up of npm run serve, ${values.runs} starts each, ${new Date().toISOString()}\n`);
-  console.log(lines.join('\n'));
+  if (parts.has('serve')) {
+    console.log(`Start-up of npm run serve, ${values.runs} starts each, ${new Date().toISOString()}\n`);
+    console.log(lines.join('\n'));
+  }
+  if (parts.has('worker')) {
+    const worker = await workerStartup(Number(values['worker-runs']));
+    console.log(`\nStart-up of the Worker, wrangler check startup ${values['worker-runs']} times each\n`);
+    console.log(worker.lines.join('\n'));
+    verdicts.push(...worker.verdicts);
+  }
   if (verdicts.length > 0) console.log(`\n${verdicts.join('\n')}`);
 } finally {
   if (!values.work) rmSync(workDir, { recursive: true, force: true });

@@ -37,8 +37,8 @@ import {
   type EdgeRequest,
   type EdgeResponse,
 } from '../edge/core.ts';
-import { answerMcp } from '../edge/mcp.ts';
 import { bundleDownloads, type DownloadServer } from './downloads.ts';
+import { lazyRoute } from './lazy-route.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { errorBody } from '../contract/messages.ts';
@@ -59,6 +59,9 @@ type WorkerEnv = Env & {
   [INDEX_VARIABLE]?: string;
   [INVOCATIONS_VARIABLE]?: string;
 };
+
+/** POST /mcp, loaded by the first request for it: a GET never pays for the MCP SDK. */
+const mcpRoute = lazyRoute(() => import('./lazy/mcp.js'));
 
 /** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
 const BODY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -369,7 +372,7 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
   const answer = decision.type === 'counted' ? decision.answer : decision;
   const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
   if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
-  const mcp = await answerMcp(request, state.index, answer.headers);
+  const mcp = await (await mcpRoute()).answerMcp(request, state.index, answer.headers);
   if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
   return mcp;
 }

@@ -2,7 +2,7 @@
 // wrangler.toml, the variables file and the Worker's exports; a change to any of them that is not
 // regenerated leaves the typecheck checking against stale bindings or a stale runtime.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -34,6 +34,12 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
       mkdirSync(dirname(join(copy, input)), { recursive: true });
       cpSync(join(projectDir, input), join(copy, input));
     }
+    // wrangler types runs the [build] command first (npm run worker:routes), which needs the
+    // whole project; what it builds (the lazily loaded routes) changes no type, so the copy goes without.
+    const config = readFileSync(join(copy, 'wrangler.toml'), 'utf8');
+    const withoutBuild = config.replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, '');
+    expect(withoutBuild, 'wrangler.toml has a [build] table').not.toBe(config);
+    writeFileSync(join(copy, 'wrangler.toml'), withoutBuild);
     execFileSync(process.execPath, [wranglerBin, ...workerTypesArguments()], {
       cwd: copy,
       stdio: 'pipe',

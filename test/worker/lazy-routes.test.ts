@@ -1,0 +1,59 @@
+// The Worker pays for a route only when a request for it comes (src/worker/lazy-route.ts): an
+// isolate that serves the API, /healthz and downloads never evaluates the MCP server or the SDK
+// (every MCP schema built at import). The Worker module in-process, as test/worker/worker.test.ts
+// runs it, with the MCP modules watched: each mock counts its evaluations and is the real module.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, vi } from 'vitest';
+
+// Not test/support's helpers: they start the Node server and the SDK's client, which load both.
+const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+const evaluated = vi.hoisted(() => ({ mcpServer: 0, sdk: 0 }));
+vi.mock('../../src/edge/mcp.ts', async (real) => {
+  evaluated.mcpServer++;
+  return await real();
+});
+vi.mock('@modelcontextprotocol/sdk/types.js', async (real) => {
+  evaluated.sdk++;
+  return await real();
+});
+
+interface WorkerHandler {
+  fetch(request: Request, env: { ASSETS: { fetch(request: Request | string): Promise<Response> } }): Promise<Response>;
+}
+// Loaded by path: the Worker is typed by workerd's runtime (tsconfig.worker.json), this test by Node's.
+const workerModule = '../../src/worker/worker.ts';
+const TOKEN = 'lazy-routes-token';
+const env = {
+  API_TOKENS: TOKEN,
+  ASSETS: {
+    async fetch(request: Request | string) {
+      const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
+      return new Response(new Uint8Array(readFileSync(distDir + path)));
+    },
+  },
+};
+const request = (path: string, init: RequestInit = {}) =>
+  new Request(`https://treefarm.example${path}`, {
+    ...init,
+    headers: { Authorization: `Bearer ${TOKEN}`, ...init.headers },
+  });
+const mcpRequest = () =>
+  request('/mcp', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+
+test('the Worker evaluates the MCP server and its SDK only when a request for /mcp comes, once', async () => {
+  const { default: worker } = (await import(workerModule)) as { default: WorkerHandler };
+  expect(evaluated).toEqual({ mcpServer: 0, sdk: 0 });
+  expect((await worker.fetch(request('/healthz'), env)).status).toBe(200);
+  expect((await worker.fetch(request('/api/trees'), env)).status).toBe(200);
+  expect(evaluated).toEqual({ mcpServer: 0, sdk: 0 });
+
+  expect((await worker.fetch(mcpRequest(), env)).status).toBe(200);
+  expect((await worker.fetch(mcpRequest(), env)).status).toBe(200);
+  expect(evaluated).toEqual({ mcpServer: 1, sdk: 1 });
+});
