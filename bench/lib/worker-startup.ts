@@ -140,7 +140,8 @@ export async function workerStartup(runs: number): Promise<WorkerStartup> {
       ...built.map(
         ({ variant, sizes, activeMs: times }) =>
           `| ${variant.label} | ${median(times).toFixed(1)} ms | ${Math.min(...times).toFixed(1)} ms | ` +
-          `${times.map((ms) => ms.toFixed(0)).join(', ')} | ${kib(sizes.main)} | ${kib(sizes.mainGzip)} | ${kib(sizes.total)} | ${kib(sizes.totalGzip)} |`,
+          `${times.map((ms) => ms.toFixed(0)).join(', ')} | ${kib(sizes.main)} | ${kib(sizes.mainGzip)} | ` +
+          `${kib(sizes.total)} | ${kib(sizes.totalGzip)} |`,
       ),
     ];
     const cpuRatio = median(shipped.activeMs) / median(withoutMcp.activeMs);
