@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
-import { startWorker } from '../../src/server/worker-dev.ts';
+import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
 

@@ -25,7 +25,7 @@ import {
   uploadMissing,
   type WritableBucket,
 } from './bucket-objects.ts';
-import { madeUpTokenNotice } from './local-tokens.ts';
+import { madeUpTokenNotice } from '../server/local-tokens.ts';
 import { temporaryFolder } from './temporary-folder.ts';
 import {
   type BodiesMode,
@@ -33,7 +33,7 @@ import {
   settingsFromEnvironment,
   type WorkerDevSettings,
   workerDevVariables,
-} from './settings.ts';
+} from '../server/settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const requireHere = createRequire(import.meta.url);

@@ -19,10 +19,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { projectDir, type Rebuildable } from '../../src/build/site.ts';
 import { BUCKET_BINDING } from '../../src/contract/bucket-layout.ts';
-import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
-import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
+import { bucketPlan, uploadMissing } from '../../src/cloudflare/bucket-objects.ts';
+import { type DeployOptions, deploy } from '../../src/cloudflare/deploy-cli.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
-import { runConfig, WORKER_ROUTES } from '../../src/server/worker-dev.ts';
+import { runConfig, WORKER_ROUTES } from '../../src/cloudflare/worker-dev.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
@@ -357,7 +357,7 @@ describe('npm run deploy, the command', () => {
   const deployCli = (args: string[], env: Record<string, string>) => {
     const tmp = temporary('deploy-tmp-');
     const inherited = Object.entries(process.env).filter(([name]) => !/^(CLOUDFLARE|CF)_/.test(name));
-    const child = spawn(process.execPath, ['src/server/deploy-cli.ts', ...args], {
+    const child = spawn(process.execPath, ['src/cloudflare/deploy-cli.ts', ...args], {
       cwd: projectDir,
       env: { ...Object.fromEntries(inherited), HOME: tmp, XDG_CONFIG_HOME: tmp, TMPDIR: tmp, CI: '1', ...env },
     });

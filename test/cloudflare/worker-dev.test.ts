@@ -1,4 +1,4 @@
-// The local Worker launcher (src/server/worker-dev.ts): wrangler runs as a process group of
+// The local Worker launcher (src/cloudflare/worker-dev.ts): wrangler runs as a process group of
 // its own, and closing it ends every process of that group (its CLI, esbuild, workerd), so
 // a test run leaves nothing behind: each stray workerd held gigabytes of memory. Tokens reach
 // wrangler in a private file, never on a command line any local user can read.
@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
-import { runConfig, startWorker, WORKER_ROUTES, workerOptionsFrom, writeEnvFile } from '../../src/server/worker-dev.ts';
+import { runConfig, startWorker, WORKER_ROUTES, workerOptionsFrom, writeEnvFile } from '../../src/cloudflare/worker-dev.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 
@@ -42,7 +42,7 @@ test('closing the local Worker ends wrangler, esbuild and workerd: no process of
 
 /** `npm run worker`'s process (the CLI of worker-dev.ts), its output collected. */
 function startCli(port: number): { cli: ChildProcess; output: () => string } {
-  const cli = spawn(process.execPath, ['src/server/worker-dev.ts'], {
+  const cli = spawn(process.execPath, ['src/cloudflare/worker-dev.ts'], {
     cwd: projectDir,
     env: { ...process.env, PORT: String(port), API_TOKENS: 't' },
   });
@@ -99,7 +99,7 @@ test('SIGTERM to npm run worker stops the Worker itself, and it leaves none of i
   let cli = 0;
   try {
     await outputUntil(npm, /Worker \(workerd, local\): /);
-    cli = descendantsOf(npm.pid ?? 0).find((pid) => commandLine(String(pid)).includes('src/server/worker-dev.ts')) ?? 0;
+    cli = descendantsOf(npm.pid ?? 0).find((pid) => commandLine(String(pid)).includes('src/cloudflare/worker-dev.ts')) ?? 0;
     expect(cli).toBeGreaterThan(0);
     expect(readdirSync(tmp).filter((name) => name.startsWith('treefarm-worker-'))).toHaveLength(2);
     npm.kill('SIGTERM');

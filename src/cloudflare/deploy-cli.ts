@@ -28,7 +28,7 @@ import {
   type UploadCount,
   UploadInterrupted,
 } from './bucket-objects.ts';
-import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from '../server/settings.ts';
 import { exitOnSignals } from './temporary-folder.ts';
 import { BucketUnreachable, runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
