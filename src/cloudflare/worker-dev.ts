@@ -1,32 +1,23 @@
-// `npm run worker`: the Worker in workerd through `wrangler dev`, locally and offline, in
-// front of the existing dist/. Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and
-// API_TOKEN_SHA256; with no token configured it makes one up, as the Node server does. With
-// API_RATE_LIMIT it runs with Cloudflare's rate limiting binding, which wrangler simulates.
-// Clients reach it through a small front on PORT that sets CF-Connecting-IP from the socket,
-// as Cloudflare's edge does; wrangler itself listens on a free port of loopback behind it.
-// With BODIES=r2 it runs the R2 mode (docs/deploy.md): the API's files in wrangler's local R2,
-// seeded from dist/ with what it lacks (and the bundles past R2_DOWNLOADS_ABOVE), the static
-// assets without them, and the Worker run first only for the routes that need it.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+// `npm run worker`: the Worker in workerd through wrangler's programmatic API (its DevEnv, what
+// `wrangler dev` runs), locally and offline, in front of the existing dist/. Honours PORT
+// (8787), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256; with no token configured it makes
+// one up, as the Node server does. With API_RATE_LIMIT it runs with Cloudflare's rate limiting
+// binding, which wrangler simulates. Clients reach it through a small front on PORT that sets
+// CF-Connecting-IP from the socket, as Cloudflare's edge does; wrangler listens behind it on a
+// port of loopback the system picks. With BODIES=r2 it runs the R2 mode (docs/deploy.md): the
+// API's files in wrangler's local R2, seeded from dist/ with what it lacks (and the bundles past
+// R2_DOWNLOADS_ABOVE), the static assets without them, and the Worker run first only for the
+// routes that need it. The tokens go to wrangler in memory, and from it to workerd on a pipe:
+// never on a command line or in a file.
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { devNull } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
-import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
-import {
-  assetsWithoutApi,
-  type BucketPlan,
-  bucketPlan,
-  type UploadCount,
-  uploadMissing,
-  type WritableBucket,
-} from './bucket-objects.ts';
+import type { unstable_startWorker } from 'wrangler';
+import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
+import { INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { madeUpTokenNotice } from '../server/local-tokens.ts';
-import { temporaryFolder } from './temporary-folder.ts';
 import {
   type BodiesMode,
   DEFAULT_BUCKET,
@@ -34,15 +25,11 @@ import {
   type WorkerDevSettings,
   workerDevVariables,
 } from '../server/settings.ts';
+import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
+import { r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
+import { exitOnSignals } from './temporary-folder.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
-const requireHere = createRequire(import.meta.url);
-const wranglerManifest = requireHere.resolve('wrangler/package.json');
-/** wrangler's command line, run with node. Its package exports no path to it: its package.json's bin names it. */
-export const wranglerBin = join(
-  dirname(wranglerManifest),
-  (requireHere(wranglerManifest) as { bin: { wrangler: string } }).bin.wrangler,
-);
 
 export interface WorkerOptions {
   port: number;
@@ -53,7 +40,7 @@ export interface WorkerOptions {
   tokenSha256?: readonly string[];
   /** The built site to serve instead of wrangler.toml's assets directory (dist/). */
   assetsDir?: string;
-  /** Print wrangler's output (the CLI does; tests don't). */
+  /** Print wrangler's warnings and errors (the CLI does; tests don't). */
   echo?: boolean;
   /** Another Worker: the folder of its wrangler.toml (the project's by default). */
   cwd?: string;
@@ -65,7 +52,7 @@ export interface WorkerOptions {
   bodies?: BodiesMode;
   /** Count the Worker's invocations, told at INVOCATIONS_PATH (tests of what runs the Worker). */
   countInvocations?: boolean;
-  /** The R2 mode's local storage (wrangler's --persist-to): kept between runs, so a run seeds only what it lacks. */
+  /** The R2 mode's local storage (.wrangler/state): kept between runs, so a run seeds only what it lacks. */
   persistDir?: string;
   /** The R2 mode (R2_DOWNLOADS_ABOVE): bundles larger than this many bytes are served from R2. */
   downloadsAbove?: number;
@@ -73,150 +60,36 @@ export interface WorkerOptions {
   bucket?: string;
 }
 
-/**
- * The routes that run the Worker in the R2 mode: those that need the core, and the offline
- * bundles (served from R2 or the assets, with ranges alike); all else is static.
- */
-export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz', `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`];
-/** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
-export interface BucketPlace {
-  name: string;
-  remote: boolean;
-}
-
-/** The binding's name in the Worker (src/worker/worker.ts reads it so). */
-const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
-
-/**
- * The line of a wrangler.toml that sets up the R2 mode by hand (its routes, bucket binding or
- * API_INDEX), which BODIES=r2 adds to each run's config itself: with it, a run's config would
- * bind the bucket twice or name another deploy's index.
- */
-function handMadeR2Line(project: string): string | undefined {
-  const settings = [
-    /^run_worker_first *=(?! *true *$).*$/m,
-    new RegExp(`^binding *= *"${BUCKET_BINDING}".*$`, 'm'),
-    new RegExp(`^${INDEX_VARIABLE} *=.*$`, 'm'),
-  ];
-  return settings.map((setting) => setting.exec(project)?.[0]).find((line) => line !== undefined);
-}
-
-/**
- * A wrangler config for this run: the project's wrangler.toml with its paths made absolute and
- * the rate limiting binding or the R2 mode's bucket and routes added, in a temporary folder
- * removed when the run closes. The R2 mode needs wrangler.toml as shipped, in the assets-only
- * mode: one set up for the R2 mode by hand is refused, naming the line.
- */
-export function runConfig(
-  configDir: string,
-  rateLimit: RateLimit | undefined,
-  workerRoutes: readonly string[] | undefined,
-  bucket: BucketPlace = { name: DEFAULT_BUCKET, remote: false },
-): { path: string; remove(): void } {
-  const absolute = (key: string) => (text: string) =>
-    text.replace(
-      new RegExp(`^${key} = "(.*)"$`, 'm'),
-      (_line, path: string) => `${key} = ${JSON.stringify(resolvePath(configDir, path))}`,
-    );
-  const project = readFileSync(join(configDir, 'wrangler.toml'), 'utf8');
-  let config = absolute('directory')(absolute('main')(project));
-  if (rateLimit)
-    config += `
-[[ratelimits]]
-name = "${RATE_LIMIT_BINDING}"
-namespace_id = "1001"
-simple = { limit = ${rateLimit.requests}, period = ${rateLimit.seconds} }
-`;
-  if (workerRoutes) {
-    const handMade = handMadeR2Line(project);
-    const routed = config.replace(/^run_worker_first = true$/m, `run_worker_first = ${JSON.stringify(workerRoutes)}`);
-    const wrong = handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"';
-    if (handMade !== undefined || routed === config)
-      throw new Error(
-        `wrangler.toml in ${configDir} ${wrong}: ` +
-          "BODIES=r2 adds the R2 mode's routes, bucket and API_INDEX to each run's config itself, so keep " +
-          'wrangler.toml in the assets-only mode, as shipped (run_worker_first = true, no API_BUCKET, no API_INDEX)',
-      );
-    config = `${routed}
-[[r2_buckets]]
-binding = "${BUCKET_BINDING}"
-bucket_name = ${JSON.stringify(bucket.name)}
-${bucket.remote ? 'remote = true\n' : ''}`;
-  }
-  const folder = temporaryFolder('treefarm-worker-');
-  const path = join(folder.path, 'wrangler.toml');
-  writeFileSync(path, config);
-  return { path, remove: folder.remove };
-}
+/** A Worker wrangler runs: its address (once ready), its disposal. */
+type WranglerWorker = Awaited<ReturnType<typeof unstable_startWorker>>;
 
 export interface RunningWorker {
   url: string;
-  process: ChildProcess;
   close(): Promise<void>;
 }
 
-/**
- * The Worker's variables as a file for wrangler's --env-file (dotenv): on its command line
- * they would show in every local user's `ps`. The file is the current user's alone (0600 in
- * a 0700 folder); the returned function removes it. Values are single-quoted, `$` escaped
- * (wrangler expands variables); one it cannot quote is refused, naming the variable.
- */
-export function writeEnvFile(vars: Record<string, string>): { path: string; remove(): void } {
-  const lines = Object.entries(vars).map(([name, value]) => {
-    if (/['\\\r\n]/.test(value))
-      throw new Error(`${name} holds a quote, backslash or line break, which cannot be passed to wrangler`);
-    return `${name}='${value.replaceAll('$', '\\$')}'\n`;
-  });
-  const folder = temporaryFolder('treefarm-worker-');
-  const path = join(folder.path, 'worker.env');
-  writeFileSync(path, lines.join(''), { mode: 0o600 });
-  return { path, remove: folder.remove };
-}
+/** A binding of the Worker's env as wrangler's API takes it: a variable, a secret, the rate limiter. */
+type WorkerBinding =
+  | { type: 'plain_text' | 'secret_text'; value: string }
+  | { type: 'ratelimit'; namespace_id: string; simple: { limit: number; period: number } };
 
-/** How long wrangler may take to stop after SIGTERM before its group is killed. */
-const CLOSE_GRACE_MS = 5_000;
-
-/**
- * Closes a process started as a group leader: SIGTERM to the group, SIGKILL to what is left
- * once the leader exits (or after the grace period); this process's exit kills the group too.
- */
-function groupCloser(child: ChildProcess): () => Promise<void> {
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, signal);
-    } catch {
-      // The group has ended already.
-    }
-  };
-  const killOnExit = () => signalGroup('SIGKILL');
-  process.once('exit', killOnExit);
-  return () =>
-    new Promise<void>((resolve) => {
-      process.off('exit', killOnExit);
-      if (child.exitCode !== null || child.signalCode !== null) {
-        signalGroup('SIGKILL');
-        return resolve();
-      }
-      const stubborn = setTimeout(() => signalGroup('SIGKILL'), CLOSE_GRACE_MS);
-      child.once('exit', () => {
-        clearTimeout(stubborn);
-        // What the CLI left behind (workerd) goes with it.
-        signalGroup('SIGKILL');
-        resolve();
-      });
-      signalGroup('SIGTERM');
-    });
-}
-
-/** The Worker's env: the extra variables and the token lists. */
-function workerVars(options: WorkerOptions, bucket: BucketPlan | undefined): Record<string, string> {
-  const vars: Record<string, string> = { ...options.vars };
-  if (options.tokens?.length) vars.API_TOKENS = options.tokens.join(',');
-  if (options.tokenSha256?.length) vars.API_TOKEN_SHA256 = options.tokenSha256.join(',');
-  if (options.rateLimit) vars[RATE_LIMIT_VARIABLE] = `${options.rateLimit.requests}/${options.rateLimit.seconds}s`;
-  if (bucket) vars[INDEX_VARIABLE] = bucket.indexId;
-  if (options.countInvocations) vars[INVOCATIONS_VARIABLE] = 'on';
-  return vars;
+/** The Worker's env besides wrangler.toml's: the extra variables, the tokens (as secrets) and the rate limit. */
+function workerBindings(options: WorkerOptions): Record<string, WorkerBinding> {
+  const bindings: Record<string, WorkerBinding> = {};
+  const text = (value: string) => ({ type: 'plain_text', value }) as const;
+  for (const [name, value] of Object.entries(options.vars ?? {})) bindings[name] = text(value);
+  if (options.tokens?.length) bindings.API_TOKENS = { type: 'secret_text', value: options.tokens.join(',') };
+  if (options.tokenSha256?.length)
+    bindings.API_TOKEN_SHA256 = { type: 'secret_text', value: options.tokenSha256.join(',') };
+  if (options.countInvocations) bindings[INVOCATIONS_VARIABLE] = text('on');
+  const limit = options.rateLimit;
+  if (limit) {
+    bindings[RATE_LIMIT_VARIABLE] = text(`${limit.requests}/${limit.seconds}s`);
+    // A namespace of the account's; wrangler's simulation keeps the count by it.
+    const simple = { limit: limit.requests, period: limit.seconds };
+    bindings[RATE_LIMIT_BINDING] = { type: 'ratelimit', namespace_id: '1001', simple };
+  }
+  return bindings;
 }
 
 /**
@@ -259,7 +132,9 @@ function connectingIpFront(upstreamPort: number): Server {
     upstream.on('error', () => {
       if (response.headersSent) response.destroy();
       else
-        response.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('wrangler dev did not answer\n');
+        response
+          .writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' })
+          .end('the local Worker did not answer\n');
     });
     response.once('close', () => {
       if (!response.writableFinished) upstream.destroy();
@@ -268,18 +143,6 @@ function connectingIpFront(upstreamPort: number): Server {
   });
   front.once('close', () => agent.destroy());
   return front;
-}
-
-/** A port free on loopback now, for wrangler behind the front (and its devtools). */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the front on `host`:`port`; rejects if it cannot listen there (the port is taken). */
@@ -293,189 +156,123 @@ function listenFront(front: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** What a run hands wrangler besides the bindings: its config and assets, and its files' removal. */
+interface RunFiles {
+  config: string;
+  /** The assets when not the config's own (the R2 mode's config names them). */
+  assets: string | undefined;
+  /** The R2 mode: wrangler's local state, seeded. */
+  persist: string | undefined;
+  remove(): void;
+}
+
+/**
+ * The config of a run: the project's wrangler.toml as it is, or in the R2 mode a config of the
+ * run's own (r2-run.ts) with the assets without the API, and the local R2 seeded with what it
+ * lacks. `remove` removes the temporary files.
+ */
+async function runFiles(options: WorkerOptions): Promise<RunFiles> {
+  const configDir = options.cwd ?? projectDir;
+  if (options.bodies !== 'r2')
+    return { config: join(configDir, 'wrangler.toml'), assets: options.assetsDir, persist: undefined, remove() {} };
+  const servedDir = options.assetsDir ?? join(projectDir, 'dist');
+  const plan = bucketPlan(servedDir, options.downloadsAbove);
+  const staged = assetsWithoutApi(servedDir, plan);
+  let config: { path: string; remove(): void } | undefined;
+  const remove = () => {
+    config?.remove();
+    staged.remove();
+  };
+  try {
+    config = await r2RunConfig(configDir, {
+      assetsDir: staged.dir,
+      bucket: { name: options.bucket ?? DEFAULT_BUCKET, remote: false },
+      indexId: plan.indexId,
+      workerRoutes: [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])],
+    });
+    const persist = options.persistDir ?? join(projectDir, '.wrangler', 'state');
+    await seedBucket(config.path, persist, plan);
+    return { config: config.path, assets: undefined, persist, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/**
+ * Why wrangler could not start the Worker, from what it gave: an error (the cause it wraps, when
+ * it wraps one), or an event with a cause.
+ */
+function failureOf(given: unknown): Error {
+  const wrapped = given instanceof Error ? given.cause : (given as { cause?: unknown }).cause;
+  const cause = wrapped instanceof Error || !(given instanceof Error) ? wrapped : given;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`wrangler could not start the Worker: ${reason}`, { cause });
+}
+
+/**
+ * Starts the Worker in workerd through wrangler's DevEnv: resolves once it is loaded (wrangler's
+ * `reloadComplete`), rejects with the reason when its config or build fails.
+ */
+async function startInWorkerd(options: WorkerOptions, run: RunFiles): Promise<WranglerWorker> {
+  const { unstable_DevEnv } = await import('wrangler');
+  const devEnv = new unstable_DevEnv();
+  const loaded = new Promise<void>((resolve, reject) => {
+    devEnv.once('reloadComplete', () => resolve());
+    devEnv.once('buildFailed', (event: unknown) => reject(failureOf(event)));
+    devEnv.once('error', (event: unknown) => reject(failureOf(event)));
+  });
+  // Awaited below once the Worker is started; if starting throws first, its failure is that one.
+  loaded.catch(() => undefined);
+  const worker = await devEnv
+    .startWorker({
+      config: run.config,
+      ...(run.assets === undefined ? {} : { assets: run.assets }),
+      bindings: workerBindings(options),
+      // Given an env file, wrangler reads no .dev.vars: the Worker's env is these bindings and the config's [vars].
+      envFiles: [devNull],
+      sendMetrics: false,
+      dev: {
+        // Port 0: the system picks a free one, which `worker.url` tells; only the front is reached by clients.
+        server: { hostname: '127.0.0.1', port: 0 },
+        inspector: false,
+        watch: false,
+        logLevel: options.echo ? 'warn' : 'none',
+        ...(run.persist === undefined ? {} : { persist: run.persist }),
+      },
+    })
+    .catch((error: unknown) => {
+      // wrangler has disposed of what it started.
+      throw failureOf(error);
+    });
+  await loaded.catch(async (error: unknown) => {
+    // Tears everything down; it rethrows wrangler's own error for what never got ready: ours names why.
+    await worker.dispose().catch(() => undefined);
+    throw error;
+  });
+  return worker;
+}
+
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const host = options.host ?? '127.0.0.1';
-  const upstreamPort = await freeLoopbackPort();
-  // wrangler's devtools port is 9229 unless given: two Workers at once (a test suite's files in
-  // parallel, a second `npm run worker`) would refuse to start on it.
-  const inspectorPort = await freeLoopbackPort();
-  const args = [
-    wranglerBin,
-    'dev',
-    '--port',
-    String(upstreamPort),
-    '--ip',
-    '127.0.0.1',
-    '--inspector-port',
-    String(inspectorPort),
-    '--log-level',
-    'warn',
-    '--show-interactive-dev-session=false',
-  ];
   const run = await runFiles(options);
-  args.push(...run.args);
-  // wrangler runs as a process group of its own (its CLI, esbuild, workerd): closing ends the
-  // whole group, and so does this process's exit, so no workerd outlives the run that started it.
-  const child = spawn(process.execPath, args, {
-    cwd: options.cwd ?? projectDir,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+  const worker = await startInWorkerd(options, run).catch((error: unknown) => {
+    run.remove();
+    throw error;
   });
-  const url = `http://${host}:${options.port}`;
-  const closeGroup = groupCloser(child);
-  const front = connectingIpFront(upstreamPort);
-  // wrangler reads the files once at start; removed when it stops (or when this process exits).
+  const front = connectingIpFront(Number((await worker.url).port));
+  // Closing stops workerd and waits for it (wrangler's dispose); this process's exit stops it too.
   const close = () => {
     front.close();
     front.closeAllConnections();
-    return closeGroup().finally(run.remove);
+    return worker.dispose().finally(run.remove);
   };
-  await whenReady(child, `http://127.0.0.1:${upstreamPort}`, close, options.echo);
-  // Clients are let in once wrangler answers, through the front alone.
+  // Clients are let in once the Worker is loaded, through the front alone.
   await listenFront(front, options.port, host).catch(async (error: unknown) => {
     await close();
     throw error;
   });
-  return { url, process: child, close };
-}
-
-/**
- * The files a run hands wrangler, as its arguments: the env file, the config when the run
- * differs from wrangler.toml, and in the R2 mode the assets without the API and the local R2,
- * seeded with what it lacks. `remove` removes the temporary ones.
- */
-async function runFiles(options: WorkerOptions): Promise<{ args: string[]; remove(): void }> {
-  const r2 = options.bodies === 'r2';
-  const servedDir = options.assetsDir ?? join(projectDir, 'dist');
-  const plan = r2 ? bucketPlan(servedDir, options.downloadsAbove) : undefined;
-  const staged = plan && assetsWithoutApi(servedDir, plan);
-  const envFile = writeEnvFile(workerVars(options, plan));
-  const workerRoutes = r2 ? [...WORKER_ROUTES, ...(options.countInvocations ? [INVOCATIONS_PATH] : [])] : undefined;
-  const config =
-    options.rateLimit || r2
-      ? runConfig(options.cwd ?? projectDir, options.rateLimit, workerRoutes, {
-          name: options.bucket ?? DEFAULT_BUCKET,
-          remote: false,
-        })
-      : undefined;
-  const remove = () => {
-    envFile.remove();
-    config?.remove();
-    staged?.remove();
-  };
-  // wrangler merges --assets into the [assets] of wrangler.toml: binding and routing stay as configured.
-  const assets = staged?.dir ?? options.assetsDir;
-  // Given an env file, wrangler reads neither .dev.vars nor .env: the Worker sees these alone.
-  const args = [...(assets ? ['--assets', assets] : []), '--env-file', envFile.path];
-  if (config) args.push('--config', config.path);
-  if (plan && config) {
-    const persistDir = options.persistDir ?? join(projectDir, '.wrangler', 'state');
-    args.push('--persist-to', persistDir);
-    await seedLocalBucket(config.path, persistDir, plan).catch((error: unknown) => {
-      remove();
-      throw error;
-    });
-  }
-  return { args, remove };
-}
-
-/**
- * wrangler could not start what reaches the bucket (the session with Cloudflare for a remote
- * bucket: not logged in, no network; or its local simulation): the bucket itself was not read.
- */
-export class BucketUnreachable extends Error {
-  override name = 'BucketUnreachable';
-  constructor(remote: boolean, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      remote
-        ? `wrangler could not open its session with Cloudflare (${reason}): check the login ` +
-            '(npx wrangler login, or CLOUDFLARE_API_TOKEN) and the network'
-        : `wrangler could not start its local simulation (${reason})`,
-      { cause },
-    );
-  }
-}
-
-/**
- * A dry run's view of wrangler's local state in `persistDir`: a copy of its R2 simulation in a
- * temporary folder, since the simulation writes to what it opens (and creates it when missing).
- */
-function copyOfLocalBucket(persistDir: string): { path: string; remove(): void } {
-  const copy = temporaryFolder('treefarm-bucket-');
-  const r2 = join(persistDir, 'v3', 'r2');
-  if (existsSync(r2)) cpSync(r2, join(copy.path, 'v3', 'r2'), { recursive: true });
-  return copy;
-}
-
-/**
- * Puts into the bucket of `configPath` the objects of the build it lacks, through wrangler's
- * binding: wrangler's local R2 in `persistDir` (the folder `wrangler dev --persist-to` reads),
- * or with no `persistDir` the remote bucket the config marks `remote`; an object it holds with
- * other bytes is put again. With `dryRun`, counts them and puts none, and writes nothing to
- * `persistDir`. Returns how many. A BucketUnreachable when wrangler cannot reach the bucket.
- */
-export async function seedLocalBucket(
-  configPath: string,
-  persistDir: string | undefined,
-  plan: BucketPlan,
-  dryRun = false,
-): Promise<UploadCount> {
-  const copy = dryRun && persistDir !== undefined ? copyOfLocalBucket(persistDir) : undefined;
-  const stateDir = copy?.path ?? persistDir;
-  const { getPlatformProxy } = await import('wrangler');
-  try {
-    const proxy = await getPlatformProxy<Record<string, WritableBucket>>({
-      configPath,
-      ...(stateDir === undefined ? {} : { persist: { path: join(stateDir, 'v3') } }),
-      envFiles: [],
-      remoteBindings: stateDir === undefined,
-    }).catch((error: unknown) => {
-      throw new BucketUnreachable(stateDir === undefined, error);
-    });
-    try {
-      const bucket = proxy.env[BUCKET_BINDING];
-      if (!bucket) throw new Error(`the ${BUCKET_BINDING} binding is missing from ${configPath}`);
-      return await uploadMissing(bucket, plan, dryRun);
-    } finally {
-      await proxy.dispose();
-    }
-  } finally {
-    copy?.remove();
-  }
-}
-
-/** Resolves once the Worker answers on `url`; rejects with wrangler's output if it exits or takes over 60 s. */
-function whenReady(child: ChildProcess, url: string, close: () => Promise<void>, echo = false) {
-  return new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      if (echo) process.stdout.write(chunk);
-      output += chunk.toString();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      // Stopped before it was ready (or closed after): what it left behind goes too.
-      void close();
-      reject(new Error(`wrangler dev exited with ${code}:\n${output}`));
-    });
-    // Ready when the Worker answers; wrangler's own "Ready" line comes before workerd is.
-    const started = Date.now();
-    const poll = async () => {
-      try {
-        await fetch(`${url}/api/trees`, { method: 'OPTIONS' });
-        resolve();
-      } catch {
-        if (Date.now() - started > 60_000) {
-          await close();
-          reject(new Error(`wrangler dev did not answer on ${url} within 60 s:\n${output}`));
-        } else setTimeout(poll, 250);
-      }
-    };
-    void poll();
-  });
+  return { url: `http://${host}:${options.port}`, close };
 }
 
 /** What `npm run worker` runs for its settings (its environment: settings.ts). */
@@ -485,35 +282,24 @@ export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
 }
 
 if (import.meta.main) {
-  let settings: WorkerDevSettings;
+  // Ctrl-C or SIGTERM, before the Worker is up or after: an exit, whose handlers stop workerd
+  // (wrangler's) and remove the run's temporary folders.
+  exitOnSignals();
   try {
-    settings = settingsFromEnvironment(process.env, workerDevVariables);
+    const settings = settingsFromEnvironment(process.env, workerDevVariables);
+    const worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
+    console.log(`Worker (workerd, local): ${worker.url}/`);
+    if (settings.bodies === 'r2')
+      console.log(
+        `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
+          '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
+      );
+    console.log(
+      "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
+    );
+    if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
   } catch (error) {
     console.error(`Cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
-  // Signals are handled from the start: dying by a signal's default action would skip the exit
-  // handlers that end wrangler's process group and remove the run's files. Stopping before the
-  // Worker is up is an exit, which does both; after, a close, then an exit. Each signal is
-  // listened to, not once: Ctrl-C under npm delivers SIGINT twice (the terminal's, npm's forward).
-  let worker: RunningWorker | undefined;
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void (worker?.close() ?? Promise.resolve()).finally(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
-  console.log(`Worker (workerd, local): ${worker.url}/`);
-  if (settings.bodies === 'r2')
-    console.log(
-      `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
-        '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
-    );
-  console.log(
-    "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
-  );
-  if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
 }
