@@ -1,5 +1,5 @@
 // Starts the API in each runtime against the built dist/, so one suite can assert the
-// contract of each: the Node server in-process, the Worker in workerd (wrangler dev) with the
+// contract of each: the Node server in-process, the Worker in workerd (wrangler's API) with the
 // API in its static assets, and the Worker in its R2 mode (the API in wrangler's local R2).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
