@@ -33,7 +33,7 @@ export const unitTests: readonly string[] = [
   'test/edge/tokens.test.ts',
   'test/reliability/rate-ipc.test.ts',
   'test/server/access-log-lines.test.ts',
-  'test/server/bucket-objects.test.ts',
+  'test/cloudflare/bucket-objects.test.ts',
   'test/server/encode.test.ts',
   'test/server/node-adapter.test.ts',
   'test/server/rate-counter.test.ts',

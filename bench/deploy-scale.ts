@@ -35,8 +35,8 @@ import { projectDir } from '../src/build/site.ts';
 import { BUCKET_FOLDERS } from '../src/contract/bucket-layout.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
-import { startWorker } from '../src/server/worker-dev.ts';
-import { type BucketPlan, bucketPlan, staticInR2Mode } from '../src/server/bucket-objects.ts';
+import { startWorker } from '../src/cloudflare/worker-dev.ts';
+import { type BucketPlan, bucketPlan, staticInR2Mode } from '../src/cloudflare/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
 

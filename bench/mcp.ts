@@ -18,7 +18,7 @@ import { answerMcp } from '../src/edge/mcp.ts';
 import { configuredTokens } from '../src/edge/tokens.ts';
 import { startServer } from '../src/server/app.ts';
 import { loadBodyStore } from '../src/server/body-store.ts';
-import { startWorker } from '../src/server/worker-dev.ts';
+import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
 

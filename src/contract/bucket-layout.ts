@@ -13,8 +13,6 @@ import { BUNDLE_FORMATS, BUNDLE_NAME, type BundleFormat, DOWNLOADS_DIR, type Lat
 import { BODIES_DIR } from './paths.ts';
 import { checkRoot, type IndexRoot } from './route-index.ts';
 
-/** The bucket's binding in the Worker (wrangler's `[[r2_buckets]]`). */
-export const BUCKET_BINDING = 'API_BUCKET';
 /** The Worker's variable naming the deploy it serves: the object `index/deploys/<API_INDEX>.json`. */
 export const INDEX_VARIABLE = 'API_INDEX';
 

@@ -11,8 +11,8 @@
 // `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
 import { sha256Hex } from '../contract/sha256.ts';
+import { BUCKET_BINDING, RATE_LIMIT_BINDING } from '../contract/bindings.ts';
 import {
-  BUCKET_BINDING,
   bucketKey,
   checkDeployObject,
   checkScopeRoot,
@@ -44,9 +44,6 @@ import { configuredTokens } from '../edge/tokens.ts';
 import { errorBody } from '../contract/messages.ts';
 import { failureAnswer } from '../edge/failure.ts';
 import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
-
-/** The binding of Cloudflare's rate limiting (`[[ratelimits]]` in wrangler.toml), when deployed with one. */
-const RATE_LIMIT_BINDING = 'API_RATE_LIMITER';
 
 /**
  * Env as wrangler.toml types it, with the optional rate limit (the binding, and API_RATE_LIMIT

@@ -80,7 +80,7 @@ describe.each(['a path with a space and non-ASCII letters', 'a symbolic link'])(
 });
 
 test('npm run worker starts the Worker through a symbolic link', async () => {
-  const child = spawn(process.execPath, [join(places['a symbolic link'] ?? '', 'src/server/worker-dev.ts')], {
+  const child = spawn(process.execPath, [join(places['a symbolic link'] ?? '', 'src/cloudflare/worker-dev.ts')], {
     env: { ...process.env, PORT: String(await freePort()), API_TOKENS: 'entry-point-token' },
   });
   try {

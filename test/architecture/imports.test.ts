@@ -1,6 +1,8 @@
 // Imports point one way, as data flows: content -> build (with schema and contract) -> dist ->
-// edge (the pure core) -> adapters (server: Node, worker: Workers) -> clients. Each layer of
-// src/ may import only the layers named here; an arrow the wrong way fails with its file.
+// edge (the pure core) -> adapters (server: Node, worker: Workers) -> clients, with the
+// Cloudflare tooling (cloudflare: npm run worker and npm run deploy) beside the Node server.
+// Each layer of src/ may import only the layers named here; an arrow the wrong way fails with
+// its file.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -16,6 +18,11 @@ const allowed: Record<string, readonly string[]> = {
   client: ['schema', 'contract'],
   worker: ['edge', 'schema', 'contract'],
   server: ['edge', 'schema', 'contract'],
+  // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It
+  // reads its settings where every process does and makes up tokens as the Node server does
+  // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
+  // contract's names. Nothing imports it but its own CLIs and tests: no layer lists it.
+  cloudflare: ['server', 'edge', 'schema', 'contract'],
   build: ['schema', 'contract'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
 import { CACHE_STATIC, STATIC_METHODS } from '../../src/contract/headers.ts';
-import { assetsWithoutApi, bucketPlan } from '../../src/server/bucket-objects.ts';
+import { assetsWithoutApi, bucketPlan } from '../../src/cloudflare/bucket-objects.ts';
 import { distDir, type Runtime, type RuntimeName, startRuntime } from '../support/runtimes.ts';
 
 const latest = JSON.parse(readFileSync(join(distDir, PUBLISHED_BUNDLES), 'utf8')) as Latest;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
-import { startWorker } from '../../src/server/worker-dev.ts';
+import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { CLIENT_SIZE_LIMIT, measureOnlineClient } from '../../packages/client/scripts/size.ts';
 import { installedClient, type InstalledClient } from '../support/packed-client.ts';
 import { distDir, freePort, startRuntime, type Runtime } from '../support/runtimes.ts';

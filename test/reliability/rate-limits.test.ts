@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
-import { startWorker } from '../../src/server/worker-dev.ts';
+import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { distDir, freePort, type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';
 import { type RunningServeChild, startServe } from './serve-child.ts';
 import { readFileSync } from 'node:fs';

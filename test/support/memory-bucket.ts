@@ -3,7 +3,7 @@
 // reads. `putsLeft` makes a put fail once that many have gone through, as a dropped connection
 // would stop an upload partway.
 import { createHash } from 'node:crypto';
-import type { WritableBucket } from '../../src/server/bucket-objects.ts';
+import type { WritableBucket } from '../../src/cloudflare/bucket-objects.ts';
 
 export interface MemoryBucket extends WritableBucket {
   objects: Map<string, Uint8Array>;

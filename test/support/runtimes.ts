@@ -1,12 +1,12 @@
 // Starts the API in each runtime against the built dist/, so one suite can assert the
-// contract of each: the Node server in-process, the Worker in workerd (wrangler dev) with the
+// contract of each: the Node server in-process, the Worker in workerd (wrangler's API) with the
 // API in its static assets, and the Worker in its R2 mode (the API in wrangler's local R2).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
-import { startWorker } from '../../src/server/worker-dev.ts';
+import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
-import { wranglerBin } from '../../src/server/worker-dev.ts';
+import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 
 const TYPES = 'src/worker/worker-configuration.d.ts';
 /** What `wrangler types` reads: its config, the --env-file of the npm script, the Worker's entry and the types file. */

@@ -22,7 +22,7 @@ import {
   suggestShardRoute,
 } from '../../src/contract/paths.ts';
 import { checkRoot, type IndexRoot, shardOf } from '../../src/contract/route-index.ts';
-import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/server/bucket-objects.ts';
+import { bucketPlan, UploadInterrupted, uploadMissing } from '../../src/cloudflare/bucket-objects.ts';
 import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';

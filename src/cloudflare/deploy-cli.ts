@@ -5,7 +5,8 @@
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
@@ -19,7 +20,8 @@ import {
 } from '../build/deploy-limits.ts';
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
-import { BUCKET_BINDING, INDEX_VARIABLE } from '../contract/bucket-layout.ts';
+import { BUCKET_BINDING } from '../contract/bindings.ts';
+import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import {
   assetsWithoutApi,
   type BucketPlan,
@@ -28,11 +30,18 @@ import {
   type UploadCount,
   UploadInterrupted,
 } from './bucket-objects.ts';
-import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from './settings.ts';
+import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from '../server/settings.ts';
+import { BucketUnreachable, r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
 import { exitOnSignals } from './temporary-folder.ts';
-import { BucketUnreachable, runConfig, seedLocalBucket, WORKER_ROUTES, wranglerBin } from './worker-dev.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+const requireHere = createRequire(import.meta.url);
+const wranglerManifest = requireHere.resolve('wrangler/package.json');
+/** wrangler's command line, run with node. Its package exports no path to it: its package.json's bin names it. */
+export const wranglerBin = join(
+  dirname(wranglerManifest),
+  (requireHere(wranglerManifest) as { bin: { wrangler: string } }).bin.wrangler,
+);
 
 export interface DeployOptions {
   distDir: string;
@@ -113,56 +122,67 @@ function deployAssetsOnly(options: DeployOptions, needsR2: boolean): undefined {
  * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
  */
 export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
-  const { distDir, log } = options;
   await buildToDeploy(options);
   const { plan, needsR2 } = logPlan(options);
   if (options.bodies === 'assets') return deployAssetsOnly(options, needsR2);
   const local = options.localPersistDir !== undefined;
-  const runWrangler = options.wrangler ?? wrangler;
   const where = `the ${local ? 'local ' : ''}R2 bucket "${options.bucket}" (binding ${BUCKET_BINDING})`;
   if (options.dryRun && !local) {
     // Cloudflare's bucket is read through a remote session wrangler opens with a login (and a
     // Worker it puts up for it): a dry run needs neither, and changes nothing there.
-    log(
+    options.log(
       `Dry run: ${where} is not read (that takes a login and a session with Cloudflare): a deploy puts ` +
         `those of the ${count(plan.objects.length)} objects it lacks; nothing uploaded, nothing deployed.`,
     );
     return undefined;
   }
-  const config = runConfig(projectDir, undefined, WORKER_ROUTES, { name: options.bucket, remote: !local });
-  const staged = assetsWithoutApi(distDir, plan);
+  const staged = assetsWithoutApi(options.distDir, plan);
+  let config: { path: string; remove(): void } | undefined;
   try {
-    log(`Comparing the build's ${count(plan.objects.length)} objects with ${where}.`);
-    const upload =
-      options.upload ?? ((objects, dryRun) => seedLocalBucket(config.path, options.localPersistDir, objects, dryRun));
-    const counted = await upload(plan, options.dryRun).catch((error: unknown) => {
-      throw bucketError(error, where, local ? undefined : options.bucket);
+    // The run's config names its assets (dist/ without api/), routes, bucket and API_INDEX.
+    config = await r2RunConfig(projectDir, {
+      assetsDir: staged.dir,
+      bucket: { name: options.bucket, remote: !local },
+      indexId: plan.indexId,
+      workerRoutes: WORKER_ROUTES,
     });
-    const { missing, corrupt } = counted;
-    const replaced = corrupt > 0 ? ` (${count(corrupt)} of them there with other bytes than their key names)` : '';
-    log(
-      options.dryRun
-        ? `Dry run: ${count(missing)} objects ${where} lacks${replaced}; nothing uploaded, nothing deployed.`
-        : `Uploaded ${count(missing)} objects ${where} lacked${replaced} (${INDEX_VARIABLE}=${plan.indexId}).`,
-    );
-    // The Worker goes out only once every object it names is there; --local deploys nothing.
-    if (!local && !options.dryRun) {
-      log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
-      runWrangler([
-        'deploy',
-        '--config',
-        config.path,
-        '--assets',
-        staged.dir,
-        '--var',
-        `${INDEX_VARIABLE}:${plan.indexId}`,
-      ]);
-    }
-    return counted;
+    return await uploadThenDeploy(options, plan, config.path, where);
   } finally {
-    config.remove();
+    config?.remove();
     staged.remove();
   }
+}
+
+/**
+ * The R2 mode's deploy with its config: uploads what the bucket lacks (a dry run counts it), then
+ * deploys the Worker, only once every object it names is there; --local deploys nothing.
+ */
+async function uploadThenDeploy(
+  options: DeployOptions,
+  plan: BucketPlan,
+  configPath: string,
+  where: string,
+): Promise<UploadCount> {
+  const { log } = options;
+  const local = options.localPersistDir !== undefined;
+  log(`Comparing the build's ${count(plan.objects.length)} objects with ${where}.`);
+  const upload =
+    options.upload ?? ((objects, dryRun) => seedBucket(configPath, options.localPersistDir, objects, dryRun));
+  const counted = await upload(plan, options.dryRun).catch((error: unknown) => {
+    throw bucketError(error, where, local ? undefined : options.bucket);
+  });
+  const { missing, corrupt } = counted;
+  const replaced = corrupt > 0 ? ` (${count(corrupt)} of them there with other bytes than their key names)` : '';
+  log(
+    options.dryRun
+      ? `Dry run: ${count(missing)} objects ${where} lacks${replaced}; nothing uploaded, nothing deployed.`
+      : `Uploaded ${count(missing)} objects ${where} lacked${replaced} (${INDEX_VARIABLE}=${plan.indexId}).`,
+  );
+  if (!local && !options.dryRun) {
+    log('Deploying the Worker: dist/ without api/ as its assets, run first only for the API and the bundles.');
+    (options.wrangler ?? wrangler)(['deploy', '--config', configPath]);
+  }
+  return counted;
 }
 
 /**

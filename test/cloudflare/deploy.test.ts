@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   truncateSync,
@@ -18,12 +19,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { projectDir, type Rebuildable } from '../../src/build/site.ts';
-import { BUCKET_BINDING } from '../../src/contract/bucket-layout.ts';
-import { bucketPlan, uploadMissing } from '../../src/server/bucket-objects.ts';
-import { type DeployOptions, deploy } from '../../src/server/deploy-cli.ts';
+import { bucketPlan, uploadMissing } from '../../src/cloudflare/bucket-objects.ts';
+import { type DeployOptions, deploy } from '../../src/cloudflare/deploy-cli.ts';
+import { WORKER_ROUTES } from '../../src/cloudflare/r2-run.ts';
 import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
-import { runConfig, WORKER_ROUTES } from '../../src/server/worker-dev.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
+import { type LocalBucket, withLocalBucket } from '../support/local-bucket.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 
 const folders: string[] = [];
@@ -98,38 +99,21 @@ test('a second deploy uploads nothing; a changed record uploads only the objects
 }, 120_000);
 
 /** Runs `use` with wrangler's local R2 bucket of these tests, through its binding as the deploy reaches it. */
-async function withLocalBucket(use: (bucket: LocalBucket) => Promise<void>): Promise<void> {
-  const config = runConfig(projectDir, undefined, WORKER_ROUTES);
-  const { getPlatformProxy } = await import('wrangler');
-  const proxy = await getPlatformProxy<Record<string, LocalBucket>>({
-    configPath: config.path,
-    persist: { path: join(persistDir, 'v3') },
-    envFiles: [],
-  });
-  try {
-    await use(proxy.env[BUCKET_BINDING] as LocalBucket);
-  } finally {
-    await proxy.dispose();
-    config.remove();
-  }
-}
-interface LocalBucket {
-  put(key: string, value: ArrayBuffer): Promise<unknown>;
-  get(key: string): Promise<{ text(): Promise<string> } | null>;
-}
+const withTestBucket = <T>(use: (bucket: LocalBucket) => Promise<T>) =>
+  withLocalBucket(persistDir, DEFAULT_BUCKET, use);
 
 test('an object the bucket holds with other bytes than its key names is put again by the next deploy', async () => {
   const dist = build();
   expect((await run(dist, false)).missing).toBe(0);
   // A bad write: the body's key, other bytes.
-  await withLocalBucket((bucket) => bucket.put('bodies/aaaa', new TextEncoder().encode('body').buffer).then(() => {}));
+  await withTestBucket((bucket) => bucket.put('bodies/aaaa', new TextEncoder().encode('body').buffer).then(() => {}));
   const { missing, corrupt, lines } = await run(dist, false);
   expect({ missing, corrupt }).toEqual({ missing: 1, corrupt: 1 });
   expect(lines.at(-1)).toBe(
     `Uploaded 1 objects the local R2 bucket "${DEFAULT_BUCKET}" (binding API_BUCKET) lacked (1 of them there with ` +
       `other bytes than their key names) (API_INDEX=${bucketPlan(dist).indexId}).`,
   );
-  await withLocalBucket(async (bucket) => expect(await (await bucket.get('bodies/aaaa'))?.text()).toBe('body a'));
+  await withTestBucket(async (bucket) => expect(await (await bucket.get('bodies/aaaa'))?.text()).toBe('body a'));
   expect((await run(dist, false)).missing).toBe(0);
 }, 120_000);
 
@@ -255,6 +239,31 @@ test('an interrupted upload names the object and the bucket; a second run puts e
   for (const { key } of bucketPlan(next).objects) expect(bucket.objects.has(key)).toBe(true);
 });
 
+test("wrangler deploy is given the run's config alone: assets without api/, routes, bucket, index", async () => {
+  const bucket = memoryBucket();
+  const dist = build();
+  const deployed: { args: string[]; config: Record<string, unknown>; assets: string[] }[] = [];
+  await runInMemory(bucket, dist, {
+    localPersistDir: undefined,
+    // Read while wrangler would run: the run's files are removed once the deploy is done.
+    wrangler: (args) => {
+      const config = JSON.parse(readFileSync(args[2] ?? '', 'utf8')) as { assets: { directory: string } };
+      deployed.push({ args, config, assets: readdirSync(config.assets.directory).sort() });
+    },
+  });
+  expect(deployed).toEqual([
+    {
+      args: ['deploy', '--config', expect.stringMatching(/\/wrangler\.json$/)],
+      config: expect.objectContaining({
+        assets: expect.objectContaining({ run_worker_first: WORKER_ROUTES }),
+        r2_buckets: [{ binding: 'API_BUCKET', bucket_name: DEFAULT_BUCKET, remote: true }],
+        vars: { API_INDEX: bucketPlan(dist).indexId },
+      }),
+      assets: ['index.html', 'manifest.json'],
+    },
+  ]);
+});
+
 test('a bucket that cannot be read is named, with the command that creates it', async () => {
   const failing = async () => {
     // What R2 answers for a bucket that does not exist (error 10006).
@@ -357,7 +366,7 @@ describe('npm run deploy, the command', () => {
   const deployCli = (args: string[], env: Record<string, string>) => {
     const tmp = temporary('deploy-tmp-');
     const inherited = Object.entries(process.env).filter(([name]) => !/^(CLOUDFLARE|CF)_/.test(name));
-    const child = spawn(process.execPath, ['src/server/deploy-cli.ts', ...args], {
+    const child = spawn(process.execPath, ['src/cloudflare/deploy-cli.ts', ...args], {
       cwd: projectDir,
       env: { ...Object.fromEntries(inherited), HOME: tmp, XDG_CONFIG_HOME: tmp, TMPDIR: tmp, CI: '1', ...env },
     });
@@ -368,12 +377,10 @@ describe('npm run deploy, the command', () => {
   test('Ctrl-C partway through a deploy leaves none of its temporary folders', async () => {
     const { child, ours } = deployCli(['--local', '--dry-run'], { BODIES: 'r2', DIST_DIR: build() });
     await outputUntil(child, /^Comparing the build's \d+ objects with /m);
-    // Mid-work: the run's wrangler config and its staged assets are there.
-    expect(
-      ours()
-        .map((name) => name.replace(/-\w+$/, '-'))
-        .sort(),
-    ).toEqual(['treefarm-assets-', 'treefarm-worker-']);
+    // Mid-work: the run's wrangler config and its staged assets are there (and, once the dry run
+    // has begun counting, its copy of the local bucket).
+    const kinds = ours().map((name) => name.replace(/-\w+$/, '-'));
+    expect(kinds).toEqual(expect.arrayContaining(['treefarm-assets-', 'treefarm-worker-']));
     child.kill('SIGINT');
     expect(await exitOf(child)).toEqual({ code: 130, signal: null });
     expect(ours()).toEqual([]);

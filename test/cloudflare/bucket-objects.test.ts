@@ -1,4 +1,4 @@
-// The R2 mode's objects (src/server/bucket-objects.ts): what a build puts in the bucket, that
+// The R2 mode's objects (src/cloudflare/bucket-objects.ts): what a build puts in the bucket, that
 // an upload puts only what the bucket lacks, never overwrites, survives an interruption, and
 // that the static assets of the mode hold no API file and no download the bucket serves.
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import {
   bucketPlan,
   uploadMissing,
   type WritableBucket,
-} from '../../src/server/bucket-objects.ts';
+} from '../../src/cloudflare/bucket-objects.ts';
 
 const folders: string[] = [];
 afterEach(() => {

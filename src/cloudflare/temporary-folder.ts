@@ -1,7 +1,8 @@
-// The temporary folders of `npm run worker` and `npm run deploy` (wrangler configs, the env file
-// of tokens, the R2 mode's staged assets): each removed when its run is done with it, and any
-// still there when the process exits, so a run stopped partway leaves none behind. A CLI calls
-// exitOnSignals() so that Ctrl-C (SIGINT) and SIGTERM end it through that exit, not around it.
+// The temporary folders of `npm run worker` and `npm run deploy` (the R2 mode's wrangler config
+// and staged assets, a dry run's copy of the local bucket): each removed when its run is done
+// with it, and any still there when the process exits, so a run stopped partway leaves none
+// behind. A CLI calls exitOnSignals() so that Ctrl-C (SIGINT) and SIGTERM end it through that
+// exit, not around it (wrangler's own exit hook stops the workerd it started the same way).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
