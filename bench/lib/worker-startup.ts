@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { wranglerBin } from '../../src/cloudflare/worker-dev.ts';
+import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const KiB = 1024;

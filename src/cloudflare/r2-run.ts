@@ -36,6 +36,8 @@ export interface R2Run {
 /** The settings of wrangler.toml this file reads or sets; the others are passed on as they are. */
 interface WranglerConfig {
   main?: string;
+  /** The build command (npm run worker:routes) and where it runs: relative to wrangler.toml. */
+  build?: { command?: string; cwd?: string; watch_dir?: string | string[] };
   assets?: { directory?: string; run_worker_first?: unknown };
   r2_buckets?: { binding?: string }[];
   vars?: Record<string, unknown>;
@@ -81,6 +83,8 @@ export async function r2RunConfig(configDir: string, run: R2Run): Promise<{ path
   const config = {
     ...project,
     ...(project.main === undefined ? {} : { main: resolve(configDir, project.main) }),
+    // The written config sits in a temporary folder: the build runs, and watches, where wrangler.toml is.
+    ...(project.build === undefined ? {} : { build: absoluteBuild(configDir, project.build) }),
     assets: { ...project.assets, directory: run.assetsDir, run_worker_first: run.workerRoutes },
     r2_buckets: [...(project.r2_buckets ?? []), bucket],
     vars: { ...project.vars, [INDEX_VARIABLE]: run.indexId },
@@ -89,6 +93,22 @@ export async function r2RunConfig(configDir: string, run: R2Run): Promise<{ path
   const path = join(folder.path, 'wrangler.json');
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return { path, remove: folder.remove };
+}
+
+/** The build table with its folders made absolute from `configDir`. */
+function absoluteBuild(configDir: string, build: NonNullable<WranglerConfig['build']>): WranglerConfig['build'] {
+  const { watch_dir: watched } = build;
+  return {
+    ...build,
+    cwd: resolve(configDir, build.cwd ?? '.'),
+    ...(watched === undefined
+      ? {}
+      : {
+          watch_dir: Array.isArray(watched)
+            ? watched.map((dir) => resolve(configDir, dir))
+            : resolve(configDir, watched),
+        }),
+  };
 }
 
 /**

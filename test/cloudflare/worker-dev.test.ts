@@ -102,7 +102,8 @@ test('SIGTERM to npm run worker stops the Worker itself, and it leaves none of i
     const started = workerdBelow(cli.pid ?? 0);
     cli.kill('SIGTERM');
     await exitOf(cli);
-    expect(readdirSync(tmp)).toEqual([]);
+    // Node's own compile cache (its tools enable it in the temporary folder) is kept by design.
+    expect(readdirSync(tmp).filter((name) => name !== 'node-compile-cache')).toEqual([]);
     await waitFor(() => !started.some(alive), 10_000);
     expect(started.filter(alive)).toEqual([]);
   } finally {
