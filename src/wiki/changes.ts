@@ -5,7 +5,7 @@ import type { Changes, RecordRef } from '../build/changes.ts';
 import type { ReleaseEntry } from '../build/wiki-data.ts';
 import { kindById, kindTitle, type KindId } from '../schema/kinds.ts';
 import { type ReleaseFields, releaseFieldsOf } from '../schema/releases.ts';
-import { exact, formatRange, type Unit } from './format.ts';
+import { exact, formatRange, type Unit } from '../contract/format.ts';
 import { CHANGES_PATH, recordPath, releasePath } from './site.ts';
 import { viewOf, type FieldFormat } from './views.ts';
 
