@@ -302,3 +302,31 @@ export function recordFigures<T extends object>(definition: Shown<T>, data: T): 
     })),
   };
 }
+
+/** Labels of the content fields the API does not serve (a release's changes name them too). */
+const CONTENT_ONLY: Record<string, FieldFormat> = {
+  aliases: { label: 'Earlier names', unit: 'text' },
+  order: { label: 'Order within the level', unit: 'count' },
+};
+
+/** A field's label and unit, any field a release may change. */
+export function fieldFormat(kind: KindId, field: string): FieldFormat {
+  const fields: Record<string, FieldFormat> = figureDefinitions[kind].fields;
+  return fields[field] ?? CONTENT_ONLY[field] ?? { label: field, unit: 'text' };
+}
+
+const isPair = (value: unknown): value is [number, number] =>
+  Array.isArray(value) && value.length === 2 && value.every((item) => typeof item === 'number');
+
+/**
+ * A field's value as a change shows it (the wiki's Changes, the Discord app's /changes): exact
+ * figures with their unit; absent as "—".
+ */
+export function formatValue(kind: KindId, field: string, value: unknown): string {
+  const { unit } = fieldFormat(kind, field);
+  if (value === null || value === undefined) return '—';
+  if (unit !== 'text' && typeof value === 'number') return exact(unit, value);
+  if (unit !== 'text' && isPair(value)) return formatRange(exact, unit, value);
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.join(', ');
+  return String(value);
+}

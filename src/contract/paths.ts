@@ -17,6 +17,8 @@ export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
 /** The wiki's page of the data releases, and of one release. */
 export const CHANGES_PATH = '/changes/';
 export const releasePath = (id: string) => `${CHANGES_PATH}${id}/`;
+/** The wiki's planner. */
+export const PLANNER_PATH = '/planner/';
 
 /** The folder of dist/ that holds the API; reachable only through the edge. */
 export const API_DIR = 'api';

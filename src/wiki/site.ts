@@ -1,5 +1,5 @@
 // The wiki's names and addresses: one place for every URL the pages link to.
-import { CHANGES_PATH } from '../contract/paths.ts';
+import { CHANGES_PATH, PLANNER_PATH } from '../contract/paths.ts';
 import { kinds, kindTitle, type KindId } from '../schema/kinds.ts';
 
 // The wiki's pages take every name and address from here, kind headings included.
@@ -16,14 +16,13 @@ export const kindTableId = (kind: KindId) => `${kind}-table`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
-export const PLANNER_PATH = '/planner/';
 /** The feeds of the data releases, linked from every page's head. */
 export const ATOM_FEED_PATH = `${CHANGES_PATH}atom.xml`;
 export const JSON_FEED_PATH = `${CHANGES_PATH}feed.json`;
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
 export { LOCAL_ORIGIN } from '../contract/paths.ts';
 // The Discord app links to the same pages (src/edge/discord): their addresses are the contract's.
-export { CHANGES_PATH, recordPath, releasePath } from '../contract/paths.ts';
+export { CHANGES_PATH, PLANNER_PATH, recordPath, releasePath } from '../contract/paths.ts';
 
 export interface NavItem {
   label: string;
