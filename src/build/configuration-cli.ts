@@ -13,14 +13,15 @@ import { projectDir } from './site.ts';
 
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 
-const { port, distDir, tokens, tokenSha256, rateLimit, bodies, bucket, downloadsAbove } = workerDevVariables;
+const { port, distDir, tokens, tokenSha256, rateLimit, discordPublicKey, bodies, bucket, downloadsAbove } =
+  workerDevVariables;
 
 /** Who reads which variables: each process's own definitions. */
 export const readers: readonly { who: string; variables: Variables }[] = [
   { who: '`npm start`, `npm run serve`', variables: serveVariables },
   {
     who: '`npm run worker`, `npm run deploy`',
-    variables: { port, distDir, tokens, tokenSha256, rateLimit, bodies, bucket, downloadsAbove },
+    variables: { port, distDir, tokens, tokenSha256, rateLimit, discordPublicKey, bodies, bucket, downloadsAbove },
   },
   { who: 'the Worker (a variable or secret)', variables: workerVariables },
   { who: '`npm run build`, `npm run release`', variables: buildVariables },

@@ -19,7 +19,8 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { MCP_PATH } from '../contract/paths.ts';
+import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
+import { type DiscordExchange, discordExchange, readDiscordBody } from './discord-exchange.ts';
 import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
@@ -43,6 +44,8 @@ export interface ServerOptions {
   rateCounter?: RateCounter;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
+  /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions; off when absent. */
+  discordPublicKey?: string | undefined;
 }
 
 export interface RunningServer {
@@ -67,6 +70,8 @@ interface Generation {
   core: EdgeCore;
   send: SendDecision;
   serveStatic: StaticSite;
+  /** The Discord app's endpoint, when it is on. */
+  discord: DiscordExchange | undefined;
 }
 
 /** The rate limit the core enforces, and the same count when it answers at once (this process's own). */
@@ -85,6 +90,7 @@ async function loadGeneration(
   distDir: string,
   tokens: readonly ConfiguredToken[],
   limited: Counting | undefined,
+  discord: DiscordExchange | undefined,
 ): Promise<Generation> {
   const store = await loadBodyStore(distDir);
   const core = createEdge({
@@ -92,6 +98,7 @@ async function loadGeneration(
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: limited?.rateLimit,
+    discord: discord !== undefined,
   });
   return {
     store,
@@ -100,6 +107,7 @@ async function loadGeneration(
     core,
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
+    discord,
   };
 }
 
@@ -113,6 +121,10 @@ const CONNECT_REFUSED = [
   '\r\n',
 ].join('\r\n');
 
+/** Whether the request's endpoint reads and bounds its body itself: /mcp, and the Discord app when it is on. */
+const ownsBody = (target: RequestTarget | undefined, generation: Generation): boolean =>
+  target?.pathname === MCP_PATH || (target?.pathname === DISCORD_PATH && generation.discord !== undefined);
+
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(state: { current: Generation; closing: boolean }, log: AccessLog | undefined) {
   return (request: IncomingMessage, response: ServerResponse) => {
@@ -122,8 +134,8 @@ function requestHandler(state: { current: Generation; closing: boolean }, log: A
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // /mcp bounds its own body (readMcpBody), to answer one past it with its JSON-RPC 413.
-    if (target?.pathname !== MCP_PATH && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // /mcp and the Discord app bound their own bodies (readMcpBody), to answer one past it with their own 413.
+    if (!ownsBody(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
@@ -160,8 +172,8 @@ class Exchange implements EdgeRequest {
   /** performance.now() when the request arrived, for the log. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
-  /** The body of a request to /mcp, read from its first byte on; undefined elsewhere (never read). */
-  private readonly mcpBody: PendingBody | undefined;
+  /** The body of a request to /mcp or the Discord app, read from its first byte on; undefined elsewhere (never read). */
+  private readonly ownBody: PendingBody | undefined;
 
   constructor(
     request: IncomingMessage,
@@ -180,7 +192,12 @@ class Exchange implements EdgeRequest {
     this.generation = generation;
     this.log = log;
     this.start = start;
-    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request, response) : undefined;
+    this.ownBody =
+      target.pathname === MCP_PATH
+        ? readMcpBody(request, response)
+        : ownsBody(target, generation)
+          ? readDiscordBody(request, response)
+          : undefined;
   }
 
   header(name: string): string | null {
@@ -210,13 +227,27 @@ class Exchange implements EdgeRequest {
       this.answerMcp(answer, rateLimit);
       return;
     }
+    if (answer.type === 'discord') {
+      this.answerDiscord();
+      return;
+    }
     const bytes = send(this.response, answer, rateLimit);
     if (this.log) this.logLine(bytes);
   }
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
-    const body = this.mcpBody ?? readMcpBody(this.request, this.response);
+    const body = this.ownBody ?? readMcpBody(this.request, this.response);
     sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
+      (bytes) => this.log && this.logLine(bytes),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  private answerDiscord(): void {
+    const { discord, store } = this.generation;
+    if (!discord) return this.failed(new Error('the core handed a request to the Discord app, which is off'));
+    const body = this.ownBody ?? readDiscordBody(this.request, this.response);
+    discord(this.request, this.response, body, store.index).then(
       (bytes) => this.log && this.logLine(bytes),
       (error: unknown) => this.failed(error),
     );
@@ -288,8 +319,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // One count for the server's life: a reload keeps every window's count.
   const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter);
+  const discord = options.discordPublicKey === undefined ? undefined : discordExchange(options.discordPublicKey);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, tokens, limited), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, limited, discord), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -309,7 +341,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, tokens, limited);
+        state.current = await loadGeneration(options.distDir, tokens, limited, discord);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

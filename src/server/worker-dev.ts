@@ -11,12 +11,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
+import { discordVariables, RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUCKET_BINDING, INDEX_VARIABLE, INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
+import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
 import {
   assetsWithoutApi,
   type BucketPlan,
@@ -77,7 +78,14 @@ export interface WorkerOptions {
  * The routes that run the Worker in the R2 mode: those that need the core, and the offline
  * bundles (served from R2 or the assets, with ranges alike); all else is static.
  */
-export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz', `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`];
+export const WORKER_ROUTES = [
+  '/api',
+  '/api/*',
+  MCP_PATH,
+  DISCORD_PATH,
+  '/healthz',
+  `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`,
+];
 /** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
 export interface BucketPlace {
   name: string;
@@ -479,9 +487,13 @@ function whenReady(child: ChildProcess, url: string, close: () => Promise<void>,
 }
 
 /** What `npm run worker` runs for its settings (its environment: settings.ts). */
+/** The Worker's variable of the Discord app's public key. */
+const DISCORD_PUBLIC_KEY = discordVariables.discordPublicKey.name;
+
 export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
-  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket } = settings;
-  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket };
+  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, discordPublicKey } = settings;
+  const vars = discordPublicKey === undefined ? {} : { vars: { [DISCORD_PUBLIC_KEY]: discordPublicKey } };
+  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, ...vars };
 }
 
 if (import.meta.main) {
