@@ -74,7 +74,7 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     const server = await startServer({ distDir: servedDir, discordPublicKey, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
-  const vars = discordPublicKey === undefined ? {} : { DISCORD_PUBLIC_KEY: discordPublicKey };
+  const vars: Record<string, string> = discordPublicKey === undefined ? {} : { DISCORD_PUBLIC_KEY: discordPublicKey };
   if (name === 'worker') {
     const worker = await startWorker({
       port: await freePort(),
