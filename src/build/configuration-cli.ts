@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliVariables } from '../client/cli/source.ts';
+import { registerVariables } from '../discord/settings.ts';
 import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
 import { workerVariables } from '../worker/settings.ts';
@@ -26,6 +27,7 @@ export const readers: readonly { who: string; variables: Variables }[] = [
   { who: 'the Worker (a variable or secret)', variables: workerVariables },
   { who: '`npm run build`, `npm run release`', variables: buildVariables },
   { who: 'the `treefarm` command', variables: cliVariables },
+  { who: '`npm run discord:register`', variables: registerVariables },
 ];
 
 function shownDefault({ fallback, shownDefault: shown }: Variable<unknown>): string {

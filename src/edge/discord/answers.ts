@@ -109,8 +109,9 @@ function recordEmbed<K extends KindId>(
 ): APIEmbed {
   const { title, texts, figures, derived } = recordFigures(figureDefinitions[kind], record);
   const fields: APIEmbedField[] = [
+    // The name is in the title already (a gift's "small" in "Small gift").
     ...texts
-      .filter(({ text }) => text !== title)
+      .filter(({ text }) => !('name' in record) || text !== record.name)
       .map(({ label, text }) => ({ name: label, value: text, inline: true })),
     ...figures.map((figure) => ({ name: figure.label, value: both(figure), inline: true })),
     ...derived.map((figure) => ({ name: `${figure.label} (derived)`, value: both(figure), inline: true })),
