@@ -172,7 +172,7 @@ class Exchange implements EdgeRequest {
   /** performance.now() when the request arrived, for the log. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
-  /** The body of a request to /mcp or the Discord app, read from its first byte on; undefined elsewhere (never read). */
+  /** The body of a request to /mcp or the Discord app, read from its first byte on (else undefined: never read). */
   private readonly ownBody: PendingBody | undefined;
 
   constructor(
@@ -245,7 +245,10 @@ class Exchange implements EdgeRequest {
 
   private answerDiscord(): void {
     const { discord, store } = this.generation;
-    if (!discord) return this.failed(new Error('the core handed a request to the Discord app, which is off'));
+    if (!discord) {
+      this.failed(new Error('the core handed a request to the Discord app, which is off'));
+      return;
+    }
     const body = this.ownBody ?? readDiscordBody(this.request, this.response);
     discord(this.request, this.response, body, store.index).then(
       (bytes) => this.log && this.logLine(bytes),

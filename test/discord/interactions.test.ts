@@ -268,7 +268,8 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     const message = await command('forest');
     expect(message.data?.flags).toBe(64);
     expect(message.data?.content).toBe(
-      'This app has no command /forest: its commands are /tree, /cutter, /gift, /storage, /vehicle, /plot, /plan, /changes.',
+      'This app has no command /forest: its commands are ' +
+        '/tree, /cutter, /gift, /storage, /vehicle, /plot, /plan, /changes.',
     );
   });
 
