@@ -10,14 +10,10 @@
 //    divided by the requests. It includes what workerd does for any request (HTTP, wrangler's
 //    local entry worker), which the GET's figure shows; Cloudflare bills the Worker's own part.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectDir } from '../src/build/site.ts';
+import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { DISCORD_PATH } from '../src/contract/paths.ts';
-import { createEdge, type EdgeRequest } from '../src/edge/core.ts';
 import { answerDiscord, discordPublicKey } from '../src/edge/discord/interactions.ts';
-import { configuredTokens } from '../src/edge/tokens.ts';
-import { loadBodyStore } from '../src/server/body-store.ts';
 import { startWorker } from '../src/server/worker-dev.ts';
 import { discordKeys } from '../test/support/discord.ts';
 import { freePort } from '../test/support/runtimes.ts';
@@ -49,15 +45,6 @@ const signed = async (body: string) => ({
 });
 const headers = { autocomplete: await signed(AUTOCOMPLETE), command: await signed(COMMAND) };
 
-/** CPU microseconds (user + system) per run of `work`, after as many runs to warm up. */
-async function cpuPerCall(work: () => Promise<unknown>): Promise<number> {
-  for (let run = 0; run < CALLS; run++) await work();
-  const before = process.cpuUsage();
-  for (let run = 0; run < CALLS; run++) await work();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / CALLS;
-}
-
 interface Costs {
   get: number;
   autocomplete: number;
@@ -65,21 +52,7 @@ interface Costs {
 }
 
 async function inProcess(): Promise<Costs> {
-  const store = await loadBodyStore(join(projectDir, 'dist'));
-  const tokens = await configuredTokens({ API_TOKENS: TOKEN });
-  const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
-  const [path, query] = GET_TARGET.split('?');
-  const request: EdgeRequest = {
-    method: 'GET',
-    pathname: path ?? '',
-    query: query ?? '',
-    header: (name) => (name === 'authorization' ? `Bearer ${TOKEN}` : null),
-  };
-  const get = await cpuPerCall(async () => {
-    const decision = await core(request);
-    if (decision.type !== 'respond' || !decision.body || !('stored' in decision.body)) throw new Error('no body');
-    return store.bytes(decision.body.stored, decision.encoding);
-  });
+  const { store, get } = await inProcessGet(GET_TARGET, TOKEN);
   const key = await discordPublicKey(keys.publicKeyHex);
   const interaction = (body: string, sent: Record<string, string>) => async () => {
     const request = new Request(`http://127.0.0.1${DISCORD_PATH}`, { method: 'POST', headers: sent, body });
@@ -88,9 +61,9 @@ async function inProcess(): Promise<Costs> {
     return response.text();
   };
   return {
-    get,
-    autocomplete: await cpuPerCall(interaction(AUTOCOMPLETE, headers.autocomplete)),
-    command: await cpuPerCall(interaction(COMMAND, headers.command)),
+    get: await cpuPerCall(CALLS, get),
+    autocomplete: await cpuPerCall(CALLS, interaction(AUTOCOMPLETE, headers.autocomplete)),
+    command: await cpuPerCall(CALLS, interaction(COMMAND, headers.command)),
   };
 }
 

@@ -18,6 +18,7 @@ import {
   RESPONSE,
   commandNames,
 } from '../../contract/discord/commands.ts';
+import type { NextUpgrade, PlanRow } from '../../contract/economics.ts';
 import { type FigureRow, figureDefinitions, figureRow, formatValue, recordFigures } from '../../contract/figures.ts';
 import {
   argumentIssues,
@@ -141,21 +142,6 @@ async function recordAnswer(context: AnswerContext, kind: KindId, query: unknown
       return recordEmbed(kind, record as RecordsByKind[typeof kind], version, path && context.origin + path);
     }),
   );
-}
-
-interface PlanRow {
-  name: string;
-  level: number;
-  profitPerHour: number;
-  costFromHere: number;
-}
-interface NextUpgrade {
-  name: string;
-  level: number;
-  cost: number;
-  affordable: boolean;
-  paybackHours: number | null;
-  gainPerHour: number;
 }
 
 const money = (value: number) => both(figureRow('', 'money', value));
