@@ -41,7 +41,6 @@ export const unitTests: readonly string[] = [
   'test/server/settings.test.ts',
   'test/server/static-files.test.ts',
   'test/wiki/changes.test.ts',
-  'test/wiki/format.test.ts',
   'test/wiki/model.test.ts',
   'test/wiki/planner.test.ts',
 ];

@@ -12,12 +12,10 @@
 //    far inside the Free plan's 10 ms of CPU per request a warm tool call is (Cloudflare's own
 //    CPU time is only shown once deployed).
 import { parseArgs } from 'node:util';
+import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { projectDir } from '../src/build/site.ts';
-import { createEdge, type EdgeRequest } from '../src/edge/core.ts';
 import { answerMcp } from '../src/edge/mcp.ts';
-import { configuredTokens } from '../src/edge/tokens.ts';
 import { startServer } from '../src/server/app.ts';
-import { loadBodyStore } from '../src/server/body-store.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
@@ -45,34 +43,12 @@ const MCP_HEADERS = {
   'Mcp-Protocol-Version': '2025-06-18',
 };
 
-/** CPU microseconds (user + system) per run of `work`, after as many runs to warm up. */
-async function cpuPerCall(work: () => Promise<unknown>): Promise<number> {
-  for (let run = 0; run < CALLS; run++) await work();
-  const before = process.cpuUsage();
-  for (let run = 0; run < CALLS; run++) await work();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / CALLS;
-}
-
 async function inProcess(): Promise<{ get: number; tool: number }> {
-  const store = await loadBodyStore(join(projectDir, 'dist'));
-  const tokens = await configuredTokens({ API_TOKENS: TOKEN });
-  const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
-  const [path, query] = GET_TARGET.split('?');
-  const request: EdgeRequest = {
-    method: 'GET',
-    pathname: path ?? '',
-    query: query ?? '',
-    header: (name) => (name === 'authorization' ? `Bearer ${TOKEN}` : null),
-  };
-  const get = await cpuPerCall(async () => {
-    const decision = await core(request);
-    if (decision.type !== 'respond' || !decision.body || !('stored' in decision.body)) throw new Error('no body');
-    return store.bytes(decision.body.stored, decision.encoding);
-  });
+  const { store, core, request, get: answerGet } = await inProcessGet(GET_TARGET, TOKEN);
+  const get = await cpuPerCall(CALLS, answerGet);
   const handOff = await core({ ...request, method: 'POST', pathname: '/mcp', query: '' });
   if (handOff.type !== 'mcp') throw new Error(`POST /mcp was not handed to the MCP server: ${handOff.type}`);
-  const tool = await cpuPerCall(async () => {
+  const tool = await cpuPerCall(CALLS, async () => {
     const response = await answerMcp(
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers: MCP_HEADERS, body: TOOL_CALL }),
       store.index,

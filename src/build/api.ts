@@ -1,11 +1,20 @@
 // The prebuilt API as routes: for the current data and for each data release, every route of
 // the routing index (src/contract/paths.ts) with the body that answers it: one envelope per
 // list, name key, alias key and level of every kind, one not-found envelope per kind, each
-// kind's suggestion index, and (current data only) the list of releases and the edge's fixed
-// error bodies. emit.ts stores each distinct body once; bundles.ts puts the same routes in the
-// offline bundles.
+// kind's suggestion index, and (current data only) the list of releases, the edge's fixed
+// error bodies and each kind's wiki pages. emit.ts stores each distinct body once; bundles.ts
+// puts the same routes in the offline bundles.
 import { FIXED_BODIES, notFoundBody, RELEASE_NOUN, successBody } from '../contract/messages.ts';
-import { fixedRoute, levelRoute, listRoute, nameRoute, notFoundRoute, RELEASES_ROUTE } from '../contract/paths.ts';
+import {
+  fixedRoute,
+  levelRoute,
+  listRoute,
+  nameRoute,
+  notFoundRoute,
+  pagesRoute,
+  RELEASES_ROUTE,
+} from '../contract/paths.ts';
+import { pagesBody } from '../contract/record-pages.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import type { Content, ContentEntry } from './content.ts';
@@ -69,6 +78,17 @@ export function* fixedBodyRoutes(): Generator<ApiRoute> {
   for (const { name, body } of FIXED_BODIES) yield { route: fixedRoute(name), body };
 }
 
+/** Each kind's wiki pages (src/contract/record-pages.ts): read by the edge, never sent. */
+export function* pageRoutes(content: Content): Generator<ApiRoute> {
+  for (const kind of kinds) {
+    const pages = content.entries[kind.id].map(({ slug, data }) => ({ slug, level: data.level, name: nameOf(data) }));
+    yield { route: pagesRoute(kind.id), body: pagesBody(pages), indexOnly: true };
+  }
+}
+
+const nameOf = (data: object): string | undefined =>
+  'name' in data && typeof data.name === 'string' ? data.name : undefined;
+
 /**
  * Every scope the API answers from: the current data, with the fixed bodies and GET
  * /api/releases, then each release (its answers come from its snapshot and the releases
@@ -84,6 +104,7 @@ export function publishedScopes(content: Content, releases: readonly Release[] =
     yield* fixedBodyRoutes();
     yield* kindRoutes(withFormerNames(content, snapshots), suggestions);
     yield { route: RELEASES_ROUTE, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
+    yield* pageRoutes(content);
   }
   return [
     { release: undefined, version: content.version, routes: current() },

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliVariables } from '../client/cli/source.ts';
+import { registerVariables } from '../discord/settings.ts';
 import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
 import { workerVariables } from '../worker/settings.ts';
@@ -13,18 +14,20 @@ import { projectDir } from './site.ts';
 
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 
-const { port, distDir, tokens, tokenSha256, rateLimit, bodies, bucket, downloadsAbove } = workerDevVariables;
+const { port, distDir, tokens, tokenSha256, rateLimit, discordPublicKey, bodies, bucket, downloadsAbove } =
+  workerDevVariables;
 
 /** Who reads which variables: each process's own definitions. */
 export const readers: readonly { who: string; variables: Variables }[] = [
   { who: '`npm start`, `npm run serve`', variables: serveVariables },
   {
     who: '`npm run worker`, `npm run deploy`',
-    variables: { port, distDir, tokens, tokenSha256, rateLimit, bodies, bucket, downloadsAbove },
+    variables: { port, distDir, tokens, tokenSha256, rateLimit, discordPublicKey, bodies, bucket, downloadsAbove },
   },
   { who: 'the Worker (a variable or secret)', variables: workerVariables },
   { who: '`npm run build`, `npm run release`', variables: buildVariables },
   { who: 'the `treefarm` command', variables: cliVariables },
+  { who: '`npm run discord:register`', variables: registerVariables },
 ];
 
 function shownDefault({ fallback, shownDefault: shown }: Variable<unknown>): string {

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { BUCKET_BINDING } from '../contract/bindings.ts';
 import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
+import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
 import { type BucketPlan, type UploadCount, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { temporaryFolder } from './temporary-folder.ts';
 
@@ -14,7 +15,14 @@ import { temporaryFolder } from './temporary-folder.ts';
  * The routes that run the Worker in the R2 mode: those that need the core, and the offline
  * bundles (served from R2 or the assets, with ranges alike); all else is static.
  */
-export const WORKER_ROUTES = ['/api', '/api/*', '/mcp', '/healthz', `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`];
+export const WORKER_ROUTES = [
+  '/api',
+  '/api/*',
+  MCP_PATH,
+  DISCORD_PATH,
+  '/healthz',
+  `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`,
+];
 
 /** The R2 bucket of a run: its name, and whether it is Cloudflare's (a deploy) or wrangler's local simulation. */
 export interface BucketPlace {

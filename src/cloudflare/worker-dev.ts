@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 import type { unstable_startWorker } from 'wrangler';
 import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
 import { INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
-import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
+import { discordVariables, RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
+
+/** The Worker's variable of the Discord app's public key. */
+const DISCORD_PUBLIC_KEY = discordVariables.discordPublicKey.name;
 import { madeUpTokenNotice } from '../server/local-tokens.ts';
 import {
   type BodiesMode,
@@ -277,8 +280,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
 /** What `npm run worker` runs for its settings (its environment: settings.ts). */
 export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
-  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket } = settings;
-  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket };
+  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, discordPublicKey } = settings;
+  // The Discord app's public key is no secret: a plain variable of the Worker's, as on Cloudflare.
+  const vars = discordPublicKey === undefined ? {} : { vars: { [DISCORD_PUBLIC_KEY]: discordPublicKey } };
+  return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, ...vars };
 }
 
 if (import.meta.main) {

@@ -12,6 +12,17 @@ export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
 /** The MCP server for AI assistants (src/edge/mcp.ts): behind the API's token and rate limit. */
 export const MCP_PATH = '/mcp';
 
+/** The Discord app's interactions endpoint (src/edge/discord), when DISCORD_PUBLIC_KEY is set: signed, no token. */
+export const DISCORD_PATH = '/discord/interactions';
+
+/** The wiki's page of a record, by its content file's name (its slug). */
+export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
+/** The wiki's page of the data releases, and of one release. */
+export const CHANGES_PATH = '/changes/';
+export const releasePath = (id: string) => `${CHANGES_PATH}${id}/`;
+/** The wiki's planner. */
+export const PLANNER_PATH = '/planner/';
+
 /** The folder of dist/ that holds the API; reachable only through the edge. */
 export const API_DIR = 'api';
 /** The build's summary for people and the Node server (version, counts, releases); no runtime answers from it. */
@@ -32,6 +43,11 @@ export const suggestLevelRoute = (kind: KindId, digits: string) => `${kind}/sugg
 export const suggestKeyRoute = (kind: KindId, key: string) => `${kind}/suggest/key/${key}`;
 export const SUGGEST_SHARD = 'suggest/near/';
 export const suggestShardRoute = (kind: KindId, prefix: string) => `${kind}/${SUGGEST_SHARD}${prefix}`;
+/**
+ * The wiki page of each current record of a kind (PagesBody: its level, name and slug), which
+ * the Discord app links its answers to: read by the edge, never sent.
+ */
+export const pagesRoute = (kind: KindId) => `${kind}/pages`;
 /** The fixed error bodies of the edge (401, unknown endpoint, ...), in the current data's index. */
 export const fixedRoute = (name: FixedBodyName) => `_edge/${name}`;
 /** The body of GET /api/releases, in the current data's index. */

@@ -8,6 +8,7 @@
 //   token            token-verdict.ts whether the Authorization header carries a configured token
 //   limit            rate-limit.ts    which count the request falls under, and the 429 past it
 //   resolve          api-answer.ts    what answers the endpoint, query and release (/mcp: mcp.ts)
+//   (the Discord app, /discord/interactions, is handed to the adapter before the token: discord/)
 //   answer           answers.ts       each answer made once, frozen and shared
 // The work a request repeats (negotiation, resolving a query, a token already verified) is
 // remembered in bounded memos, so the common request allocates almost nothing.
@@ -16,6 +17,7 @@ import type { RouteIndex } from '../contract/resolve.ts';
 import { apiAnswers } from './api-answer.ts';
 import { AnswerCache, ERROR_HEADERS, OUTSIDE_API } from './answers.ts';
 import {
+  DISCORD,
   type EdgeDecision,
   type EdgeRequest,
   type EdgeResponse,
@@ -29,7 +31,15 @@ import { routeOf } from './route.ts';
 import { tokenVerdicts, type Verdict } from './token-verdict.ts';
 import type { Digest } from './tokens.ts';
 
-export type { BodySource, CountedResponse, EdgeDecision, EdgeRequest, EdgeResponse, McpHandOff } from './decision.ts';
+export type {
+  BodySource,
+  CountedResponse,
+  DiscordHandOff,
+  EdgeDecision,
+  EdgeRequest,
+  EdgeResponse,
+  McpHandOff,
+} from './decision.ts';
 export type { EdgeRateLimit, RateCount, RateScope } from './rate-limit.ts';
 
 export interface EdgeOptions {
@@ -40,6 +50,8 @@ export interface EdgeOptions {
   tokenNames?: readonly string[];
   /** Off when absent. */
   rateLimit?: EdgeRateLimit;
+  /** Whether the Discord app answers at DISCORD_PATH (DISCORD_PUBLIC_KEY is set). */
+  discord?: boolean;
 }
 
 /**
@@ -58,7 +70,13 @@ const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS }
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
 
-export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: EdgeOptions): EdgeCore {
+export function createEdge({
+  index,
+  tokenDigests,
+  tokenNames = [],
+  rateLimit,
+  discord = false,
+}: EdgeOptions): EdgeCore {
   const answers = new AnswerCache(index, policyHeaders(rateLimit));
   const health = healthCheck(index, answers);
   const tokens = tokenVerdicts(tokenDigests, tokenNames);
@@ -82,8 +100,9 @@ export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit }: 
 
   const decide = async (request: EdgeRequest, tokenCount?: RateCount): Promise<EdgeDecision> => {
     // Method and path.
-    const route = routeOf(request);
+    const route = routeOf(request, discord);
     if (route === 'static') return STATIC;
+    if (route === 'discord') return DISCORD;
     if (route === 'api-folder') return answers.fixed(404, 'not-found', request, NO_HEADERS, OUTSIDE_API);
     if (route === 'static-method')
       return answers.fixed(405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, OUTSIDE_API);

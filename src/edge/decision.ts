@@ -46,6 +46,17 @@ export interface McpHandOff {
 }
 
 /**
+ * A request to the Discord app's endpoint (DISCORD_PATH, when it is on): no token, no count
+ * (Discord's signature is its credential); the adapter answers it with src/edge/discord,
+ * loaded at the first such request. Shared, frozen.
+ */
+export interface DiscordHandOff {
+  readonly type: 'discord';
+}
+
+export const DISCORD: DiscordHandOff = Object.freeze({ type: 'discord' });
+
+/**
  * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
  * its RateLimit state.
  */
@@ -63,7 +74,7 @@ export interface CountedResponse {
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | McpHandOff | CountedResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | McpHandOff | DiscordHandOff | CountedResponse;
 
 /** The static site's: shared by every request the adapter serves from its files. */
 export const STATIC: EdgeDecision = Object.freeze({ type: 'static' });

@@ -20,7 +20,8 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { MCP_PATH } from '../contract/paths.ts';
+import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
+import { type DiscordExchange, discordExchange, readDiscordBody } from './discord-exchange.ts';
 import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
@@ -50,6 +51,8 @@ export interface ServerOptions {
   trustProxy?: TrustedProxies | undefined;
   /** TRUST_PROXY_HEADER: the header they forward it in; X-Forwarded-For when absent. */
   trustProxyHeader?: ForwardingHeader;
+  /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions; off when absent. */
+  discordPublicKey?: string | undefined;
 }
 
 /** The trusted proxies and the header they forward the client's address in. */
@@ -80,6 +83,8 @@ interface Generation {
   core: EdgeCore;
   send: SendDecision;
   serveStatic: StaticSite;
+  /** The Discord app's endpoint, when it is on. */
+  discord: DiscordExchange | undefined;
 }
 
 /** The rate limit the core enforces, and the same count when it answers at once (this process's own). */
@@ -98,6 +103,7 @@ async function loadGeneration(
   distDir: string,
   tokens: readonly ConfiguredToken[],
   limited: Counting | undefined,
+  discord: DiscordExchange | undefined,
 ): Promise<Generation> {
   const store = await loadBodyStore(distDir);
   const core = createEdge({
@@ -105,6 +111,7 @@ async function loadGeneration(
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: limited?.rateLimit,
+    discord: discord !== undefined,
   });
   return {
     store,
@@ -113,6 +120,7 @@ async function loadGeneration(
     core,
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
+    discord,
   };
 }
 
@@ -125,6 +133,10 @@ const CONNECT_REFUSED = [
   'Content-Length: 0',
   '\r\n',
 ].join('\r\n');
+
+/** Whether the request's endpoint reads and bounds its body itself: /mcp, and the Discord app when it is on. */
+const ownsBody = (target: RequestTarget | undefined, generation: Generation): boolean =>
+  target?.pathname === MCP_PATH || (target?.pathname === DISCORD_PATH && generation.discord !== undefined);
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(
@@ -139,8 +151,8 @@ function requestHandler(
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // /mcp bounds its own body (readMcpBody), to answer one past it with its JSON-RPC 413.
-    if (target?.pathname !== MCP_PATH && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // /mcp and the Discord app bound their own bodies (readMcpBody), to answer one past it with their own 413.
+    if (!ownsBody(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       return;
     }
@@ -177,8 +189,8 @@ class Exchange implements EdgeRequest {
   /** performance.now() when the request arrived, for the log. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
-  /** The body of a request to /mcp, read from its first byte on; undefined elsewhere (never read). */
-  private readonly mcpBody: PendingBody | undefined;
+  /** The body of a request to /mcp or the Discord app, read from its first byte on (else undefined: never read). */
+  private readonly ownBody: PendingBody | undefined;
 
   constructor(
     request: IncomingMessage,
@@ -201,7 +213,12 @@ class Exchange implements EdgeRequest {
     this.generation = generation;
     this.log = log;
     this.start = start;
-    this.mcpBody = target.pathname === MCP_PATH ? readMcpBody(request, response) : undefined;
+    this.ownBody =
+      target.pathname === MCP_PATH
+        ? readMcpBody(request, response)
+        : ownsBody(target, generation)
+          ? readDiscordBody(request, response)
+          : undefined;
   }
 
   header(name: string): string | null {
@@ -231,13 +248,30 @@ class Exchange implements EdgeRequest {
       this.answerMcp(answer, rateLimit);
       return;
     }
+    if (answer.type === 'discord') {
+      this.answerDiscord();
+      return;
+    }
     const bytes = send(this.response, answer, rateLimit);
     if (this.log) this.logLine(bytes);
   }
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
-    const body = this.mcpBody ?? readMcpBody(this.request, this.response);
+    const body = this.ownBody ?? readMcpBody(this.request, this.response);
     sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
+      (bytes) => this.log && this.logLine(bytes),
+      (error: unknown) => this.failed(error),
+    );
+  }
+
+  private answerDiscord(): void {
+    const { discord, store } = this.generation;
+    if (!discord) {
+      this.failed(new Error('the core handed a request to the Discord app, which is off'));
+      return;
+    }
+    const body = this.ownBody ?? readDiscordBody(this.request, this.response);
+    discord(this.request, this.response, body, store.index).then(
       (bytes) => this.log && this.logLine(bytes),
       (error: unknown) => this.failed(error),
     );
@@ -309,8 +343,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // One count for the server's life: a reload keeps every window's count.
   const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter, options.rateClock);
+  const discord = options.discordPublicKey === undefined ? undefined : discordExchange(options.discordPublicKey);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, tokens, limited), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, limited, discord), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -334,7 +369,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, tokens, limited);
+        state.current = await loadGeneration(options.distDir, tokens, limited, discord);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

@@ -13,28 +13,33 @@ import type { RouteIndex } from '../contract/resolve.ts';
 export type PendingBody = Promise<Buffer | 'too large'>;
 
 /**
- * Starts reading the body of a request to /mcp; resolves at its end, or once it is over the
- * bound. A body over it is read no further, and whatever answers the request (the 413, or a
- * 401 or 429 before it) closes the connection, which cannot carry another request.
+ * Starts reading the body of a request to /mcp (or to another endpoint that bounds its own body
+ * at `limit`: the Discord app's); resolves at its end, or once it is over the bound. A body over
+ * it is read no further, and whatever answers the request (the 413, or a 401 or 429 before it)
+ * closes the connection, which cannot carry another request.
  */
-export function readMcpBody(request: IncomingMessage, response: ServerResponse): PendingBody {
+export function readMcpBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  limit = MCP_MAX_BODY_BYTES,
+): PendingBody {
   const tooLarge = () => {
     request.pause();
     if (!response.headersSent) response.setHeader('Connection', 'close');
     return 'too large' as const;
   };
-  if (Number(request.headers['content-length']) > MCP_MAX_BODY_BYTES) return Promise.resolve(tooLarge());
+  if (Number(request.headers['content-length']) > limit) return Promise.resolve(tooLarge());
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let length = 0;
     const done = () => {
       request.off('data', take);
-      resolve(length > MCP_MAX_BODY_BYTES ? tooLarge() : Buffer.concat(chunks));
+      resolve(length > limit ? tooLarge() : Buffer.concat(chunks));
     };
     const take = (chunk: Buffer) => {
       chunks.push(chunk);
       length += chunk.length;
-      if (length > MCP_MAX_BODY_BYTES) done();
+      if (length > limit) done();
     };
     request.on('data', take);
     request.once('end', done);
@@ -52,6 +57,12 @@ export async function sendMcp(
   handOff: McpHandOff,
   rateLimit: string | undefined,
 ): Promise<number> {
+  const answer = await answerMcp(await webRequest(request, body, MCP_MAX_BODY_BYTES), index, handOff.headers);
+  return writeAnswer(request, response, answer, rateLimit);
+}
+
+/** A Web Request of a node:http request and its body as read (a body over `limit` declared so, unread). */
+export async function webRequest(request: IncomingMessage, body: PendingBody, limit: number): Promise<Request> {
   const headers = new Headers();
   const raw = request.rawHeaders;
   for (let at = 0; at + 1 < raw.length; at += 2) {
@@ -61,19 +72,27 @@ export async function sendMcp(
   }
   const method = request.method ?? 'GET';
   const read = method === 'POST' ? await body : undefined;
-  // Over the bound: declared so, and src/edge/mcp.ts refuses it by its length without reading.
-  if (read === 'too large') headers.set('content-length', String(MCP_MAX_BODY_BYTES + 1));
-  const url = `http://${request.headers.host ?? 'localhost'}${request.url ?? '/mcp'}`;
-  const webRequest = new Request(URL.canParse(url) ? url : 'http://localhost/mcp', {
+  // Over the bound: declared so, and the endpoint refuses it by its length without reading.
+  if (read === 'too large') headers.set('content-length', String(limit + 1));
+  const url = `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`;
+  return new Request(URL.canParse(url) ? url : 'http://localhost/', {
     method,
     headers,
     body: read instanceof Buffer ? new Uint8Array(read) : undefined,
   });
-  const answer = await answerMcp(webRequest, index, handOff.headers);
+}
+
+/** Writes a Web Response (with the request's RateLimit, if any); the number of body bytes sent, for the log. */
+export async function writeAnswer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: Response,
+  rateLimit?: string,
+): Promise<number> {
   const bytes = Buffer.from(await answer.arrayBuffer());
   const sent: Record<string, string> = Object.fromEntries(answer.headers);
   if (rateLimit !== undefined) sent['RateLimit'] = rateLimit;
   sent['Content-Length'] = String(bytes.length);
   response.writeHead(answer.status, sent).end(bytes);
-  return method === 'HEAD' ? 0 : bytes.length;
+  return request.method === 'HEAD' ? 0 : bytes.length;
 }

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  discordVariables,
   documented,
   folderPath,
   hostName,
@@ -56,6 +57,7 @@ export const serveVariables = {
   ),
   ...tokenVariables,
   ...rateLimitVariables,
+  ...discordVariables,
   /** One JSON line per request on stdout; `off` turns it off. */
   accessLog: documented(
     variable('ACCESS_LOG', onOff, true),

@@ -5,9 +5,8 @@ import type { Changes, RecordRef } from '../build/changes.ts';
 import type { ReleaseEntry } from '../build/wiki-data.ts';
 import { kindById, kindTitle, type KindId } from '../schema/kinds.ts';
 import { type ReleaseFields, releaseFieldsOf } from '../schema/releases.ts';
-import { exact, formatRange, type Unit } from './format.ts';
+import { fieldFormat, formatValue } from '../contract/figures.ts';
 import { CHANGES_PATH, recordPath, releasePath } from './site.ts';
-import { viewOf, type FieldFormat } from './views.ts';
 
 export interface RecordRow {
   kind: string;
@@ -49,30 +48,6 @@ export interface HistoryRow {
   href: string;
   date?: string;
   what: string;
-}
-
-/** Labels of the content fields the API does not serve. */
-const CONTENT_ONLY: Record<string, FieldFormat> = {
-  aliases: { label: 'Earlier names', unit: 'text' },
-  order: { label: 'Order within the level', unit: 'count' },
-};
-
-function fieldFormat(kind: KindId, field: string): FieldFormat {
-  const fields: Record<string, FieldFormat> = viewOf(kind).fields;
-  return fields[field] ?? CONTENT_ONLY[field] ?? { label: field, unit: 'text' };
-}
-
-const isRange = (value: unknown): value is [number, number] =>
-  Array.isArray(value) && value.length === 2 && value.every((item) => typeof item === 'number');
-
-/** A field's value as the wiki writes it: exact figures with their unit; absent as "—". */
-export function formatValue(kind: KindId, field: string, value: unknown): string {
-  const { unit } = fieldFormat(kind, field);
-  if (value === null || value === undefined) return '—';
-  if (unit !== 'text' && typeof value === 'number') return exact(unit as Unit, value);
-  if (unit !== 'text' && isRange(value)) return formatRange(exact, unit as Unit, value);
-  if (Array.isArray(value)) return value.length === 0 ? '—' : value.join(', ');
-  return String(value);
 }
 
 /** The heading of a record in a change: its name, or "Level 3 plot" for kinds without names. */

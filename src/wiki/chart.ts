@@ -2,7 +2,7 @@
 // description, caption); Chart.astro writes the SVG. No chart code reaches the browser.
 // The words carry the figures, for whoever cannot see the lines: where each line starts and
 // ends and its peaks, the highlighted record's values, and every value of a short series.
-import { shown, type Unit } from './format.ts';
+import { shown, type Unit } from '../contract/format.ts';
 
 export interface ChartPoint {
   /** Short label under the axis: "12". */

@@ -4,17 +4,17 @@ import { treeEconomics, type TreeEconomics } from '../contract/economics.ts';
 import { searchKey } from '../contract/search-key.ts';
 import { kindById, type KindId } from '../schema/kinds.ts';
 import { drawChart, prepareChart, type ChartModel, type PreparedChart } from './chart.ts';
-import { exact, formatRange, shown, type Unit } from './format.ts';
-import { kindPagePath, kindTitle, PLANNER_PATH, recordPath } from './site.ts';
 import {
-  viewOf,
-  type ContentOf,
-  type Derived,
   type FieldFormat,
-  type KindView,
-  type Range,
-  type WikiEntry,
-} from './views.ts';
+  fieldValue,
+  type FigureRow,
+  figureRow,
+  recordFigures,
+  sortKey,
+} from '../contract/figures.ts';
+import type { Unit } from '../contract/format.ts';
+import { kindPagePath, kindTitle, PLANNER_PATH, recordPath } from './site.ts';
+import { viewOf, type ContentOf, type KindView, type WikiEntry } from './views.ts';
 
 export interface Cell {
   text: string;
@@ -31,11 +31,7 @@ export interface KindTable {
   sortedColumn: number;
 }
 
-export interface FigureRow {
-  label: string;
-  shown: string;
-  exact: string;
-}
+export type { FigureRow } from '../contract/figures.ts';
 
 export interface RecordLink {
   href: string;
@@ -64,27 +60,6 @@ export interface RecordPage {
   planner?: string;
   /** The search keys of the name and earlier names ("oaktree", "breadknife"), for the wiki's search ranking. */
   searchKeys: string[];
-}
-
-type Value = number | Range;
-
-function fieldValue(data: object, field: string): Value | string | undefined {
-  const value: unknown = (data as Record<string, unknown>)[field];
-  if (typeof value === 'number' || typeof value === 'string') return value;
-  if (Array.isArray(value)) {
-    const [low, high]: unknown[] = value;
-    if (typeof low === 'number' && typeof high === 'number') return [low, high];
-  }
-  return undefined;
-}
-
-const isRange = (value: Value): value is Range => typeof value !== 'number';
-const formatted = (format: typeof shown, unit: Unit, value: Value) =>
-  isRange(value) ? formatRange(format, unit, value) : format(unit, value);
-const sortKey = (value: Value) => String(isRange(value) ? (value[0] + value[1]) / 2 : value);
-
-function figureRow(label: string, unit: Unit, value: Value): FigureRow {
-  return { label, shown: formatted(shown, unit, value), exact: formatted(exact, unit, value) };
 }
 
 function fieldsOf<K extends KindId>(view: KindView<K>): [string, FieldFormat][] {
@@ -220,34 +195,18 @@ export function recordPage<K extends KindId>(
   const entry = entries[index];
   if (!entry) throw new Error(`No ${kind} record at position ${index}`);
   const data = entry.data;
-  const texts: RecordPage['texts'] = [];
-  const figures: FigureRow[] = [];
-  for (const [field, format] of fieldsOf(view)) {
-    const value = fieldValue(data, field);
-    if (value === undefined) continue;
-    if (typeof value === 'string') {
-      if (field !== 'funfact') texts.push({ label: format.label, text: value });
-    } else if (format.unit !== 'text') {
-      figures.push(figureRow(format.label, format.unit, value));
-    }
-  }
-  const noun = kindById(kind)?.noun ?? kind;
+  const { title, texts, figures, derived } = recordFigures(view, data);
   const ladder = economics?.[index];
+  const noun = kindById(kind)?.noun ?? kind;
   return {
-    title: view.title(data),
+    title,
     tagline: `Level ${data.level} ${noun}`,
     region: 'plantingRegion' in data ? data.plantingRegion : undefined,
     funfact: 'funfact' in data ? data.funfact : undefined,
     aliases: 'aliases' in data ? (data.aliases ?? []) : [],
     texts,
     figures,
-    derived: [
-      ...view.derived.map((figure: Derived<ContentOf<K>>) => ({
-        ...figureRow(figure.label, figure.unit, figure.value(data)),
-        how: figure.how,
-      })),
-      ...(ladder ? ladderFigures(ladder) : []),
-    ],
+    derived: [...derived, ...(ladder ? ladderFigures(ladder) : [])],
     planner: ladder ? PLANNER_PATH : undefined,
     previous: link(kind, view, entries[index - 1]),
     next: link(kind, view, entries[index + 1]),

@@ -10,7 +10,7 @@ import {
   type PlotFigures,
   type TreeFigures,
 } from '../contract/economics.ts';
-import { exact, shown } from './format.ts';
+import { exact, shown } from '../contract/format.ts';
 
 /** A tree as the planner needs it: its figures, its name and its page. */
 export interface PlannerTree extends TreeFigures {

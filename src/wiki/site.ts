@@ -1,4 +1,5 @@
 // The wiki's names and addresses: one place for every URL the pages link to.
+import { CHANGES_PATH, PLANNER_PATH } from '../contract/paths.ts';
 import { kinds, kindTitle, type KindId } from '../schema/kinds.ts';
 
 // The wiki's pages take every name and address from here, kind headings included.
@@ -10,20 +11,18 @@ export const kindPath = (kind: KindId) => `/${kind}/`;
 /** Page `number` of a kind's listing: the first is the kind's page itself. */
 export const kindPagePath = (kind: KindId, number: number) =>
   number <= 1 ? kindPath(kind) : `${kindPath(kind)}page/${number}/`;
-export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
 /** The id of a kind's table on its index page: the charts link to it for every value. */
 export const kindTableId = (kind: KindId) => `${kind}-table`;
 export const SEARCH_PATH = '/search/';
 export const API_DOCS_PATH = '/docs/api/';
 export const DOWNLOADS_PATH = '/downloads/';
-export const CHANGES_PATH = '/changes/';
-export const PLANNER_PATH = '/planner/';
-export const releasePath = (id: string) => `${CHANGES_PATH}${id}/`;
 /** The feeds of the data releases, linked from every page's head. */
 export const ATOM_FEED_PATH = `${CHANGES_PATH}atom.xml`;
 export const JSON_FEED_PATH = `${CHANGES_PATH}feed.json`;
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
 export { LOCAL_ORIGIN } from '../contract/paths.ts';
+// The Discord app links to the same pages (src/edge/discord): their addresses are the contract's.
+export { CHANGES_PATH, PLANNER_PATH, recordPath, releasePath } from '../contract/paths.ts';
 
 export interface NavItem {
   label: string;

@@ -3,11 +3,19 @@
 // reads them (src/schema/environment.ts); the R2 mode's index and the test counter are its own.
 import { z } from 'zod';
 import { INDEX_VARIABLE, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
-import { documented, onOff, rateLimitVariables, tokenVariables, variable } from '../schema/environment.ts';
+import {
+  discordVariables,
+  documented,
+  onOff,
+  rateLimitVariables,
+  tokenVariables,
+  variable,
+} from '../schema/environment.ts';
 
 export const workerVariables = {
   ...tokenVariables,
   ...rateLimitVariables,
+  ...discordVariables,
   index: documented(
     variable(INDEX_VARIABLE, z.string()),
     'The R2 mode: which deploy object of the bucket the Worker serves. `npm run deploy` sets it; not set by hand.',

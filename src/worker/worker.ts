@@ -43,7 +43,13 @@ import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { errorBody } from '../contract/messages.ts';
 import { failureAnswer } from '../edge/failure.ts';
-import { EnvironmentError, RATE_LIMIT_VARIABLE, rateLimitVariables, readEnvironment } from '../schema/environment.ts';
+import {
+  discordVariables,
+  EnvironmentError,
+  RATE_LIMIT_VARIABLE,
+  rateLimitVariables,
+  readEnvironment,
+} from '../schema/environment.ts';
 
 /**
  * Env as wrangler.toml types it, with the optional rate limit (the binding, and API_RATE_LIMIT
@@ -74,6 +80,8 @@ interface Isolate {
   body(stored: string, part: BodyPart): Promise<Bytes>;
   /** The offline bundles, from the assets or (the R2 mode, those too large for an asset) the bucket. */
   downloads: DownloadServer;
+  /** DISCORD_PUBLIC_KEY: the Discord app's, when it is on. */
+  discordPublicKey: string | undefined;
 }
 
 let isolate: Promise<Isolate> | undefined;
@@ -294,14 +302,16 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
   const tokens = await configuredTokens(env);
+  const { discordPublicKey } = readEnvironment(discordVariables, env);
   const core = createEdge({
     index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: rateLimitOf(env),
+    discord: discordPublicKey !== undefined,
   });
   const inR2 = r2 && { bucket: r2.bucket, listing: r2.deploy.downloads };
-  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2) };
+  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2), discordPublicKey };
 }
 
 /**
@@ -366,12 +376,31 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
     client: request.headers.get('cf-connecting-ip'),
   });
   if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
+  if (decision.type === 'discord') return answerDiscord(request, state);
   const answer = decision.type === 'counted' ? decision.answer : decision;
   const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
   if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
   const mcp = await (await mcpRoute()).answerMcp(request, state.index, answer.headers);
   if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
   return mcp;
+}
+
+/** The Discord app (src/edge/discord), loaded at the first request to it, its key imported once. */
+let discordApp:
+  | Promise<{ answer: typeof import('../edge/discord/interactions.ts').answerDiscord; key: CryptoKey }>
+  | undefined;
+
+async function answerDiscord(request: Request, state: Isolate): Promise<Response> {
+  const hex = state.discordPublicKey;
+  if (hex === undefined) throw new Error('the core handed a request to the Discord app, which is off');
+  discordApp ??= import('../edge/discord/interactions.ts')
+    .then(async (app) => ({ answer: app.answerDiscord, key: await app.discordPublicKey(hex) }))
+    .catch((error: unknown) => {
+      discordApp = undefined;
+      throw error;
+    });
+  const { answer, key } = await discordApp;
+  return answer(request, state.index, key);
 }
 
 /**

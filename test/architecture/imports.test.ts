@@ -28,6 +28,9 @@ const allowed: Record<string, readonly string[]> = {
   wiki: ['build', 'schema', 'contract'],
   // Pages reach the build's data only through the wiki.
   pages: ['wiki', 'schema', 'contract'],
+  // The Discord app's command-line tooling (`npm run discord:register`): it puts the contract's
+  // command list to Discord, and serves nothing, so it needs no edge, server or build.
+  discord: ['schema', 'contract'],
 };
 /** Pages that show a document of docs/ (the API page renders docs/api-contract.md): prose, not code. */
 const showsDocs = (file: string, target: string) => layerOf(file) === 'pages' && /^docs\/[\w-]+\.md$/.test(target);

@@ -20,6 +20,7 @@ import {
   listRoute,
   MANIFEST_FILE,
   notFoundRoute,
+  pagesRoute,
   queryRoute,
   rootPath,
   SUGGEST_SHARD,
@@ -111,7 +112,11 @@ const routes = () => scopeRoutes(undefined, outDir);
 /** The routes of the kinds' endpoints (not the edge's fixed error bodies, nor suggestions). */
 const apiEnvelopePaths = () =>
   [...routes().keys()].filter(
-    (route) => !route.startsWith('_edge/') && !route.includes('/suggest/') && route !== 'releases',
+    (route) =>
+      !route.startsWith('_edge/') &&
+      !route.includes('/suggest/') &&
+      route !== 'releases' &&
+      !kinds.some((kind) => route === pagesRoute(kind.id)),
   );
 
 describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) => {
@@ -157,6 +162,17 @@ describe.each(kinds.map((kind) => [kind.id, kind] as const))('%s', (_id, kind) =
       expect(positions.every((position) => position >= 0)).toBe(true);
       expect(positions).toEqual([...positions].sort((a, b) => a - b));
     }
+  });
+
+  test("its pages body lists every record's level, name and wiki page (its content file), in list order", () => {
+    const body = storedBodies().get(routes().get(pagesRoute(kind.id)) ?? '') ?? Buffer.alloc(0);
+    const { pages } = JSON.parse(partOf(body, 'identity').toString('utf8')) as { pages: unknown[] };
+    const files = readdirSync(join(projectDir, 'content', kind.id)).map((file) => file.replace(/\.ya?ml$|\.json$/, ''));
+    const listed = (readEnvelope(listRoute(kind.id)).data ?? []) as { level: number; name?: string }[];
+    expect(pages.map((page) => (page as unknown[]).slice(0, 2))).toEqual(
+      listed.map((record) => [record.level, record.name ?? null]),
+    );
+    expect(pages.map((page) => (page as unknown[])[2]).sort()).toEqual(files.sort());
   });
 
   test('every level finds exactly the records of that level, in list order', () => {
@@ -316,9 +332,12 @@ describe('the pack', () => {
 });
 
 describe('compression at build time', () => {
-  test('every br and gzip variant decodes to its body; near-miss shards, never sent, have none', () => {
+  test('every br and gzip variant decodes to its body; near-miss shards and pages, never sent, have none', () => {
+    const pages = new Set(kinds.map((kind) => pagesRoute(kind.id)));
     const shards = new Set(
-      [...routes()].filter(([route]) => route.includes(`/${SUGGEST_SHARD}`)).map(([, body]) => body),
+      [...routes()]
+        .filter(([route]) => route.includes(`/${SUGGEST_SHARD}`) || pages.has(route))
+        .map(([, body]) => body),
     );
     for (const [name, bytes] of storedBodies()) {
       const identity = partOf(bytes, 'identity');

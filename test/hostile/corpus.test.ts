@@ -1,13 +1,16 @@
 // Hostile input, raw on the wire, against every runtime: malformed and odd request targets,
 // encodings and traversal, duplicate and conflicting headers, absurd header values, HTTP/1.0
 // and pipelining. Whatever the answer, it is never a 5xx, never API data without a valid
-// token, never an API file on a static path, and never a file outside the built site.
+// token, never an API file on a static path, and never a file outside the built site. The
+// Discord app is on (a key made here), so its endpoint takes the same abuse.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
-import { API_DIR } from '../../src/contract/paths.ts';
+import { DISCORD_MAX_BODY_BYTES } from '../../src/contract/discord/commands.ts';
+import { API_DIR, DISCORD_PATH } from '../../src/contract/paths.ts';
+import { discordKeys } from '../support/discord.ts';
 import { openConnection, requestBytes, takeResponse, type RawRequest, type RawResponse } from '../support/http.ts';
 import {
   contractRuntimeNames,
@@ -92,6 +95,21 @@ const MCP_HEADERS: [string, string][] = [
   ['Accept', 'application/json, text/event-stream'],
 ];
 const mcpPost = (body: string): RawRequest => ({ method: 'POST', target: '/mcp', headers: MCP_HEADERS, body });
+/** The Discord app's key, and another: the runtimes run with the first as DISCORD_PUBLIC_KEY. */
+const [discordApp, discordOther] = await Promise.all([discordKeys(), discordKeys()]);
+const STAMP = '1700000000';
+/** A POST to the Discord app: its body signed by `signer` (over the timestamp and `signed`, the body by default). */
+const discordPost = async (body: string, signer = discordApp, signed = body): Promise<RawRequest> => ({
+  method: 'POST',
+  target: DISCORD_PATH,
+  headers: [
+    ['X-Signature-Ed25519', await signer.sign(STAMP + signed)],
+    ['X-Signature-Timestamp', STAMP],
+    ['Content-Type', 'application/json'],
+  ],
+  body,
+});
+const PING = '{"type":1}';
 const toolCallText = (text: string) =>
   JSON.stringify({
     jsonrpc: '2.0',
@@ -503,6 +521,44 @@ const corpus: HostileCase[] = [
   one('/mcp: another token', { ...mcpPost(toolCallText('oa')), headers: [bearer(OTHER)] }, 401),
   one('/mcp: GET, asking for an event stream', { target: '/mcp', headers: [...MCP_HEADERS] }, 405),
   one('/mcp: DELETE', { method: 'DELETE', target: '/mcp', headers: [...MCP_HEADERS] }, 405),
+  // The Discord app checks the signature before it reads anything else; no token is asked for.
+  one('/discord/interactions: no signature', { method: 'POST', target: DISCORD_PATH, body: PING }, 401),
+  one(
+    '/discord/interactions: a token but no signature',
+    { method: 'POST', target: DISCORD_PATH, headers: [bearer(TOKEN)], body: PING },
+    401,
+  ),
+  one(
+    '/discord/interactions: a signature that is no hex',
+    {
+      ...(await discordPost(PING)),
+      headers: [
+        ['X-Signature-Ed25519', 'g'.repeat(128)],
+        ['X-Signature-Timestamp', STAMP],
+      ],
+    },
+    401,
+  ),
+  one('/discord/interactions: a signature by another key', await discordPost(PING, discordOther), 401),
+  one('/discord/interactions: a signed PING with another body', await discordPost('{"type":2}', discordApp, PING), 401),
+  one(
+    '/discord/interactions: a signed body over its bound (32 KiB)',
+    await discordPost(`{"type":1,"x":"${'x'.repeat(DISCORD_MAX_BODY_BYTES)}"}`),
+    413,
+  ),
+  one(
+    "/discord/interactions: a body past the server's own bound (64 KiB)",
+    await discordPost(`{"type":1,"x":"${'x'.repeat(70_000)}"}`),
+    413,
+  ),
+  one('/discord/interactions: signed, not JSON', await discordPost('{"type":'), 400),
+  one('/discord/interactions: signed, a string', await discordPost('"PING"'), 400),
+  one('/discord/interactions: GET', { target: DISCORD_PATH }, 405),
+  one(
+    "/discord/interactions/: a POST below it is the site's",
+    { method: 'POST', target: `${DISCORD_PATH}/`, body: PING },
+    405,
+  ),
   raw(
     'a request without a token whose body is a request with one',
     `GET /api/trees HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +
@@ -517,7 +573,7 @@ describe.each(contractRuntimeNames)('%s runtime', (runtimeName) => {
   let digests: ReturnType<typeof siteDigests>;
   beforeAll(async () => {
     digests = siteDigests();
-    runtime = await startRuntime(runtimeName, { tokens: [TOKEN] });
+    runtime = await startRuntime(runtimeName, { tokens: [TOKEN], discordPublicKey: discordApp.publicKeyHex });
   });
   afterAll(() => runtime?.close());
 

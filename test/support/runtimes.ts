@@ -59,6 +59,8 @@ export interface RuntimeOptions extends TokenOptions {
   downloadsAbove?: number;
   /** worker-r2: wrangler's local R2 in this folder, kept when the run closes (a temp folder of its own by default). */
   persistDir?: string;
+  /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions. */
+  discordPublicKey?: string;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
@@ -68,14 +70,22 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     downloadsAbove,
     persistDir: givenPersistDir,
     rateClock,
+    discordPublicKey,
     ...tokens
   } = options;
   if (name === 'node') {
-    const server = await startServer({ distDir: servedDir, rateClock, ...tokens });
+    const server = await startServer({ distDir: servedDir, rateClock, discordPublicKey, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
+  const vars: Record<string, string> = discordPublicKey === undefined ? {} : { DISCORD_PUBLIC_KEY: discordPublicKey };
   if (name === 'worker') {
-    const worker = await startWorker({ port: await freePort(), assetsDir: servedDir, countInvocations, ...tokens });
+    const worker = await startWorker({
+      port: await freePort(),
+      assetsDir: servedDir,
+      countInvocations,
+      vars,
+      ...tokens,
+    });
     return { name, url: worker.url, close: worker.close };
   }
   // A local R2 seeded from the build: of its own, removed with the run, unless one is given.
@@ -87,6 +97,7 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     persistDir,
     countInvocations,
     downloadsAbove,
+    vars,
     ...tokens,
   });
   return {

@@ -2,7 +2,8 @@
 // record's History. Hand-written changes in, the expected words out.
 import { expect, test } from 'vitest';
 import type { Changes } from '../../src/build/changes.ts';
-import { type ChangeHistory, changeTables, formatValue, recordHistories } from '../../src/wiki/changes.ts';
+import { formatValue } from '../../src/contract/figures.ts';
+import { type ChangeHistory, changeTables, recordHistories } from '../../src/wiki/changes.ts';
 
 test('values are written exactly, with their unit; ranges as ranges; lists joined; absent as a dash', () => {
   expect(formatValue('trees', 'logValue', 93741)).toBe('$93,741');

@@ -7,7 +7,7 @@ import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.
 import { downsample, drawChart, lineChart, MAX_BUCKETS, prepareChart } from '../../src/wiki/chart.ts';
 import { kindCharts, kindListings, kindTable, recordPage, ROWS_PER_PAGE } from '../../src/wiki/model.ts';
 import { costToReach, harvestValue, logsPerMinute, treeEconomics } from '../../src/contract/economics.ts';
-import { exact, formatDuration, formatMoney } from '../../src/wiki/format.ts';
+import { exact, formatDuration, formatMoney } from '../../src/contract/format.ts';
 import { viewOf, type ContentOf, type FieldFormat, type WikiEntry } from '../../src/wiki/views.ts';
 
 const content = loadContent(join(projectDir, 'content'));

@@ -11,7 +11,7 @@ import { type CallToolResult, ErrorCode, type JSONRPCRequest, type Tool } from '
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { RouteIndex } from '../resolve.ts';
-import { given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
+import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
 
@@ -118,7 +118,7 @@ export async function callTool(
     );
   const input = tools[name].input;
   const parsed = input.safeParse(args ?? {});
-  if (!parsed.success) return refused(name, issues(parsed.error, Object.keys(input.shape)));
+  if (!parsed.success) return refused(name, argumentIssues(parsed.error, Object.keys(input.shape)));
   let answer: Awaited<ReturnType<typeof runTool>>;
   try {
     answer = await runTool(index, name, parsed.data);
@@ -141,18 +141,3 @@ const refused = (name: string, what: string): CallToolResult => ({
   content: [{ type: 'text', text: `Invalid arguments for ${name}: ${what}` }],
   isError: true,
 });
-
-/**
- * What is wrong with the arguments, one clause an argument. They are one flat object
- * (toolCallParams checks that), so every issue but unknown keys is about the argument its path
- * starts with, and its message (the tool's schema words it) says what that argument expects.
- */
-function issues(error: z.ZodError, names: readonly string[]): string {
-  return error.issues
-    .map((issue) => {
-      if (issue.code !== 'unrecognized_keys') return `${String(issue.path[0])}: ${issue.message}`;
-      const plural = issue.keys.length > 1 ? 's' : '';
-      return `unknown argument${plural} ${issue.keys.join(', ')} (the arguments are ${names.join(', ')})`;
-    })
-    .join('; ');
-}

@@ -499,3 +499,18 @@ export const isToolName = (name: string): name is ToolName => Object.hasOwn(tool
 export function runTool(index: RouteIndex, name: ToolName, input: unknown): Promise<ToolAnswer> {
   return (handlers[name] as (index: RouteIndex, input: unknown) => Promise<ToolAnswer>)(index, input);
 }
+
+/**
+ * What is wrong with a tool's arguments, one clause an argument. They are one flat object
+ * (the MCP server and the Discord app check that), so every issue but unknown keys is about the argument its path
+ * starts with, and its message (the tool's schema words it) says what that argument expects.
+ */
+export function argumentIssues(error: z.ZodError, names: readonly string[]): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code !== 'unrecognized_keys') return `${String(issue.path[0])}: ${issue.message}`;
+      const plural = issue.keys.length > 1 ? 's' : '';
+      return `unknown argument${plural} ${issue.keys.join(', ')} (the arguments are ${names.join(', ')})`;
+    })
+    .join('; ');
+}

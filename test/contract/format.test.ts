@@ -7,7 +7,7 @@ import {
   formatMoney,
   formatRange,
   shown,
-} from '../../src/wiki/format.ts';
+} from '../../src/contract/format.ts';
 
 describe('durations are shown as the game shows them', () => {
   test('61 seconds is "1m 1s"', () => expect(formatDuration(61)).toBe('1m 1s'));

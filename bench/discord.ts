@@ -1,0 +1,130 @@
+// `npm run bench:discord`: what the Discord app's interactions cost beside a GET: an autocomplete
+// (/tree, "oak"), a command (/tree oak tree: the record as an embed) and the GET of the same name
+// (/api/trees?search=oak%20tree), each signed as Discord signs (a key pair made here).
+//
+// 1. Node, in-process, CPU: process.cpuUsage() around `--calls` warm answers made by the server's
+//    own code without a socket (the GET as the core decides it and the body store hands over its
+//    bytes; an interaction as src/edge/discord answers a Web Request, signature check included).
+// 2. workerd (wrangler dev), CPU: the CPU time (utime + stime, /proc/<pid>/stat) of the workerd
+//    processes of the run, before and after `--calls` sequential warm requests of each kind,
+//    divided by the requests. It includes what workerd does for any request (HTTP, wrangler's
+//    local entry worker), which the GET's figure shows; Cloudflare bills the Worker's own part.
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
+import { DISCORD_PATH } from '../src/contract/paths.ts';
+import { answerDiscord, discordPublicKey } from '../src/edge/discord/interactions.ts';
+import { startWorker } from '../src/cloudflare/worker-dev.ts';
+import { discordKeys } from '../test/support/discord.ts';
+import { freePort } from '../test/support/runtimes.ts';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '1000' },
+    'skip-worker': { type: 'boolean', default: false },
+  },
+});
+const CALLS = Number(values.calls);
+const TOKEN = 'bench-discord-token';
+const GET_TARGET = '/api/trees?search=oak%20tree';
+const AUTOCOMPLETE = JSON.stringify({
+  type: 4,
+  data: { name: 'tree', type: 1, options: [{ name: 'name', type: 3, value: 'oak', focused: true }] },
+});
+const COMMAND = JSON.stringify({
+  type: 2,
+  data: { name: 'tree', type: 1, options: [{ name: 'name', value: 'oak tree' }] },
+});
+
+const keys = await discordKeys();
+const STAMP = '1700000000';
+const signed = async (body: string) => ({
+  'Content-Type': 'application/json',
+  'X-Signature-Ed25519': await keys.sign(STAMP + body),
+  'X-Signature-Timestamp': STAMP,
+});
+const headers = { autocomplete: await signed(AUTOCOMPLETE), command: await signed(COMMAND) };
+
+interface Costs {
+  get: number;
+  autocomplete: number;
+  command: number;
+}
+
+async function inProcess(): Promise<Costs> {
+  const { store, get } = await inProcessGet(GET_TARGET, TOKEN);
+  const key = await discordPublicKey(keys.publicKeyHex);
+  const interaction = (body: string, sent: Record<string, string>) => async () => {
+    const request = new Request(`http://127.0.0.1${DISCORD_PATH}`, { method: 'POST', headers: sent, body });
+    const response = await answerDiscord(request, store.index, key);
+    if (response.status !== 200) throw new Error(`the interaction answered ${response.status}`);
+    return response.text();
+  };
+  return {
+    get: await cpuPerCall(CALLS, get),
+    autocomplete: await cpuPerCall(CALLS, interaction(AUTOCOMPLETE, headers.autocomplete)),
+    command: await cpuPerCall(CALLS, interaction(COMMAND, headers.command)),
+  };
+}
+
+/** The CPU time (µs) of every workerd process in the process group `group`. */
+function workerdCpu(group: number): number {
+  const ticks = 1_000_000 / 100; // USER_HZ is 100 on Linux.
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state, ppid, pgrp (index 2), ..., utime (11), stime (12).
+    if (!command.includes('workerd') || Number(fields[2]) !== group) continue;
+    total += (Number(fields[11]) + Number(fields[12])) * ticks;
+  }
+  return total;
+}
+
+/** workerd's CPU µs per request of `send`, after as many warm-up requests. */
+async function workerdPerCall(group: number, send: () => Promise<Response>): Promise<number> {
+  const run = async () => {
+    for (let call = 0; call < CALLS; call++) {
+      const response = await send();
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${response.url} answered ${response.status}`);
+    }
+  };
+  await run();
+  const before = workerdCpu(group);
+  await run();
+  return (workerdCpu(group) - before) / CALLS;
+}
+
+const line = (label: string, { get, autocomplete, command }: Costs) =>
+  `${label}: GET ${get.toFixed(1)} µs; autocomplete ${autocomplete.toFixed(1)} µs; /tree ${command.toFixed(1)} µs`;
+
+console.log(line(`Node in-process CPU per call (${CALLS} warm calls)`, await inProcess()));
+if (!values['skip-worker']) {
+  const worker = await startWorker({
+    port: await freePort(),
+    tokens: [TOKEN],
+    vars: { DISCORD_PUBLIC_KEY: keys.publicKeyHex },
+  });
+  try {
+    const group = worker.process.pid ?? 0;
+    const post = (body: string, sent: Record<string, string>) => () =>
+      fetch(worker.url + DISCORD_PATH, { method: 'POST', headers: sent, body });
+    const costs = {
+      get: await workerdPerCall(group, () =>
+        fetch(worker.url + GET_TARGET, { headers: { Authorization: `Bearer ${TOKEN}` } }),
+      ),
+      autocomplete: await workerdPerCall(group, post(AUTOCOMPLETE, headers.autocomplete)),
+      command: await workerdPerCall(group, post(COMMAND, headers.command)),
+    };
+    console.log(line(`workerd (wrangler dev) CPU per request (${CALLS} warm requests)`, costs));
+  } finally {
+    await worker.close();
+  }
+}

@@ -1,0 +1,105 @@
+// POST /discord/interactions: Discord's interactions endpoint, for a deployment configured with
+// the application's public key (DISCORD_PUBLIC_KEY). Web-standard Request -> Response, so the
+// Node server and the Worker answer alike, each loading this module at its first /discord
+// request. The signature is the credential (no API token): it is checked before anything of
+// the request is read but its headers and the body's length, and whatever fails that check
+// gets the same 401. Only then is the body parsed and the interaction answered (answers.ts).
+import type { APIInteractionResponse } from 'discord-api-types/v10';
+import { DISCORD_MAX_BODY_BYTES, INTERACTION, RESPONSE } from '../../contract/discord/commands.ts';
+import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../contract/headers.ts';
+import { errorBody } from '../../contract/messages.ts';
+import type { RouteIndex } from '../../contract/resolve.ts';
+import { autocompleteAnswer, type CommandOption, commandAnswer, privateMessage } from './answers.ts';
+import { signatureBytes, signedBy } from './signature.ts';
+
+export { discordPublicKey } from './signature.ts';
+
+/** The methods the endpoint answers. */
+export const DISCORD_METHODS = 'POST';
+
+const HEADERS = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR } as const;
+
+const failure = (status: number, message: string, extra: Record<string, string> = {}) =>
+  new Response(errorBody(message), { status, headers: { ...HEADERS, ...extra } });
+
+const UNSIGNED = 'The request is not signed by this Discord application (X-Signature-Ed25519, X-Signature-Timestamp).';
+const TOO_LARGE = `The body is over ${DISCORD_MAX_BODY_BYTES} bytes: an interaction is never that large.`;
+
+/** The body's bytes, read no further than `limit`; 'too large' past it. */
+async function boundedBody(request: Request, limit: number): Promise<Uint8Array | 'too large'> {
+  if (Number(request.headers.get('content-length')) > limit) return 'too large';
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) {
+      await reader.cancel();
+      return 'too large';
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return body;
+}
+
+/** The Response to a request to /discord/interactions, `key` being the application's public key. */
+export async function answerDiscord(request: Request, index: RouteIndex, key: CryptoKey): Promise<Response> {
+  if (request.method !== 'POST')
+    return failure(405, `Method ${request.method} not allowed: Discord POSTs interactions here.`, {
+      Allow: DISCORD_METHODS,
+    });
+  const signature = signatureBytes(request.headers.get('x-signature-ed25519') ?? '');
+  const timestamp = request.headers.get('x-signature-timestamp');
+  if (!signature || !timestamp) return failure(401, UNSIGNED);
+  const body = await boundedBody(request, DISCORD_MAX_BODY_BYTES);
+  if (body === 'too large') return failure(413, TOO_LARGE, { Connection: 'close' });
+  if (!(await signedBy(key, signature, timestamp, body))) return failure(401, UNSIGNED);
+  let interaction: unknown;
+  try {
+    interaction = JSON.parse(new TextDecoder().decode(body));
+  } catch (error) {
+    return failure(400, `The body is not JSON (${(error as Error).message}).`);
+  }
+  if (typeof interaction !== 'object' || interaction === null || Array.isArray(interaction))
+    return failure(400, 'The body is not an interaction (a JSON object with a "type").');
+  const answer = await answerInteraction(interaction as Record<string, unknown>, index, new URL(request.url).origin);
+  return new Response(JSON.stringify(answer), { headers: HEADERS });
+}
+
+/** The command's name and options of an interaction's `data`, as far as they are what Discord sends. */
+function commandOf(data: unknown): { name: string; options: CommandOption[] } {
+  const { name, options } = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const listed = Array.isArray(options) ? options : [];
+  return {
+    name: typeof name === 'string' ? name : '',
+    options: listed.filter(
+      (option): option is CommandOption =>
+        typeof option === 'object' && option !== null && typeof (option as { name?: unknown }).name === 'string',
+    ),
+  };
+}
+
+function answerInteraction(
+  interaction: Record<string, unknown>,
+  index: RouteIndex,
+  origin: string,
+): Promise<APIInteractionResponse> | APIInteractionResponse {
+  const type = interaction['type'];
+  if (type === INTERACTION.ping) return { type: RESPONSE.pong };
+  const { name, options } = commandOf(interaction['data']);
+  if (type === INTERACTION.command) return commandAnswer({ index, origin }, name, options);
+  if (type === INTERACTION.autocomplete) return autocompleteAnswer({ index, origin }, name, options);
+  return privateMessage(
+    `This app does not support interactions of type ${JSON.stringify(type)}: it answers slash commands ` +
+      'and their autocomplete.',
+  );
+}
