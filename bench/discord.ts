@@ -113,7 +113,9 @@ if (!values['skip-worker']) {
     vars: { DISCORD_PUBLIC_KEY: keys.publicKeyHex },
   });
   try {
-    const group = worker.process.pid ?? 0;
+    // wrangler runs in this process and starts workerd as its child, in this process's group.
+    const self = readFileSync('/proc/self/stat', 'utf8');
+    const group = Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[2]);
     const post = (body: string, sent: Record<string, string>) => () =>
       fetch(worker.url + DISCORD_PATH, { method: 'POST', headers: sent, body });
     const costs = {
