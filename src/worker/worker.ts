@@ -385,22 +385,20 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
   return mcp;
 }
 
-/** The Discord app (src/edge/discord), loaded at the first request to it, its key imported once. */
-let discordApp:
-  | Promise<{ answer: typeof import('../edge/discord/interactions.ts').answerDiscord; key: CryptoKey }>
-  | undefined;
+/** The Discord app (src/edge/discord), loaded at the first request to it, as /mcp is. */
+const discordRoute = lazyRoute(() => import('./lazy/discord.js'));
+/** The app's public key, imported once per isolate; a failed import is let go, so the next request tries again. */
+let discordKey: Promise<CryptoKey> | undefined;
 
 async function answerDiscord(request: Request, state: Isolate): Promise<Response> {
   const hex = state.discordPublicKey;
   if (hex === undefined) throw new Error('the core handed a request to the Discord app, which is off');
-  discordApp ??= import('../edge/discord/interactions.ts')
-    .then(async (app) => ({ answer: app.answerDiscord, key: await app.discordPublicKey(hex) }))
-    .catch((error: unknown) => {
-      discordApp = undefined;
-      throw error;
-    });
-  const { answer, key } = await discordApp;
-  return answer(request, state.index, key);
+  const app = await discordRoute();
+  discordKey ??= app.discordPublicKey(hex).catch((error: unknown) => {
+    discordKey = undefined;
+    throw error;
+  });
+  return app.answerDiscord(request, state.index, await discordKey);
 }
 
 /**
