@@ -106,7 +106,7 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
   };
 }
 
-/** A text file in the encoding chosen, with the headers serve-handler would send it with; 304 when If-None-Match names it. */
+/** A text file in the encoding chosen, with the headers serve-handler would send; 304 when If-None-Match names it. */
 function sendText(
   request: IncomingMessage,
   response: ServerResponse,
