@@ -24,11 +24,14 @@ export function runRelease(root: string, notes: string): CommandResult {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
+/** The public origin the history's builds are made for (SITE_ORIGIN), so its feeds have absolute links. */
+export const HISTORY_ORIGIN = 'https://treefarm.example';
+
 /** `npm run build` of the temp project's content and releases into `outDir`, in a child process. */
 export function runBuild(root: string, outDir: string): Promise<CommandResult> {
   const script = `import { buildSite } from ${JSON.stringify(siteModule)}; await buildSite(${JSON.stringify(outDir)});`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, TREEFARM_DATA_DIR: root, CI: '1' },
+    env: { ...process.env, TREEFARM_DATA_DIR: root, CI: '1', SITE_ORIGIN: HISTORY_ORIGIN },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
