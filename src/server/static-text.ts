@@ -17,7 +17,7 @@ import { type Bytes, encodeBytes } from './encode.ts';
  * Pagefind's index, fragments and WebAssembly (.pf_*, .pagefind) are gzip already; images and
  * the offline bundles are compressed formats.
  */
-const TEXT_TYPES: Readonly<Record<string, string>> = {
+export const TEXT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'application/javascript; charset=utf-8',
