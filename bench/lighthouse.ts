@@ -11,20 +11,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
-import { CHROMIUM_PATH } from '../test/wiki/browser.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
 
 const PAGES = ['/trees/oak-tree/', '/planner/'];
-/** The flags of test/wiki/browser.ts, headless. */
-const CHROME_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const AUDITS = [
   'document-latency-insight',
   'cumulative-layout-shift',
@@ -90,7 +79,7 @@ async function start(): Promise<{ url: string; child: ChildProcess }> {
 function lighthouse(url: string, reportPath: string): Promise<Report> {
   const child = spawn(
     join(projectDir, 'node_modules/.bin/lighthouse'),
-    [url, '--quiet', '--output=json', `--output-path=${reportPath}`, `--chrome-flags=${CHROME_FLAGS.join(' ')}`],
+    [url, '--quiet', '--output=json', `--output-path=${reportPath}`, `--chrome-flags=${CHROMIUM_FLAGS.join(' ')}`],
     { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   return new Promise((resolve, reject) =>

@@ -3,10 +3,8 @@
 // (SITE_ORIGIN, built here into a temp folder) each page has its canonical link and og:url, the
 // sitemap lists every page and robots.txt names it; without it (dist/, as `npm test` builds it)
 // no absolute URL is made up anywhere.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
@@ -15,7 +13,7 @@ import { loadContent } from '../../src/build/content.ts';
 import { recordPage } from '../../src/wiki/model.ts';
 import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
 import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
-import { tempDir } from '../reliability/builds.ts';
+import { buildInChild, tempDir } from '../reliability/builds.ts';
 import { builtPages } from '../support/built-pages.ts';
 import { distDir } from '../support/runtimes.ts';
 import { PAGES } from './pages.ts';
@@ -39,24 +37,6 @@ function metaOf(html: string): Map<string, string[]> {
 }
 const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 const decode = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&#36;', '$').replaceAll('&#39;', "'");
-
-/** `npm run build` into `outDir` with SITE_ORIGIN set, in a child process as `npm run build` runs. */
-function buildWithOrigin(outDir: string): Promise<void> {
-  const site = fileURLToPath(new URL('../../src/build/site.ts', import.meta.url));
-  const script = `import { buildSite } from ${JSON.stringify(site)}; await buildSite(${JSON.stringify(outDir)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, CI: '1', SITE_ORIGIN: ORIGIN },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0 ? resolve() : reject(new Error(`the build exited with ${code}:\n${output}`)),
-    ),
-  );
-}
 
 describe.each([
   ['without SITE_ORIGIN (dist/)', () => distDir],
@@ -129,7 +109,8 @@ let withOrigin: string;
 beforeAll(async () => {
   workDir = tempDir('link-previews');
   withOrigin = join(workDir, 'dist');
-  await buildWithOrigin(withOrigin);
+  const { status, output } = await buildInChild(withOrigin, { SITE_ORIGIN: ORIGIN });
+  if (status !== 0) throw new Error(`the build exited with ${status}:\n${output}`);
 }, 300_000);
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
