@@ -61,7 +61,32 @@ describe.each([
       if (expected) expect(response.body.length).toBeLessThan(bytes.length);
     },
   );
+
+  test.for(TEXT_FILES)(
+    '$target carries the headers of the file as it is: the security headers, its cache rule',
+    async ({ target }) => {
+      const [sent, asItIs] = await Promise.all([
+        get(target, [['Accept-Encoding', acceptEncoding]]),
+        get(target, [['Accept-Encoding', 'identity']]),
+      ]);
+      expect(pick(sent.headers)).toEqual(pick(asItIs.headers));
+      expect(sent.headers['content-security-policy']).toMatch(/^default-src 'none'/);
+    },
+  );
 });
+
+/** The headers that do not depend on the encoding. */
+const SAME_IN_EVERY_ENCODING = [
+  'content-type',
+  'cache-control',
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'x-frame-options',
+  'vary',
+];
+const pick = (headers: Record<string, string>) =>
+  Object.fromEntries(SAME_IN_EVERY_ENCODING.map((name) => [name, headers[name] ?? null]));
 
 test('each encoding has an ETag of its own, and If-None-Match naming it is a 304 with that ETag', async () => {
   const target = '/trees/oak-tree/';
