@@ -1,7 +1,6 @@
 // Builds for the reliability tests, always in temp folders: copies of the real dist/, a
 // second complete build from edited content, and what a build looks like from outside
 // (its manifest and the bytes of each answer).
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -21,30 +20,6 @@ import { projectDir } from '../../src/build/site.ts';
 
 export function tempDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `treefarm-${label}-`));
-}
-
-/** How a build in a child process ended: its exit status and everything it printed. */
-export interface BuildRun {
-  status: number | null;
-  output: string;
-}
-
-/**
- * `npm run build`'s buildSite into `outDir` in a child process, its environment this one's with
- * `env` added (settings the build reads, such as TREEFARM_DATA_DIR or SITE_ORIGIN).
- */
-export function buildInChild(outDir: string, env: Record<string, string>): Promise<BuildRun> {
-  const site = join(projectDir, 'src/build/site.ts');
-  const script = `import { buildSite } from ${JSON.stringify(site)}; await buildSite(${JSON.stringify(outDir)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, CI: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  // 'close', not 'exit': only then has all of its output been read.
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, output })));
 }
 
 /** A copy of the real dist/ at `target` (the real one is never touched). */

@@ -9,7 +9,8 @@ import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isConfiguredToken, sha256, tokenDigests, type Digest } from '../../src/edge/tokens.ts';
-import { buildInChild, filesBelow, tempDir } from './builds.ts';
+import { buildInChild } from '../support/child-build.ts';
+import { filesBelow, tempDir } from './builds.ts';
 import { startServe, until } from './serve-child.ts';
 
 const PLAIN_TOKENS = ['secret-plain-token-4c1d8e', 'secret-plain-token-9b27fa'];
