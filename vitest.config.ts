@@ -22,6 +22,7 @@ export const unitTests: readonly string[] = [
   'test/build/releases.test.ts',
   'test/build/scopes.test.ts',
   'test/build/search-key.test.ts',
+  'test/build/settings.test.ts',
   'test/build/suggest.property.test.ts',
   'test/bundles/tabular-releases.test.ts',
   'test/client/archive.test.ts',

@@ -1,6 +1,6 @@
 // Files of dist/ beside the wiki and the API's bodies and index: the published OpenAPI document
-// and JSON Schemas (also in the bundles), the pack the Node server reads, and the list of what
-// the Worker deployment leaves out.
+// and JSON Schemas (also in the bundles), the sitemap, the pack the Node server reads, and the
+// list of what the Worker deployment leaves out.
 import type { KindId } from '../schema/kind-ids.ts';
 import { API_DIR } from './paths.ts';
 
@@ -8,6 +8,11 @@ import { API_DIR } from './paths.ts';
 export const OPENAPI_FILE = 'openapi.json';
 /** The JSON Schema of one record of `kind`. */
 export const schemaPath = (kind: KindId) => `schemas/${kind}.json`;
+
+/** What the sitemap's files are named after (Astro's sitemap integration): robots.txt names the index. */
+export const SITEMAP_NAME = 'sitemap';
+/** The sitemap's index, which lists its parts (`sitemap-0.xml`, ...), each listing up to 45,000 pages. */
+export const SITEMAP_INDEX_FILE = `${SITEMAP_NAME}-index.xml`;
 
 /**
  * Every stored body of a build once, one after another (each self-delimiting, see

@@ -1,7 +1,9 @@
-// Encodes a body the edge made for one query (a near-miss suggestion) in the encoding the
-// core chose, for the Node server: every other body was compressed by the build (the Worker
-// lets workerd encode such a body). The qualities are the quick end: such a body is small and
-// encoded on a request's path, once per answer (the adapter remembers prepared answers).
+// Encodes what the build did not compress, for the Node server, in the encoding the core chose:
+// a body the edge made for one query (a near-miss suggestion), and the wiki's text files
+// (static-text.ts); every API body was compressed by the build (the Worker lets workerd, and
+// Cloudflare, encode the rest). The qualities are the quick end: such bytes are encoded on a
+// request's path, once each (the adapter remembers them), and br at quality 11 would take 40
+// times as long for a seventh fewer bytes on the wiki (BENCHMARKS.md, "The wiki, compressed").
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Encoding } from '../edge/negotiation.ts';
 
@@ -11,13 +13,16 @@ export type Bytes = Uint8Array<ArrayBuffer>;
 const BROTLI_QUALITY = 5;
 const GZIP_LEVEL = 6;
 
-export function encodeText(text: string, encoding: Encoding): Bytes {
-  // Copied into a Uint8Array of its own ArrayBuffer, as a Response takes in both runtimes' types.
-  const identity = new Uint8Array(new TextEncoder().encode(text));
+/** `identity` in the encoding (identity: the same bytes), copied into an ArrayBuffer of its own. */
+export function encodeBytes(identity: Uint8Array, encoding: Encoding): Bytes {
   if (encoding === 'br')
     return new Uint8Array(
       brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
     );
   if (encoding === 'gzip') return new Uint8Array(gzipSync(identity, { level: GZIP_LEVEL }));
-  return identity;
+  return new Uint8Array(identity);
+}
+
+export function encodeText(text: string, encoding: Encoding): Bytes {
+  return encodeBytes(new TextEncoder().encode(text), encoding);
 }

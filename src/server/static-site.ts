@@ -1,15 +1,19 @@
 // The wiki: every path the edge core calls static, served from dist/ by serve-handler, with
-// the header rules of dist/_headers (Cloudflare's format, so the Worker's assets agree); the
-// offline bundles as the Worker serves them (bundle-files.ts).
+// the header rules of dist/_headers (Cloudflare's format, so the Worker's assets agree); its
+// text files compressed as the client accepts (static-text.ts); the offline bundles as the
+// Worker serves them (bundle-files.ts).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
 import { honouredRange } from '../contract/byte-ranges.ts';
+import { ifNoneMatchHits } from '../contract/entity-tags.ts';
+import { chooseEncoding } from '../edge/negotiation.ts';
 import { bundleFiles } from './bundle-files.ts';
-import { headersOf } from './node-adapter.ts';
+import { headersOf, rawHeader } from './node-adapter.ts';
 import { fileMethods } from './static-files.ts';
+import { type TextFile, type TextVariant, textFileAt, textVariants } from './static-text.ts';
 
 export interface HeaderRule {
   /** A serve-handler glob, e.g. "/_astro/**". */
@@ -36,6 +40,23 @@ export function parseHeaderRules(text: string): HeaderRule[] {
   return rules;
 }
 
+/** A rule's path as a pattern: "**" matches anything, "*" anything but a slash (as serve-handler's glob). */
+function rulePattern(source: string): RegExp {
+  const parts = source.split('**').map((part) => part.replace(/[.+?^$()|[\]{}\\]/g, '\\$&').replaceAll('*', '[^/]*'));
+  return new RegExp(`^${parts.join('.*')}$`);
+}
+
+/** The headers `rules` give the file at a site path ("/_astro/x.css"): every matching rule's, a later one winning. */
+export function ruleHeaders(rules: readonly HeaderRule[]): (sitePath: string) => Record<string, string> {
+  const patterns = rules.map((rule) => ({ pattern: rulePattern(rule.source), headers: rule.headers }));
+  return (sitePath) => {
+    const headers: Record<string, string> = {};
+    for (const { pattern, headers: set } of patterns)
+      if (pattern.test(sitePath)) for (const { key, value } of set) headers[key] = value;
+    return headers;
+  };
+}
+
 /** Serves one request; `path` is the path and query the edge decided on (WHATWG-normalised). */
 export type StaticSite = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<void>;
 
@@ -51,16 +72,29 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
   const hidden = new Set([headersFile, join(root, ASSETS_IGNORE_FILE)]);
   const config = { public: root, directoryListing: false, etag: true, headers: rules };
   const bundles = await bundleFiles(root);
+  const variants = textVariants();
+  const headersOfFile = ruleHeaders(rules);
   const serve = async (request: IncomingMessage, response: ServerResponse, path: string) => {
     if (await bundles(request, response, path)) return;
     // A Range serve-handler would answer otherwise than src/contract/byte-ranges.ts (another
     // unit: 416; several ranges: the first; If-Range: unread; on HEAD: 206) is dropped: the whole file.
     if (request.headers.range !== undefined && !honouredRange(request.method ?? 'GET', headersOf(request)))
       delete request.headers.range;
+    const files = fileMethods(root, hidden, response);
+    const text = await textFileAt(root, path, files.lstat);
+    if (text) {
+      // Every answer of a text file, compressed or not, depends on Accept-Encoding.
+      response.setHeader('Vary', 'Accept-Encoding');
+      const encoding = chooseEncoding(rawHeader(request.rawHeaders, 'accept-encoding'));
+      // A range is of the file as it is: serve-handler's.
+      const variant =
+        encoding === 'identity' || request.headers.range !== undefined ? undefined : await variants(text, encoding);
+      if (variant) return sendText(request, response, text, variant, encoding, headersOfFile(text.sitePath));
+    }
     // serve-handler parses and decodes the URL again: it gets the path the edge decided on, so
     // both act on one path (it would read "/api%2fx/../trees" as "/api/trees").
     request.url = path;
-    return serveHandler(request, response, config, fileMethods(root, hidden, response) as unknown as HandlerMethods);
+    return serveHandler(request, response, config, files as unknown as HandlerMethods);
   };
   return (request, response, path) => {
     if (response.socket) return serve(request, response, path);
@@ -70,6 +104,30 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
       response.once('socket', () => serve(request, response, path).then(served, failed)),
     );
   };
+}
+
+/** A text file in the encoding chosen, with the headers serve-handler would send; 304 when If-None-Match names it. */
+function sendText(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: TextFile,
+  variant: TextVariant,
+  encoding: string,
+  fromRules: Record<string, string>,
+): void {
+  const validators = { ...fromRules, ETag: variant.etag };
+  if (ifNoneMatchHits(rawHeader(request.rawHeaders, 'if-none-match'), variant.etag)) {
+    response.writeHead(304, validators).end();
+    return;
+  }
+  response.writeHead(200, {
+    ...validators,
+    'Content-Type': file.contentType,
+    'Content-Encoding': encoding,
+    'Content-Length': variant.bytes.byteLength,
+  });
+  if (request.method === 'HEAD') response.end();
+  else response.end(variant.bytes);
 }
 
 /**

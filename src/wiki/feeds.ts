@@ -1,5 +1,7 @@
 // The feeds of the data releases: Atom (RFC 4287) and JSON Feed 1.1, newest first, each
-// entry linking to its release's page. Absolute URLs on the site's origin.
+// entry linking to its release's page. Absolute URLs on the site's origin (SITE_ORIGIN) when it
+// is set; without it links are relative (a reader resolves them against the feed's own URL) and
+// Atom's ids, which must be absolute, are names of this data set's own (`urn:treefarm-data:…`).
 import type { ReleaseView } from './changes.ts';
 import { ATOM_FEED_PATH, CHANGES_PATH, JSON_FEED_PATH, SITE_NAME } from './site.ts';
 
@@ -12,12 +14,17 @@ const escapeXml = (text: string) =>
 /** A release's date as a time: releases are dated by their UTC day. */
 const timeOf = (date: string) => `${date}T00:00:00Z`;
 
+/** A path of the site as the feeds write it: absolute on the origin, or as it is without one. */
+const urlOf = (path: string, origin: string | undefined) => (origin === undefined ? path : new URL(path, origin).href);
+
+/** An Atom id for a path of the site: its URL, or without an origin a name of the data set's own. */
+const atomId = (path: string, origin: string | undefined) =>
+  origin === undefined ? `urn:treefarm-data:${path}` : new URL(path, origin).href;
+
 /** The changes of a release as a short HTML list, for feed readers. */
-function releaseHtml(release: ReleaseView, origin: string): string {
+function releaseHtml(release: ReleaseView, origin: string | undefined): string {
   const link = (row: { title: string; href?: string }) =>
-    row.href
-      ? `<a href="${escapeXml(new URL(row.href, origin).href)}">${escapeXml(row.title)}</a>`
-      : escapeXml(row.title);
+    row.href ? `<a href="${escapeXml(urlOf(row.href, origin))}">${escapeXml(row.title)}</a>` : escapeXml(row.title);
   const items = [
     ...release.changed.map(
       (row) => `${link(row)} (${row.kind}): ${escapeXml(row.field)} ${escapeXml(row.from)} → ${escapeXml(row.to)}`,
@@ -29,12 +36,13 @@ function releaseHtml(release: ReleaseView, origin: string): string {
   return `<p>${escapeXml(release.notes)}</p><p>${escapeXml(release.summary)}.</p>${list}`;
 }
 
-export function atomFeed(releases: readonly ReleaseView[], origin: string): string {
-  const url = (path: string) => escapeXml(new URL(path, origin).href);
+export function atomFeed(releases: readonly ReleaseView[], origin: string | undefined): string {
+  const url = (path: string) => escapeXml(urlOf(path, origin));
+  const id = (path: string) => escapeXml(atomId(path, origin));
   const updated = timeOf(releases[0]?.date ?? '1970-01-01');
   const entries = releases.map(
     (release) => `  <entry>
-    <id>${url(release.href)}</id>
+    <id>${id(release.href)}</id>
     <title>Release ${escapeXml(release.id)}</title>
     <updated>${timeOf(release.date)}</updated>
     <link rel="alternate" type="text/html" href="${url(release.href)}"/>
@@ -44,7 +52,7 @@ export function atomFeed(releases: readonly ReleaseView[], origin: string): stri
   );
   return `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-  <id>${url(CHANGES_PATH)}</id>
+  <id>${id(CHANGES_PATH)}</id>
   <title>${escapeXml(FEED_TITLE)}</title>
   <subtitle>${escapeXml(FEED_DESCRIPTION)}</subtitle>
   <updated>${updated}</updated>
@@ -56,8 +64,8 @@ ${entries.join('\n')}
 `;
 }
 
-export function jsonFeed(releases: readonly ReleaseView[], origin: string): string {
-  const url = (path: string) => new URL(path, origin).href;
+export function jsonFeed(releases: readonly ReleaseView[], origin: string | undefined): string {
+  const url = (path: string) => urlOf(path, origin);
   const feed = {
     version: 'https://jsonfeed.org/version/1.1',
     title: FEED_TITLE,

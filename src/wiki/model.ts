@@ -44,6 +44,11 @@ export interface RecordPage {
   title: string;
   /** "Level 69 tree". */
   tagline: string;
+  /**
+   * Its key figures in words, for search engines and link previews (the page's description):
+   * "Oak Tree, a level 1 tree: growth time 1m, logs per harvest 10, …".
+   */
+  summary: string;
   region?: string;
   funfact?: string;
   aliases: string[];
@@ -180,6 +185,15 @@ function ladderFigures(economics: TreeEconomics): (FigureRow & { how: string })[
   ];
 }
 
+/** A record's figures in words, its level said once: "Knife, a level 2 cutter: cooldown 1m 9s, cost $1.12K, …". */
+function recordSummary(title: string, tagline: string, figures: readonly FigureRow[]): string {
+  const named = title === tagline ? title : `${title}, a ${tagline.toLowerCase()}`;
+  const words = figures
+    .filter((figure) => figure.label !== 'Level')
+    .map((figure) => `${figure.label.toLowerCase()} ${figure.shown}`);
+  return words.length === 0 ? `${named}.` : `${named}: ${words.join(', ')}.`;
+}
+
 /**
  * A record's page; `charts` are the kind's prepared charts and `economics` the trees'
  * (prepareKindEconomics), when the caller already has them.
@@ -198,9 +212,11 @@ export function recordPage<K extends KindId>(
   const { title, texts, figures, derived } = recordFigures(view, data);
   const ladder = economics?.[index];
   const noun = kindById(kind)?.noun ?? kind;
+  const tagline = `Level ${data.level} ${noun}`;
   return {
     title,
-    tagline: `Level ${data.level} ${noun}`,
+    tagline,
+    summary: recordSummary(title, tagline, figures),
     region: 'plantingRegion' in data ? data.plantingRegion : undefined,
     funfact: 'funfact' in data ? data.funfact : undefined,
     aliases: 'aliases' in data ? (data.aliases ?? []) : [],

@@ -7,6 +7,12 @@ export { kindTitle };
 
 export const SITE_NAME = 'Tree Farm Wiki';
 
+/** The browser's colour around the wiki (theme-color): wiki.css's --accent in each colour scheme. */
+export const THEME_COLORS = [
+  { scheme: 'light', color: '#2e7d32' },
+  { scheme: 'dark', color: '#7cc47f' },
+] as const;
+
 export const kindPath = (kind: KindId) => `/${kind}/`;
 /** Page `number` of a kind's listing: the first is the kind's page itself. */
 export const kindPagePath = (kind: KindId, number: number) =>

@@ -1,14 +1,14 @@
 // A temp project with a release history made the way a maintainer makes it: the minimal
 // content, released; a figure changed, released; a tree added, released; a cutter renamed,
 // released; then one edit left unreleased. Built into a temp dist/ by the real build.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { minimalProject, type TempProject } from '../fixtures/minimal-content.ts';
+import { buildInChild } from '../support/child-build.ts';
 
 const releaseCli = fileURLToPath(new URL('../../src/build/release-cli.ts', import.meta.url));
-const siteModule = fileURLToPath(new URL('../../src/build/site.ts', import.meta.url));
 
 export interface CommandResult {
   status: number | null;
@@ -24,18 +24,12 @@ export function runRelease(root: string, notes: string): CommandResult {
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
+/** The public origin the history's builds are made for (SITE_ORIGIN), so its feeds have absolute links. */
+export const HISTORY_ORIGIN = 'https://treefarm.example';
+
 /** `npm run build` of the temp project's content and releases into `outDir`, in a child process. */
 export function runBuild(root: string, outDir: string): Promise<CommandResult> {
-  const script = `import { buildSite } from ${JSON.stringify(siteModule)}; await buildSite(${JSON.stringify(outDir)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, TREEFARM_DATA_DIR: root, CI: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  // 'close', not 'exit': only then has all of its output been read.
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, output })));
+  return buildInChild(outDir, { TREEFARM_DATA_DIR: root, SITE_ORIGIN: HISTORY_ORIGIN });
 }
 
 /** The id a successful `npm run release` printed. */

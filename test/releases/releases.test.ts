@@ -13,7 +13,7 @@ import { readManifest } from '../../src/server/body-store.ts';
 import { minimalRecords } from '../fixtures/minimal-content.ts';
 import { filesBelow, tempDir } from '../reliability/builds.ts';
 import { contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { MAPLE, makeHistory, runBuild, runRelease, type History } from './history.ts';
+import { HISTORY_ORIGIN, MAPLE, makeHistory, runBuild, runRelease, type History } from './history.ts';
 
 const TOKEN = 'releases-test-token';
 const IMMUTABLE = 'private, max-age=31536000, immutable';
@@ -317,7 +317,7 @@ const textOf = (html: string) =>
 /** The file of dist/ that a URL of the site names (directory pages as their index.html). */
 function resolvesInDist(url: string): boolean {
   const { pathname, origin } = new URL(url);
-  if (origin !== 'https://treefarm.example') return false;
+  if (origin !== HISTORY_ORIGIN) return false;
   const path = decodeURIComponent(pathname).slice(1);
   const files = new Set(filesBelow(dist));
   return files.has(path) || files.has(`${path}${path.endsWith('/') || path === '' ? '' : '/'}index.html`);

@@ -2,15 +2,14 @@
 // into a build made with the tokens in its environment (every file, and every file inside the
 // offline bundles), nor into the server's output. Tokens are compared only as digests, every
 // byte of every configured digest, whatever the presented token.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isConfiguredToken, sha256, tokenDigests, type Digest } from '../../src/edge/tokens.ts';
+import { buildInChild } from '../support/child-build.ts';
 import { filesBelow, tempDir } from './builds.ts';
 import { startServe, until } from './serve-child.ts';
 
@@ -138,20 +137,8 @@ test('isConfiguredToken hashes the token, compares every byte of every configure
  * Runs `npm run build`'s buildSite into `outDir` in a child process whose environment holds the tokens;
  * resolves with its output.
  */
-function buildWithTokens(outDir: string): Promise<string> {
-  const cli = fileURLToPath(new URL('../../src/build/site.ts', import.meta.url));
-  const script = `import { buildSite } from ${JSON.stringify(cli)}; await buildSite(${JSON.stringify(outDir)});`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, ...settings, CI: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  // 'close', not 'exit': only then has all of its output been read.
-  return new Promise((resolve, reject) =>
-    child.once('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`the build exited with ${code}:\n${output}`)),
-    ),
-  );
+async function buildWithTokens(outDir: string): Promise<string> {
+  const { status, output } = await buildInChild(outDir, settings);
+  if (status !== 0) throw new Error(`the build exited with ${status}:\n${output}`);
+  return output;
 }

@@ -173,6 +173,25 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       return page;
     }
 
+    test('nothing on the page moves as its script loads and shows the form (no layout shift)', async () => {
+      const page = await browser.context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      // Every layout shift the browser records, summed as Lighthouse's CLS sums a single burst.
+      await page.addInitScript(`
+        window.layoutShift = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShift += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      `);
+      await page.goto(`${server.url}/planner/`);
+      await page.locator('#planner:not([hidden])').waitFor();
+      // Shifts are measured as a frame is drawn: two frames after the form is shown, any are recorded.
+      const shift = await page.evaluate(`new Promise((drawn) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => drawn(window.layoutShift))))`);
+      expect(shift).toBe(0);
+      await page.close();
+    });
+
     test('changing the money changes which trees are ranked', async () => {
       problems.length = 0;
       const page = await openPlanner();

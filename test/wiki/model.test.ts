@@ -160,6 +160,17 @@ describe('record pages', () => {
     expect(first?.slug).toBe('small');
   });
 
+  test("a record's summary names it, its level once and each figure as the game shows it", () => {
+    expect(pageOf('cutters', 'knife').summary).toBe(
+      'Knife, a level 2 cutter: cooldown 1m 9s, cost $1.12K, efficiency 20%–30%.',
+    );
+    expect(pageOf('plots', 'level-3').summary).toBe('Level 3 plot: cost $2.993K, growth speed 104%.');
+    const oak = pageOf('trees', 'oak-tree');
+    expect(oak.summary).toMatch(/^Oak Tree, a level \d+ tree: growth time /);
+    for (const figure of oak.figures.filter((row) => row.label !== 'Level'))
+      expect(oak.summary).toContain(`${figure.label.toLowerCase()} ${figure.shown}`);
+  });
+
   test('plots, which have no names, are titled by level', () =>
     expect(pageOf('plots', 'level-3').title).toBe('Level 3 plot'));
 });

@@ -5,6 +5,6 @@ import { atomFeed } from '../../wiki/feeds.ts';
 import { currentRecords, history } from '../../wiki/releases.ts';
 
 export const GET: APIRoute = ({ site }) => {
-  const body = atomFeed(releaseViews(history, currentRecords), site?.href ?? 'http://localhost/');
+  const body = atomFeed(releaseViews(history, currentRecords), site?.origin);
   return new Response(body, { headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
 };

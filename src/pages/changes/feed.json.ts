@@ -5,6 +5,6 @@ import { jsonFeed } from '../../wiki/feeds.ts';
 import { currentRecords, history } from '../../wiki/releases.ts';
 
 export const GET: APIRoute = ({ site }) => {
-  const body = jsonFeed(releaseViews(history, currentRecords), site?.href ?? 'http://localhost/');
+  const body = jsonFeed(releaseViews(history, currentRecords), site?.origin);
   return new Response(body, { headers: { 'Content-Type': 'application/feed+json; charset=utf-8' } });
 };

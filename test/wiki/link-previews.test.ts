@@ -1,0 +1,152 @@
+// Links that unfurl where players paste them, and a map for search engines: every page kind
+// carries the OpenGraph tags, a Twitter card and theme-color; with the site's public origin set
+// (SITE_ORIGIN, built here into a temp folder) each page has its canonical link and og:url, the
+// sitemap lists every page and robots.txt names it; without it (dist/, as `npm test` builds it)
+// no absolute URL is made up anywhere.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
+import { SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
+import { loadContent } from '../../src/build/content.ts';
+import { recordPage } from '../../src/wiki/model.ts';
+import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
+import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
+import { tempDir } from '../reliability/builds.ts';
+import { buildInChild } from '../support/child-build.ts';
+import { builtPages } from '../support/built-pages.ts';
+import { distDir } from '../support/runtimes.ts';
+import { PAGES } from './pages.ts';
+
+const ORIGIN = 'https://wiki.example.org';
+const NOT_FOUND = PAGES.find((page) => page.source === '404.astro');
+
+/** The HTML file of dist/ a page of PAGES is built as (the 404 page is one file for every missing path). */
+const fileOf = (path: string) => (path === NOT_FOUND?.path ? '404.html' : join(path.split('?')[0] ?? '', 'index.html'));
+
+/** The head's <meta property|name=... content=...> values, by property or name (repeats in order). */
+function metaOf(html: string): Map<string, string[]> {
+  const head = html.split('</head>')[0] ?? '';
+  const meta = new Map<string, string[]>();
+  for (const [tag = ''] of head.matchAll(/<meta\s[^>]*>/g)) {
+    const key = /\s(?:property|name)="([^"]+)"/.exec(tag)?.[1];
+    const content = /\scontent="([^"]*)"/.exec(tag)?.[1];
+    if (key && content !== undefined) meta.set(key, [...(meta.get(key) ?? []), content]);
+  }
+  return meta;
+}
+const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+const decode = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&#36;', '$').replaceAll('&#39;', "'");
+
+describe.each([
+  ['without SITE_ORIGIN (dist/)', () => distDir],
+  ['with SITE_ORIGIN', () => withOrigin],
+])('%s', (_name, dirOf) => {
+  test.for(PAGES)(
+    '$name carries og:title, og:description, og:site_name, a Twitter card and theme-color',
+    ({ path }) => {
+      const html = readFileSync(join(dirOf(), fileOf(path)), 'utf8');
+      const meta = metaOf(html);
+      const description = meta.get('description')?.[0];
+      expect(description).toBeTruthy();
+      expect(meta.get('og:title')?.[0]).toBeTruthy();
+      expect(meta.get('og:description')).toEqual([description]);
+      expect(meta.get('og:site_name')).toEqual([SITE_NAME]);
+      expect(meta.get('og:type')).toEqual(['website']);
+      expect(meta.get('twitter:card')).toEqual(['summary']);
+      expect(meta.get('theme-color')).toEqual(THEME_COLORS.map(({ color }) => color));
+    },
+  );
+});
+
+test("theme-color is the wiki's accent colour in each scheme", () => {
+  const css = readFileSync(join(projectDir, 'src/wiki/wiki.css'), 'utf8');
+  const accents = [...css.matchAll(/--accent:\s*(#[0-9a-f]+);/gi)].map((match) => match[1]);
+  expect(accents).toEqual(THEME_COLORS.map(({ color }) => color));
+});
+
+test("a record's og:description is its key figures in words", () => {
+  const content = loadContent(join(projectDir, 'content'));
+  const entries = content.entries.cutters.map((entry) => ({
+    slug: entry.slug,
+    data: entry.data as ContentOf<'cutters'>,
+  })) satisfies WikiEntry<'cutters'>[];
+  const index = entries.findIndex((entry) => entry.slug === 'knife');
+  const { summary, figures } = recordPage('cutters', entries, index);
+  const meta = metaOf(readFileSync(join(distDir, 'cutters/knife/index.html'), 'utf8'));
+  expect(decode(meta.get('og:description')?.[0] ?? '')).toBe(summary);
+  for (const figure of figures) expect(summary).toContain(figure.shown);
+});
+
+describe('without SITE_ORIGIN, no absolute URL is made up', () => {
+  test('no page has a canonical link or og:url', () => {
+    for (const [path, html] of builtPages()) {
+      expect({ path, canonical: canonicalOf(html) }).toEqual({ path, canonical: undefined });
+      expect({ path, url: metaOf(html).get('og:url') }).toEqual({ path, url: undefined });
+    }
+  });
+
+  test('there is no sitemap, and robots.txt names none', () => {
+    expect(existsSync(join(distDir, SITEMAP_INDEX_FILE))).toBe(false);
+    const robots = readFileSync(join(distDir, 'robots.txt'), 'utf8');
+    expect(robots).toBe('User-agent: *\nDisallow: /api/\n');
+  });
+
+  test("the feeds' links are relative, and Atom's ids the data set's own names", () => {
+    const atom = readFileSync(join(distDir, 'changes/atom.xml'), 'utf8');
+    const json = readFileSync(join(distDir, 'changes/feed.json'), 'utf8');
+    const namespaces = ['http://www.w3.org/2005/Atom', 'https://jsonfeed.org/version/1.1'];
+    for (const text of [atom, json])
+      expect(
+        [...text.matchAll(/https?:\/\/[^"'<\s\\]*/g)].map(([url]) => url).filter((url) => !namespaces.includes(url)),
+      ).toEqual([]);
+    for (const [, id] of atom.matchAll(/<id>([^<]*)<\/id>/g)) expect(id).toMatch(/^urn:treefarm-data:\//);
+  });
+});
+
+let workDir: string;
+let withOrigin: string;
+beforeAll(async () => {
+  workDir = tempDir('link-previews');
+  withOrigin = join(workDir, 'dist');
+  const { status, output } = await buildInChild(withOrigin, { SITE_ORIGIN: ORIGIN });
+  if (status !== 0) throw new Error(`the build exited with ${status}:\n${output}`);
+}, 300_000);
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+describe('with SITE_ORIGIN', () => {
+  test.for(PAGES.filter((page) => page !== NOT_FOUND))(
+    '$name has its canonical link and og:url on the origin',
+    ({ path }) => {
+      const html = readFileSync(join(withOrigin, fileOf(path)), 'utf8');
+      const own = new URL(path.split('?')[0] ?? '', ORIGIN).href;
+      expect(canonicalOf(html)).toBe(own);
+      expect(metaOf(html).get('og:url')).toEqual([own]);
+    },
+  );
+
+  test('the page not found, served at every missing address, claims none', () => {
+    const html = readFileSync(join(withOrigin, '404.html'), 'utf8');
+    expect(canonicalOf(html)).toBeUndefined();
+    expect(metaOf(html).get('og:url')).toBeUndefined();
+  });
+
+  test('robots.txt names the sitemap, and the sitemap lists every page but the 404, each once', () => {
+    const robots = readFileSync(join(withOrigin, 'robots.txt'), 'utf8');
+    expect(robots).toContain(`\nSitemap: ${ORIGIN}/${SITEMAP_INDEX_FILE}\n`);
+    const parser = new XMLParser({ isArray: (name) => name === 'sitemap' || name === 'url' });
+    const index = parser.parse(readFileSync(join(withOrigin, SITEMAP_INDEX_FILE), 'utf8')) as {
+      sitemapindex: { sitemap: { loc: string }[] };
+    };
+    const listed = index.sitemapindex.sitemap.flatMap(({ loc }) => {
+      expect(loc.startsWith(`${ORIGIN}/`)).toBe(true);
+      const part = parser.parse(readFileSync(join(withOrigin, new URL(loc).pathname), 'utf8')) as {
+        urlset: { url: { loc: string }[] };
+      };
+      return part.urlset.url.map((url) => url.loc);
+    });
+    const pages = [...builtPages(withOrigin).keys()].filter((path) => path !== '/404.html');
+    expect(listed.toSorted()).toEqual(pages.map((path) => `${ORIGIN}${path}`).toSorted());
+  });
+});
