@@ -3,7 +3,8 @@
 // the page's headings and never clash with its ids), and its tables given what every table of
 // the wiki has: a caption (the heading the table stands under, after a prefix that keeps its name
 // apart from the page's own sections), header cells with a scope, and a
-// scrolling frame for narrow screens.
+// scrolling frame for narrow screens. A link to another page of docs/ becomes its text: the wiki
+// does not serve docs/.
 
 /** The HTML Astro compiled from the Markdown, ready to sit inside a page under an <h2>. */
 export function embedMarkdown(html: string, idPrefix: string, captionPrefix: string): string {
@@ -14,6 +15,8 @@ export function embedMarkdown(html: string, idPrefix: string, captionPrefix: str
     .replace(/<(\/?)h([2-5])/g, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)
     .replace(/ id="([^"]+)"/g, ` id="${idPrefix}$1"`)
     .replace(/ href="#([^"]+)"/g, ` href="#${idPrefix}$1"`)
+    // Another page of docs/ is no page of the wiki: its name stays, as text.
+    .replace(/<a href="[^":#]+\.md(?:#[^"]*)?">([\s\S]*?)<\/a>/g, '$1')
     .replace(
       /<h[3-6][^>]*>([\s\S]*?)<\/h[3-6]>|<table>([\s\S]*?)<\/table>/g,
       (match, title?: string, body?: string) => {
