@@ -10,26 +10,28 @@
 export function embedMarkdown(html: string, idPrefix: string, captionPrefix: string): string {
   let heading = '';
   let tables = 0;
-  return html
-    .replace(/<h1[^>]*>[\s\S]*?<\/h1>/, '')
-    .replace(/<(\/?)h([2-5])/g, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)
-    .replace(/ id="([^"]+)"/g, ` id="${idPrefix}$1"`)
-    .replace(/ href="#([^"]+)"/g, ` href="#${idPrefix}$1"`)
-    // Another page of docs/ is no page of the wiki: its name stays, as text.
-    .replace(/<a href="[^":#]+\.md(?:#[^"]*)?">([\s\S]*?)<\/a>/g, '$1')
-    .replace(
-      /<h[3-6][^>]*>([\s\S]*?)<\/h[3-6]>|<table>([\s\S]*?)<\/table>/g,
-      (match, title?: string, body?: string) => {
-        if (title !== undefined) {
-          heading = title;
-          return match;
-        }
-        const captionId = `${idPrefix}table-${++tables}`;
-        const cells = (body ?? '').replace(/<th>/g, '<th scope="col">');
-        return (
-          `<div class="table-scroll" role="region" aria-labelledby="${captionId}" tabindex="0">` +
-          `<table><caption id="${captionId}">${captionPrefix}${heading}</caption>${cells}</table></div>`
-        );
-      },
-    );
+  return (
+    html
+      .replace(/<h1[^>]*>[\s\S]*?<\/h1>/, '')
+      .replace(/<(\/?)h([2-5])/g, (_, slash: string, level: string) => `<${slash}h${Number(level) + 1}`)
+      .replace(/ id="([^"]+)"/g, ` id="${idPrefix}$1"`)
+      .replace(/ href="#([^"]+)"/g, ` href="#${idPrefix}$1"`)
+      // Another page of docs/ is no page of the wiki: its name stays, as text.
+      .replace(/<a href="[^":#]+\.md(?:#[^"]*)?">([\s\S]*?)<\/a>/g, '$1')
+      .replace(
+        /<h[3-6][^>]*>([\s\S]*?)<\/h[3-6]>|<table>([\s\S]*?)<\/table>/g,
+        (match, title?: string, body?: string) => {
+          if (title !== undefined) {
+            heading = title;
+            return match;
+          }
+          const captionId = `${idPrefix}table-${++tables}`;
+          const cells = (body ?? '').replace(/<th>/g, '<th scope="col">');
+          return (
+            `<div class="table-scroll" role="region" aria-labelledby="${captionId}" tabindex="0">` +
+            `<table><caption id="${captionId}">${captionPrefix}${heading}</caption>${cells}</table></div>`
+          );
+        },
+      )
+  );
 }
