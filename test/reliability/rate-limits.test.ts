@@ -211,11 +211,16 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
-  test("a site page's line counts the body bytes sent: the page's length, and 0 for HEAD", async () => {
+  test("a site page's line counts the body bytes sent: the page's length, compressed or not, and 0 for HEAD", async () => {
     running = await startServe({ tokens: [FIRST] });
-    const page = await fetch(`${running.url}/`);
+    const page = await fetch(`${running.url}/`, { headers: { 'Accept-Encoding': 'identity' } });
     const length = (await page.arrayBuffer()).byteLength;
     expect(Number(page.headers.get('content-length'))).toBe(length);
+    // fetch decodes the br answer; its Content-Length is what was sent.
+    const compressed = await fetch(`${running.url}/`, { headers: { 'Accept-Encoding': 'br' } });
+    await compressed.arrayBuffer();
+    const sent = Number(compressed.headers.get('content-length'));
+    expect(compressed.headers.get('content-encoding')).toBe('br');
     await (await fetch(`${running.url}/`, { method: 'HEAD' })).arrayBuffer();
     await running.stop('SIGTERM');
     const pageLines = running
@@ -226,9 +231,11 @@ describe('npm run serve', () => {
       .filter((line) => line.path === '/');
     expect(pageLines.map(({ method, bytes }) => ({ method, bytes }))).toEqual([
       { method: 'GET', bytes: length },
+      { method: 'GET', bytes: sent },
       { method: 'HEAD', bytes: 0 },
     ]);
-    expect(length).toBeGreaterThan(0);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(length);
   }, 60_000);
 
   test('a site page gets its line even when its client closes the connection as the last byte arrives', async () => {
