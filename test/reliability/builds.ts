@@ -11,7 +11,15 @@ import { replaceAtomically } from '../../src/build/atomic.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { loadReleases } from '../../src/build/releases.ts';
 import { PACK_FILE } from '../../src/contract/build-files.ts';
-import { MANIFEST_FILE, RELEASES_ROUTE, rootPath, shardPath, SUGGEST_SHARD } from '../../src/contract/paths.ts';
+import {
+  MANIFEST_FILE,
+  pagesRoute,
+  RELEASES_ROUTE,
+  rootPath,
+  shardPath,
+  SUGGEST_SHARD,
+} from '../../src/contract/paths.ts';
+import { kindIds } from '../../src/schema/kind-ids.ts';
 import { checkRoot } from '../../src/contract/route-index.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { routeBody, storedBytes } from '../support/dist-routes.ts';
@@ -68,6 +76,9 @@ export interface Build {
 /** The answer key of a route of a scope. */
 export const answerKey = (route: string, release?: string) => (release === undefined ? route : `${route}@${release}`);
 
+/** The kinds' pages routes (pagesRoute): read by the Discord app, never sent. */
+const PAGES_ROUTES = new Set(kindIds.map(pagesRoute));
+
 /** A build as it is on disk now; the bytes are read once, so later changes do not show. */
 export function readBuild(dir: string): Build {
   const manifest = buildManifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')));
@@ -79,7 +90,8 @@ export function readBuild(dir: string): Build {
     for (let n = 0; n < root.shards; n++) {
       const shard = JSON.parse(readFileSync(join(dir, shardPath(release, n)), 'utf8')) as Record<string, string>;
       for (const [route, stored] of Object.entries(shard)) {
-        if (route.includes(`/${SUGGEST_SHARD}`)) continue;
+        // Read by the edge, never sent: near-miss shards, and a kind's pages (the Discord app's links).
+        if (route.includes(`/${SUGGEST_SHARD}`) || PAGES_ROUTES.has(route)) continue;
         const key = answerKey(route, release);
         named.set(key, stored);
         const bytes = storedBytes(stored, 'identity', dir);
