@@ -7,8 +7,9 @@
 // each read of the clock cost about a thousand instructions (a real one costs about 50 ns).
 // Each server gets BENCH_WARM_UP requests (4000), its counters are zeroed, then it gets
 // BENCH_REQUESTS (4000) on 8 kept-alive connections.
-// The goal: the rate limit and access log together add at most 15 % to the serving thread's
-// instructions a request of the server without them (the team's measure of their cost).
+// The goal: with the rate limit and access log together, at most 1.10x the instructions a
+// request of the server without them on the serving thread, and 1.25x over all threads (the
+// log's own included): the team's measure of their cost.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -22,8 +23,10 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONNECTIONS = 8;
 const PATH = '/api/trees?search=Oak%20Tree';
 const LIMIT = { API_RATE_LIMIT: '999999999/60s' };
-/** The most the rate limit and access log together may add to the serving thread (the goal). */
-const MAX_ADDED_SHARE = 0.15;
+/** The most the rate limit and access log together may cost, against neither: the serving thread... */
+const MAX_SERVING_RATIO = 1.1;
+/** ...and all threads together (the goal). */
+const MAX_ALL_THREADS_RATIO = 1.25;
 
 const servers: { name: string; env: Record<string, string> }[] = [
   { name: 'no limit, no log', env: { ACCESS_LOG: 'off' } },
@@ -100,21 +103,21 @@ try {
   console.log(`callgrind, ${REQUESTS} requests of ${PATH} after ${WARM_UP}, ${new Date().toISOString()}\n`);
   console.log('| server | instructions a request | serving thread | added on the serving thread |');
   console.log('|---|---:|---:|---:|');
-  let base: number | undefined;
-  let both: number | undefined;
+  let base: { all: number; serving: number } | undefined;
+  let both: { all: number; serving: number } | undefined;
   for (const server of servers) {
-    const { all, serving } = await count(server.env, outDir);
-    base ??= serving;
-    if (server === servers.at(-1)) both = serving;
-    const added = serving === base ? '' : `+${Math.round(serving - base).toLocaleString('en')}`;
+    const counted = await count(server.env, outDir);
+    base ??= counted;
+    if (server === servers.at(-1)) both = counted;
+    const added = counted === base ? '' : `+${Math.round(counted.serving - base.serving).toLocaleString('en')}`;
     const shown = (value: number) => Math.round(value).toLocaleString('en');
-    console.log(`| ${server.name} | ${shown(all)} | ${shown(serving)} | ${added} |`);
+    console.log(`| ${server.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} |`);
   }
   if (base !== undefined && both !== undefined) {
-    const share = both / base - 1;
-    const met = share <= MAX_ADDED_SHARE ? 'MET   ' : 'MISSED';
-    const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
-    console.log(`\n${met} rate limit + access log add at most ${percent(MAX_ADDED_SHARE)}: +${percent(share)}`);
+    const verdict = (name: string, ratio: number, most: number) =>
+      `${ratio <= most ? 'MET   ' : 'MISSED'} rate limit + access log, ${name}: ${ratio.toFixed(3)}x (at most ${most}x)`;
+    console.log(`\n${verdict('serving thread', both.serving / base.serving, MAX_SERVING_RATIO)}`);
+    console.log(verdict('all threads', both.all / base.all, MAX_ALL_THREADS_RATIO));
   }
 } finally {
   rmSync(outDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@
 //
 // Off the request path: a request only adds its record to a batch, which goes to the log's
 // own thread (access-log-thread.ts) when it holds BATCH_RECORDS records or BATCH_DELAY_MS
-// after its first; there pino makes the lines and sonic-boom writes them. Made on the serving
+// after its first; there the lines are made and written (access-log-lines.ts). Made on the serving
 // thread, even in one go after each turn of the event loop, the lines cost it about a quarter
 // of what it spent serving (22,000 instructions a request on 91,000, `npm run
 // bench:instructions`); now the record and its hand-over cost it about 5,000. Batches of

@@ -62,6 +62,21 @@ describe('access log lines', () => {
     expect(linesOf(sink.writes)).toHaveLength(2);
   });
 
+  test("a line is its fields' JSON as JSON.stringify writes it: every string escaped where JSON needs it", () => {
+    const sink = memorySink();
+    const time = Date.UTC(2026, 10, 27, 12, 0, 0, 5);
+    const records = [
+      record('/api/trees?search="Oak"\\tree\u0001\u001f\u007fé€', { method: 'G"ET', token: 'r\\"', client: '::1' }),
+      record('/api/trees?search=😀\ud800', { durationMs: 12.345, bytes: 36_000, token: null, client: null }),
+    ];
+    new LineMaker(sink).write(timed(records, time));
+    expect(linesOf(sink.writes)).toEqual(
+      records.map(({ method, path, status, bytes, durationMs, token, client }) =>
+        JSON.stringify({ time: new Date(time).toISOString(), method, path, status, bytes, durationMs, token, client }),
+      ),
+    );
+  });
+
   test('lines are written whole, in order, in writes of at most one atomic pipe write (4096 bytes)', () => {
     const sink = memorySink();
     // Two-, three- and four-byte characters, so writes fill up to every kind of character boundary.

@@ -120,7 +120,7 @@ describe('access log', () => {
     expect(kept.path).toBe(target.slice(0, MAX_PATH_LENGTH + 1));
     expect(kept.token).toHaveLength(64);
     expect(kept.client).toHaveLength(64);
-    expect(batch.bytes).toBe(4 * 8 + 'GET'.length + MAX_PATH_LENGTH + 1 + 64 + 64);
+    expect(batch.bytes).toBe(8 * 8 + 'GET'.length + MAX_PATH_LENGTH + 1 + 64 + 64);
   });
 });
 
@@ -317,7 +317,7 @@ describe("the log's thread", () => {
     const batch = new BatchBuilder(BATCH_RECORDS);
     batch.add(record('/api/trees'), performance.now());
     // A batch the thread cannot read: reading it throws there, uncaught, and the thread ends.
-    thread.write({ ...batch.take(Date.now(), performance.now()), paths: null as unknown as string[] });
+    thread.write({ ...batch.take(Date.now(), performance.now()), text: null as unknown as string });
     expect(await firstStopLine).toMatch(/^Access log stopped: its thread failed \(.+\)\.\n$/);
 
     const log = accessLog(thread);
