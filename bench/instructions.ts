@@ -115,7 +115,8 @@ try {
   }
   if (base !== undefined && both !== undefined) {
     const verdict = (name: string, ratio: number, most: number) =>
-      `${ratio <= most ? 'MET   ' : 'MISSED'} rate limit + access log, ${name}: ${ratio.toFixed(3)}x (at most ${most}x)`;
+      `${ratio <= most ? 'MET   ' : 'MISSED'} rate limit + access log, ${name}: ` +
+      `${ratio.toFixed(3)}x (at most ${most}x)`;
     console.log(`\n${verdict('serving thread', both.serving / base.serving, MAX_SERVING_RATIO)}`);
     console.log(verdict('all threads', both.all / base.all, MAX_ALL_THREADS_RATIO));
   }

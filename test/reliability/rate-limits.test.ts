@@ -211,7 +211,7 @@ describe('npm run serve', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(11);
   }, 60_000);
 
-  test("a site page's line counts the body bytes sent: the page's length, compressed or not, and 0 for HEAD", async () => {
+  test("a site page's line counts the bytes sent: the page's length, compressed or not, and 0 for HEAD", async () => {
     running = await startServe({ tokens: [FIRST] });
     const page = await fetch(`${running.url}/`, { headers: { 'Accept-Encoding': 'identity' } });
     const length = (await page.arrayBuffer()).byteLength;
