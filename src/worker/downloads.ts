@@ -25,21 +25,10 @@ import {
 import { type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
 import { CACHE_STATIC } from '../contract/headers.ts';
 import { hexOf } from '../contract/sha256.ts';
+import { once } from './once.ts';
 
 /** Answers a GET or HEAD of a bundle; undefined for any other path (a static asset as it is). */
 export type DownloadServer = (request: Request, pathname: string) => Promise<Response | undefined>;
-
-/** Reads once while it succeeds; a failed read is tried again by the next request. */
-function once<T>(read: () => Promise<T>): () => Promise<T> {
-  let reading: Promise<T> | undefined;
-  return () => {
-    reading ??= read().catch((error: unknown) => {
-      reading = undefined;
-      throw error;
-    });
-    return reading;
-  };
-}
 
 /** The bundles latest.json names, as the assets serve them, by URL path. */
 async function assetBundles(assets: Fetcher, origin: string): Promise<DownloadsListing> {

@@ -4,15 +4,7 @@
 // build command) bundles each one there, and wrangler uploads it as a module of its own
 // (find_additional_modules) instead of bundling it into the Worker's script. In-process tests
 // import the source (vitest.config.ts maps the `.js` to it).
+import { once } from './once.ts';
 
 /** The route module, imported once per isolate: a failed import is let go, so the next request tries again. */
-export function lazyRoute<Route>(load: () => Promise<Route>): () => Promise<Route> {
-  let loading: Promise<Route> | undefined;
-  return () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  };
-}
+export const lazyRoute = <Route>(load: () => Promise<Route>): (() => Promise<Route>) => once(load);

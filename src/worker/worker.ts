@@ -39,6 +39,7 @@ import {
 } from '../edge/core.ts';
 import { bundleDownloads, type DownloadServer } from './downloads.ts';
 import { lazyRoute } from './lazy-route.ts';
+import { once } from './once.ts';
 import { boundedMemo } from '../edge/memo.ts';
 import { configuredTokens } from '../edge/tokens.ts';
 import { errorBody } from '../contract/messages.ts';
@@ -387,18 +388,19 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
 
 /** The Discord app (src/edge/discord), loaded at the first request to it, as /mcp is. */
 const discordRoute = lazyRoute(() => import('./lazy/discord.js'));
-/** The app's public key, imported once per isolate; a failed import is let go, so the next request tries again. */
-let discordKey: Promise<CryptoKey> | undefined;
+/** The app and its public key (the isolate's own setting), loaded once per isolate while that succeeds. */
+let discordApp: (() => Promise<{ answer: DiscordAnswer; key: CryptoKey }>) | undefined;
+type DiscordAnswer = Awaited<ReturnType<typeof discordRoute>>['answerDiscord'];
 
 async function answerDiscord(request: Request, state: Isolate): Promise<Response> {
   const hex = state.discordPublicKey;
   if (hex === undefined) throw new Error('the core handed a request to the Discord app, which is off');
-  const app = await discordRoute();
-  discordKey ??= app.discordPublicKey(hex).catch((error: unknown) => {
-    discordKey = undefined;
-    throw error;
+  discordApp ??= once(async () => {
+    const app = await discordRoute();
+    return { answer: app.answerDiscord, key: await app.discordPublicKey(hex) };
   });
-  return app.answerDiscord(request, state.index, await discordKey);
+  const { answer, key } = await discordApp();
+  return answer(request, state.index, key);
 }
 
 /**
