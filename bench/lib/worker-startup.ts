@@ -23,17 +23,25 @@ interface Variant {
   lazy: boolean;
 }
 
-/** The shipped Worker; the Worker without /mcp (its route a stub: the Worker as before MCP); /mcp bundled in. */
+/**
+ * The route modules of a variant that bundles them into its script: /mcp's as given, the Discord
+ * app's a stub (without one, the app would be bundled in too, and the variants would differ by more
+ * than the MCP server).
+ */
+const bundledRoutes = (mcpRoute: string) =>
+  `[alias]\n"./lazy/mcp.js" = ${JSON.stringify(join(projectDir, mcpRoute))}\n` +
+  `"./lazy/discord.js" = ${JSON.stringify(join(projectDir, 'bench/lib/no-discord-route.ts'))}\n`;
+
+/**
+ * The shipped Worker; the Worker without /mcp (its routes stubs: the Worker as before MCP and the
+ * Discord app); /mcp bundled in.
+ */
 const variants: Variant[] = [
   { label: 'the Worker (/mcp loaded by its first request)', extra: '', lazy: true },
-  {
-    label: 'the Worker without /mcp',
-    extra: `[alias]\n"./lazy/mcp.js" = ${JSON.stringify(join(projectDir, 'bench/lib/no-mcp-route.ts'))}\n`,
-    lazy: false,
-  },
+  { label: 'the Worker without /mcp', extra: bundledRoutes('bench/lib/no-mcp-route.ts'), lazy: false },
   {
     label: '/mcp bundled into the script (a lazy import() alone)',
-    extra: `[alias]\n"./lazy/mcp.js" = ${JSON.stringify(join(projectDir, 'src/worker/lazy/mcp.ts'))}\n`,
+    extra: bundledRoutes('src/worker/lazy/mcp.ts'),
     lazy: false,
   },
 ];
