@@ -1,12 +1,15 @@
 // `npm run bench:instructions`: the instructions one serving process executes per request of
 // the name search, without a rate limit or access log, with each, and with both, counted by
 // valgrind's callgrind (Debian's `valgrind`). Unlike req/s on this shared two-core machine,
-// the count does not drift with the load beside it (the same run twice agrees to about
-// 0.1 %), so a change to the serving path can be weighed on its own. It is a count, not a
-// time: kernel work is not in it, a cache miss costs no more than a hit, and valgrind makes
-// each read of the clock cost about a thousand instructions (a real one costs about 50 ns).
-// Each server gets BENCH_WARM_UP requests (4000), its counters are zeroed, then it gets
-// BENCH_REQUESTS (4000) on 8 kept-alive connections.
+// the count does not drift with the load beside it, so a change to the serving path can be
+// weighed on its own. It is a count, not a time: kernel work is not in it, a cache miss costs no
+// more than a hit, and valgrind makes each read of the clock cost about a thousand instructions
+// (a real one costs about 50 ns).
+// Each server gets BENCH_WARM_UP requests (20000: after 4000, under valgrind's slowness, part of
+// the request path still ran in V8's middle tier, and which part moved a server's count by up to
+// 10 % from one process to the next), its counters are zeroed, then it gets BENCH_REQUESTS (4000)
+// on 8 kept-alive connections. BENCH_ROUNDS (3) rounds of the four servers, interleaved; each
+// figure is the median of its rounds.
 // The goal: with the rate limit and access log together, at most 1.10x the instructions a
 // request of the server without them on the serving thread, and 1.25x over all threads (the
 // log's own included): the team's measure of their cost.
@@ -18,7 +21,8 @@ import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
 
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4000);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONNECTIONS = 8;
 const PATH = '/api/trees?search=Oak%20Tree';
@@ -100,18 +104,31 @@ if (!has('valgrind') || !has('callgrind_control')) {
 }
 const outDir = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
 try {
-  console.log(`callgrind, ${REQUESTS} requests of ${PATH} after ${WARM_UP}, ${new Date().toISOString()}\n`);
-  console.log('| server | instructions a request | serving thread | added on the serving thread |');
-  console.log('|---|---:|---:|---:|');
-  let base: { all: number; serving: number } | undefined;
-  let both: { all: number; serving: number } | undefined;
-  for (const server of servers) {
-    const counted = await count(server.env, outDir);
-    base ??= counted;
-    if (server === servers.at(-1)) both = counted;
-    const added = counted === base ? '' : `+${Math.round(counted.serving - base.serving).toLocaleString('en')}`;
-    const shown = (value: number) => Math.round(value).toLocaleString('en');
-    console.log(`| ${server.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} |`);
+  console.log(
+    `callgrind, ${REQUESTS} requests of ${PATH} after ${WARM_UP}, ${ROUNDS} rounds, ${new Date().toISOString()}\n`,
+  );
+  const counts = servers.map(() => ({ all: [] as number[], serving: [] as number[] }));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [index, server] of servers.entries()) {
+      const counted = await count(server.env, outDir);
+      counts[index]?.all.push(counted.all);
+      counts[index]?.serving.push(counted.serving);
+    }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const medians = counts.map(({ all, serving }) => ({ all: median(all), serving: median(serving) }));
+  const shown = (value: number) => Math.round(value).toLocaleString('en');
+  console.log(
+    '| server | instructions a request | serving thread | added on the serving thread | serving thread, each round |',
+  );
+  console.log('|---|---:|---:|---:|---|');
+  const [base] = medians;
+  const both = medians.at(-1);
+  for (const [index, server] of servers.entries()) {
+    const counted = medians[index];
+    if (!counted || !base) continue;
+    const added = index === 0 ? '' : `+${shown(counted.serving - base.serving)}`;
+    const rounds = (counts[index]?.serving ?? []).map(shown).join(', ');
+    console.log(`| ${server.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} | ${rounds} |`);
   }
   if (base !== undefined && both !== undefined) {
     const verdict = (name: string, ratio: number, most: number) =>

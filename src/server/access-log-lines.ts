@@ -7,7 +7,7 @@
 // values of credential-looking query parameters become ***, and a target cut to size ends in
 // …, cut further if its escaped line would pass ATOMIC_WRITE_BYTES.
 import SonicBoom from 'sonic-boom';
-import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from './access-log-batch.ts';
+import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from './access-log-ring.ts';
 
 /** Where the lines go: sonic-boom on a file descriptor or, in tests, a stand-in. */
 export interface LineSink {
@@ -77,7 +77,7 @@ const jsonOrNull = (value: string | null): string => (value === null ? 'null' : 
 
 /**
  * The target as a line shows it: credential values as ***, and a target longer than
- * MAX_PATH_LENGTH (the serving thread keeps one character more, access-log-batch.ts) cut, marked.
+ * MAX_PATH_LENGTH (the serving thread keeps one character more, access-log-ring.ts) cut, marked.
  */
 function shownPath(target: string): string {
   const cut = target.length > MAX_PATH_LENGTH;

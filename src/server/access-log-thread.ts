@@ -1,33 +1,72 @@
-// The access log's thread: makes the lines of each batch the serving thread hands over, writes
-// them to the log's file descriptor, and counts the batch's records as written in the shared
-// counter the serving thread reads (access-log.ts: how many wait, and at exit, whether all are written).
+// The access log's thread: reads the records the serving thread writes into the ring
+// (access-log-ring.ts), makes their lines and writes them to the log's file descriptor, then
+// counts them as written in shared memory (how many wait, and at exit, whether all are written).
+//
+// While records come it reads them every BATCH_DELAY_MS, so each read takes a batch and the
+// serving thread never has to wake it. Once a read finds the ring empty it says it sleeps
+// (control[SLEEPING]) and waits for a message, which the next record's writer sends.
 import { writeSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type RecordBatch, recordsIn, recordsOf } from './access-log-batch.ts';
 import { fdSink, LineMaker } from './access-log-lines.ts';
+import { RingReader, type RingMemory, SLEEPING, WRITTEN } from './access-log-ring.ts';
+
+/** How long the thread lets records gather between reads while they come. */
+export const BATCH_DELAY_MS = 20;
 
 export interface LogThreadData {
   /** Where the lines go: 1 (stdout) when serving. */
   fd: number;
-  /** [0]: how many records are written, [1]: their bytes; counted up after each batch (wrapping at 2^31). */
-  written: Int32Array;
+  ring: RingMemory;
+  /** The serving thread's performance.timeOrigin, to turn its performance.now() into times of day. */
+  timeOrigin: number;
 }
 
-const { fd, written } = workerData as LogThreadData;
+const { fd, ring, timeOrigin } = workerData as LogThreadData;
 // stderr directly: a worker's process.stderr goes through the serving thread's event loop,
 // which is not turning when this happens during its exit.
 const where = fd === 1 ? 'stdout' : `file descriptor ${fd}`;
 const lines = new LineMaker(
   fdSink(fd, (reason) => writeSync(2, `Access log stopped: writing to ${where} failed (${reason}).\n`)),
 );
+const reader = new RingReader(ring);
+const { control } = ring;
+/** The serving thread's clock against this thread's (both count from their own start). */
+const servingClock = timeOrigin - performance.timeOrigin;
 
-parentPort?.on('message', (batch: RecordBatch) => {
-  try {
-    lines.write(recordsIn(batch));
-  } finally {
-    // Counted even if it failed (the thread then ends): the serving thread waits for none in vain.
-    Atomics.add(written, 1, batch.bytes);
-    Atomics.add(written, 0, recordsOf(batch));
-    Atomics.notify(written, 0);
+/** Writes the lines of the records waiting; how many there were. */
+function writeWaiting(): number {
+  // Set against the time of day once a read: no clock read a record.
+  const dayStart = Date.now() - performance.now() + servingClock;
+  const records = reader.read((answeredAt) => Math.round(dayStart + answeredAt));
+  if (records.length === 0) return 0;
+  lines.write(records);
+  reader.release();
+  Atomics.add(control, WRITTEN, records.length);
+  // For an exiting server waiting on its last lines (LogThread.waitForLines).
+  Atomics.notify(control, WRITTEN);
+  return records.length;
+}
+
+/** Called by the serving thread's message: a record was written while this thread slept. */
+let wake = () => {};
+// Also what keeps this thread alive while it waits.
+parentPort?.on('message', () => wake());
+
+for (;;) {
+  if (writeWaiting() > 0) {
+    await sleep(BATCH_DELAY_MS);
+    continue;
   }
-});
+  const woken = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  Atomics.store(control, SLEEPING, 1);
+  // A record written before SLEEPING was set: its writer saw no sleeper and sent nothing, so read it now.
+  if (!reader.empty) {
+    if (Atomics.exchange(control, SLEEPING, 0) === 0) await woken;
+    continue;
+  }
+  await woken;
+}

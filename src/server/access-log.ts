@@ -2,120 +2,79 @@
 // path with query, status, bytes, duration, the token's name or the start of its digest,
 // client address), never a token. ACCESS_LOG=off turns it off.
 //
-// Off the request path: a request only adds its record to a batch, which goes to the log's
-// own thread (access-log-thread.ts) when it holds BATCH_RECORDS records or BATCH_DELAY_MS
-// after its first; there the lines are made and written (access-log-lines.ts). Made on the serving
-// thread, even in one go after each turn of the event loop, the lines cost it about a quarter
-// of what it spent serving (22,000 instructions a request on 91,000, `npm run
-// bench:instructions`); now the record and its hand-over cost it about 5,000. Batches of
-// hundreds rather than one a turn: each message wakes the thread and costs the serving thread
-// a few microseconds, whatever it holds.
+// Off the request path: a request only writes its record into a ring of shared memory
+// (access-log-ring.ts), which the log's own thread (access-log-thread.ts) reads in batches; there
+// the lines are made and written (access-log-lines.ts). Made on the serving thread, the lines
+// cost it about a quarter of what it spent serving (22,000 instructions a request on 91,000,
+// `npm run bench:instructions`); a batch posted to the thread a few records at a time still cost
+// it about 5,000 a request in timers, copies and messages; the ring costs a record's stores.
 //
-// When stdout takes lines more slowly than requests come (a pipe whose reader stalls), at most
-// MAX_WAITING_RECORDS records and MAX_WAITING_BYTES bytes of them (cut to size as they are made:
-// access-log-batch.ts) wait for the thread; later records are dropped and counted, and once
-// lines move again one line on stderr says how many. Neither the server's memory nor its
-// answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the lines, and
-// says on stderr how many it leaves unwritten or dropped.
+// When stdout takes lines more slowly than requests come (a pipe whose reader stalls), the ring
+// fills (RING_BYTES, with records cut to size as they are written); later records are dropped and
+// counted, and once lines move again one line on stderr says how many. Neither the server's
+// memory nor its answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the
+// lines, and says on stderr how many it leaves unwritten or dropped.
+import { performance } from 'node:perf_hooks';
 import { Worker as Thread } from 'node:worker_threads';
-import { type AccessRecord, BatchBuilder, type RecordBatch, recordsOf } from './access-log-batch.ts';
+import { type AccessRecord, RING_BYTES, type RingMemory, ringMemory, RingWriter, WRITTEN } from './access-log-ring.ts';
 import type { LogThreadData } from './access-log-thread.ts';
 
 export interface AccessLog {
   /** Adds the record of a request answered at `answeredAt` (a performance.now()); its line is written later. */
   add(record: AccessRecord, answeredAt: number): void;
-  /** Hands on every record added and returns once their lines are written (before the process exits). */
-  flushSync(): void;
-}
-
-/** What takes each batch of records: the log's thread or, in tests, a stand-in. */
-export interface BatchWriter {
-  write(batch: RecordBatch): void;
-  /** Returns once every batch written so far has its lines written. */
+  /** Returns once the lines of every record added are written, or after EXIT_WAIT_MS (before the process exits). */
   flushSync(): void;
 }
 
 const STDOUT = 1;
-/** A batch goes to the log's thread once it holds this many records... */
-export const BATCH_RECORDS = 256;
-/** ...or this long after its first record, so a line is never far behind its request. */
-export const BATCH_DELAY_MS = 20;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
-/** Records handed to the log's thread and not yet written, at most; past it, records are dropped... */
-export const MAX_WAITING_RECORDS = 65_536;
-/**
- * ...and their bytes (RecordBatch.bytes), at most: about 4,000 records whose targets were cut,
- * or 65,536 short ones (about 15 MiB of the process's memory either way, measured).
- */
-export const MAX_WAITING_BYTES = 8 * 1024 * 1024;
 
 /**
- * Records (or their bytes) handed on and not yet written, from the two running counts
- * (`posted` on this thread, `written` in shared memory). Both are 32-bit and wrap after 2^31
- * (records: half a day at 50,000 requests a second; bytes: sooner): the difference taken in 32
- * bits stays right across the wrap, as it never nears 2^31.
+ * Records written and not yet written out, from the two running counts (`added` on this thread,
+ * `written` in shared memory). Both are 32-bit and wrap after 2^31 (half a day at 50,000
+ * requests a second): the difference taken in 32 bits stays right across the wrap, as it never
+ * nears 2^31.
  */
-export const stillWaiting = (posted: number, written: number): number => (posted - written) | 0;
+export const stillWaiting = (added: number, written: number): number => (added - written) | 0;
+
+export interface LogThreadOptions {
+  /** How long flushSync waits for the lines at exit (tests shorten it). */
+  exitWaitMs?: number;
+  /** The ring (tests hand in a small one, or one they write into themselves). */
+  ring?: RingMemory;
+}
 
 /**
- * The access log on stdout (or on `writer`). Whoever ends the process calls flushSync() just
+ * The access log on stdout (or on `fd`). Whoever ends the process calls flushSync() just
  * before, as serve.ts does once the server has closed. Not from a process 'exit' listener: in
  * Node 24, a thread (node:worker_threads) and an 'exit' listener together made the serving thread about 20 %
  * slower under load (V8 slow paths; BENCHMARKS.md, "Findings the code relies on"), each alone nothing.
  */
-export function accessLog(writer: BatchWriter = new LogThread(STDOUT)): AccessLog {
-  return new BatchedLog(writer);
-}
-
-class BatchedLog implements AccessLog {
-  private readonly batch = new BatchBuilder(BATCH_RECORDS);
-  private timer: NodeJS.Timeout | undefined = undefined;
-  private readonly writer: BatchWriter;
-
-  constructor(writer: BatchWriter) {
-    this.writer = writer;
-  }
-
-  add(record: AccessRecord, answeredAt: number): void {
-    this.batch.add(record, answeredAt);
-    if (this.batch.size >= BATCH_RECORDS) this.handOver();
-    // Unref'd: a batch waiting never keeps a process alive (whoever ends it flushes).
-    else this.timer ??= setTimeout(this.handOver, BATCH_DELAY_MS).unref();
-  }
-
-  flushSync(): void {
-    this.handOver();
-    this.writer.flushSync();
-  }
-
-  private readonly handOver = () => {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.batch.size > 0) this.writer.write(this.batch.take(Date.now(), performance.now()));
-  };
+export function accessLog(fd = STDOUT, options: LogThreadOptions = {}): LogThread {
+  return new LogThread(fd, options);
 }
 
 /**
- * The log's thread, which makes and writes the lines of the batches posted to it, and counts
- * the records it has written in memory shared with this thread. It never keeps the process
- * alive; a thread that fails ends the log with one line on stderr, never the server.
+ * The log's thread, which makes and writes the lines of the records in the ring, and counts the
+ * records it has written in the ring's shared memory. It never keeps the process alive; a thread
+ * that fails ends the log with one line on stderr, never the server.
  */
-export class LogThread implements BatchWriter {
+export class LogThread implements AccessLog {
   private readonly thread: Thread;
   private readonly exitWaitMs: number;
-  /** [0]: records the thread has written, [1]: their bytes (each wrapping at 2^31, see stillWaiting). */
-  private readonly written = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
-  private posted = 0;
-  private postedBytes = 0;
-  /** Records dropped (while MAX_WAITING_RECORDS or MAX_WAITING_BYTES were waiting) and not yet said on stderr. */
+  private readonly control: Int32Array<SharedArrayBuffer>;
+  private readonly ring: RingWriter;
+  private added = 0;
+  /** Records dropped (while the ring was full) and not yet said on stderr. */
   private dropped = 0;
   private stopped = false;
 
-  /** `exitWaitMs`: how long flushSync waits for the lines at exit (tests shorten it). */
-  constructor(fd: number, exitWaitMs = EXIT_WAIT_MS) {
+  constructor(fd: number, { exitWaitMs = EXIT_WAIT_MS, ring = ringMemory() }: LogThreadOptions = {}) {
     this.exitWaitMs = exitWaitMs;
-    const workerData: LogThreadData = { fd, written: this.written };
+    this.control = ring.control;
+    this.ring = new RingWriter(ring);
+    const workerData: LogThreadData = { fd, ring, timeOrigin: performance.timeOrigin };
     this.thread = new Thread(new URL('./access-log-thread.ts', import.meta.url), { workerData });
     this.thread.unref();
     this.thread.on('error', (error) => {
@@ -124,28 +83,23 @@ export class LogThread implements BatchWriter {
     });
   }
 
-  write(batch: RecordBatch): void {
+  add(record: AccessRecord, answeredAt: number): void {
     if (this.stopped) return;
-    const records = recordsOf(batch);
-    if (
-      stillWaiting(this.posted, Atomics.load(this.written, 0)) + records > MAX_WAITING_RECORDS ||
-      stillWaiting(this.postedBytes, Atomics.load(this.written, 1)) + batch.bytes > MAX_WAITING_BYTES
-    ) {
-      this.dropped += records;
+    if (!this.ring.write(record, answeredAt)) {
+      this.dropped++;
       return;
     }
+    this.added = (this.added + 1) | 0;
+    // A message, not Atomics.notify: the thread waits on its event loop, which a message keeps alive.
+    if (this.ring.wakeNeeded()) this.thread.postMessage(null);
     // Not said while dropping: stderr may be the same stalled pipe (where Node would queue the line in
     // memory, without bound) or a stopped terminal (where the write would block serving).
-    this.sayDropped();
-    // The numbers' memory moves to the thread instead of being copied.
-    this.thread.postMessage(batch, [batch.numbers.buffer]);
-    this.posted = (this.posted + records) | 0;
-    this.postedBytes = (this.postedBytes + batch.bytes) | 0;
+    if (this.dropped > 0) this.sayDropped();
   }
 
   /**
-   * Waits up to `exitWaitMs` for every line handed on, then says on stderr what was dropped and
-   * not said yet, and how many lines are left unwritten (this is the server's exit).
+   * Waits up to `exitWaitMs` for every line, then says on stderr what was dropped and not said
+   * yet, and how many lines are left unwritten (this is the server's exit).
    */
   flushSync(): void {
     const waiting = this.waitForLines();
@@ -158,15 +112,16 @@ export class LogThread implements BatchWriter {
       );
   }
 
-  /** Waits up to `exitWaitMs` for every line handed on to be written; how many records still wait. */
+  /** Waits up to `exitWaitMs` for the lines of every record added; how many records still wait. */
   waitForLines(): number {
     const deadline = performance.now() + this.exitWaitMs;
     for (;;) {
-      const written = Atomics.load(this.written, 0);
-      const waiting = stillWaiting(this.posted, written);
+      const written = Atomics.load(this.control, WRITTEN);
+      const waiting = stillWaiting(this.added, written);
       const left = deadline - performance.now();
       if (this.stopped || waiting <= 0 || left <= 0) return Math.max(waiting, 0);
-      Atomics.wait(this.written, 0, written, left);
+      // The thread notifies each count it adds; a count added since it was read returns at once.
+      Atomics.wait(this.control, WRITTEN, written, left);
     }
   }
 
@@ -175,7 +130,7 @@ export class LogThread implements BatchWriter {
     if (this.dropped === 0) return;
     process.stderr.write(
       `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
-        `(at most ${MAX_WAITING_RECORDS} records or ${MAX_WAITING_BYTES / 1024 / 1024} MiB wait to be written).\n`,
+        `(at most ${RING_BYTES / 1024 / 1024} MiB of records wait to be written).\n`,
     );
     this.dropped = 0;
   }

@@ -2,6 +2,8 @@
 // under /api/ goes through the core; everything else is the wiki, served by serve-handler.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+// Not the global: Node defines that one as a lazy getter, looked up again on each read.
+import { performance } from 'node:perf_hooks';
 import type { RateLimit } from '../schema/environment.ts';
 import {
   createEdge,

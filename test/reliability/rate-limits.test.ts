@@ -249,7 +249,7 @@ describe('npm run serve', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{"time"') && (JSON.parse(line) as { path: string }).path === '/');
-    // Waits for the lines themselves (the log writes them within its 20 ms batch), not for the exit:
+    // Waits for the lines themselves (the log's thread reads them within 20 ms), not for the exit:
     // this rule is about a dropped connection, and the exit's own flush has its test above.
     const deadline = Date.now() + 30_000;
     while (pageLines().length < pages && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,7 +1,7 @@
 // The access log's lines (src/server/access-log-lines.ts), as the log's thread makes them; the
 // lines over HTTP, from each process, are checked in test/reliability/rate-limits.test.ts.
 import { describe, expect, test } from 'vitest';
-import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from '../../src/server/access-log-batch.ts';
+import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from '../../src/server/access-log-ring.ts';
 import { ATOMIC_WRITE_BYTES, isoTimestamp, LineMaker, type LineSink } from '../../src/server/access-log-lines.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 

@@ -2,7 +2,7 @@
 // client sent it, whatever the static site makes of it to serve a file.
 import { get } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
-import type { AccessRecord } from '../../src/server/access-log-batch.ts';
+import type { AccessRecord } from '../../src/server/access-log-ring.ts';
 import type { AccessLog } from '../../src/server/access-log.ts';
 import { type RunningServer, startServer } from '../../src/server/app.ts';
 import { distDir } from '../support/runtimes.ts';

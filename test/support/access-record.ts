@@ -1,5 +1,5 @@
 // An access log record for tests of the log (test/server/access-log*.test.ts).
-import type { AccessRecord } from '../../src/server/access-log-batch.ts';
+import type { AccessRecord } from '../../src/server/access-log-ring.ts';
 
 /** A GET of `path` answered 200 for the token named "reader", with `overrides`. */
 export const accessRecord = (path: string, overrides: Partial<AccessRecord> = {}): AccessRecord => ({
