@@ -239,6 +239,7 @@ async function requiredObject(bucket: R2Bucket, key: string, sha256: string): Pr
  */
 async function deployOf(bucket: R2Bucket, indexId: string): Promise<DeployObject> {
   const key = deployKey(indexId);
+  // API_INDEX's rule (settings.ts) makes it INDEX_ID_LENGTH hex digits: a prefix that names one object.
   const bytes = await objectNamedBy(bucket, key, indexId);
   if (!bytes)
     throw new EnvironmentError(
