@@ -2,7 +2,13 @@
 // held only as digests, and compared digest to digest in constant time. Web Crypto only, so
 // the same module runs in Node and in workerd.
 import { hexOf } from '../contract/sha256.ts';
-import { readEnvironment, type TokenSettings, tokenEntry, tokenVariables } from '../schema/environment.ts';
+import {
+  readEnvironment,
+  type TokenSettings,
+  tokenEntry,
+  tokenVariables,
+  type ValuesOf,
+} from '../schema/environment.ts';
 
 export type Digest = Uint8Array;
 
@@ -28,7 +34,14 @@ function bytesOfHex(hex: string): Digest {
 
 /** Every configured token with its name; a malformed entry is an EnvironmentError, never skipped. */
 export async function configuredTokens(settings: TokenSettings): Promise<ConfiguredToken[]> {
-  const { tokens, tokenSha256 } = readEnvironment(tokenVariables, settings);
+  return tokensOf(readEnvironment(tokenVariables, settings));
+}
+
+/** The entries of API_TOKENS and API_TOKEN_SHA256 as a process's settings read them (each already checked). */
+export type TokenLists = ValuesOf<typeof tokenVariables>;
+
+/** Every token of lists already read, with its name. */
+export async function tokensOf({ tokens, tokenSha256 }: TokenLists): Promise<ConfiguredToken[]> {
   const named = async (entry: string, digestOf: (value: string) => Digest | Promise<Digest>) => {
     const { name, value } = tokenEntry(entry);
     const digest = await digestOf(value);

@@ -1,8 +1,8 @@
 // The environment variables the project reads, each with one zod rule, and how a process reads
 // a set of them: every bad value is reported at once, each naming the variable and the value
 // ("PORT must be a whole number from 0 to 65535, got \"abc\""; a token's value is never shown).
-// The server's entry points read theirs in src/server/settings.ts; the Worker reads the token
-// variables through src/edge/tokens.ts. An empty variable counts as unset.
+// The server's entry points read theirs in src/server/settings.ts, the Worker all of its own in
+// src/worker/settings.ts. An empty variable counts as unset.
 import { z } from 'zod';
 
 /** A variable: its name, its rule (from the text of the variable), and its value when unset. */

@@ -18,10 +18,8 @@ import {
   checkScopeRoot,
   type DeployObject,
   deployKey,
-  INDEX_ID_LENGTH,
   INDEX_VARIABLE,
   INVOCATIONS_PATH,
-  INVOCATIONS_VARIABLE,
   type ScopeRoot,
   scopeName,
   scopeRootKey,
@@ -41,27 +39,19 @@ import { bundleDownloads, type DownloadServer } from './downloads.ts';
 import { lazyRoute } from './lazy-route.ts';
 import { once } from './once.ts';
 import { boundedMemo } from '../edge/memo.ts';
-import { configuredTokens } from '../edge/tokens.ts';
+import { tokensOf } from '../edge/tokens.ts';
 import { errorBody } from '../contract/messages.ts';
 import { failureAnswer } from '../edge/failure.ts';
-import {
-  discordVariables,
-  EnvironmentError,
-  RATE_LIMIT_VARIABLE,
-  rateLimitVariables,
-  readEnvironment,
-} from '../schema/environment.ts';
+import { EnvironmentError, RATE_LIMIT_VARIABLE } from '../schema/environment.ts';
+import { type WorkerSettings, workerSettings } from './settings.ts';
 
 /**
- * Env as wrangler.toml types it, with the optional rate limit (the binding, and API_RATE_LIMIT
- * for its numbers) and the optional R2 mode (the bucket, and API_INDEX naming the index).
+ * Env as wrangler.toml types it, with the optional rate limit's binding and the optional R2
+ * mode's bucket. Its variables (API_RATE_LIMIT, API_INDEX, ...) are read by settings.ts alone.
  */
 type WorkerEnv = Env & {
   [RATE_LIMIT_BINDING]?: RateLimit;
-  [RATE_LIMIT_VARIABLE]?: string;
   [BUCKET_BINDING]?: R2Bucket;
-  [INDEX_VARIABLE]?: string;
-  [INVOCATIONS_VARIABLE]?: string;
 };
 
 /** POST /mcp, loaded by the first request for it: a GET never pays for the MCP SDK. */
@@ -85,6 +75,8 @@ interface Isolate {
   discordPublicKey: string | undefined;
 }
 
+/** The isolate's variables (settings.ts), read at its first request; a bad one is each request's 500 (`failed`). */
+let settings: WorkerSettings | undefined;
 let isolate: Promise<Isolate> | undefined;
 /** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
 let invocations = 0;
@@ -111,9 +103,8 @@ function assetFiles(env: Env, origin: string): ApiFiles {
 }
 
 /** The index the R2 mode serves, which its deploy uploaded (API_INDEX). */
-function indexIdOf(env: WorkerEnv): string {
-  const indexId = env[INDEX_VARIABLE];
-  if (!indexId)
+function indexIdOf({ index: indexId }: WorkerSettings): string {
+  if (indexId === undefined)
     throw new EnvironmentError(
       `the ${BUCKET_BINDING} R2 binding is configured but ${INDEX_VARIABLE} (the index the deploy uploaded) is not set`,
     );
@@ -248,7 +239,8 @@ async function requiredObject(bucket: R2Bucket, key: string, sha256: string): Pr
  */
 async function deployOf(bucket: R2Bucket, indexId: string): Promise<DeployObject> {
   const key = deployKey(indexId);
-  const bytes = indexId.length === INDEX_ID_LENGTH ? await objectNamedBy(bucket, key, indexId) : undefined;
+  // API_INDEX's rule (settings.ts) makes it INDEX_ID_LENGTH hex digits: a prefix that names one object.
+  const bytes = await objectNamedBy(bucket, key, indexId);
   if (!bytes)
     throw new EnvironmentError(
       `${inBucket} lacks ${key}, the deploy ${INDEX_VARIABLE} names: its upload did not finish ` +
@@ -283,14 +275,14 @@ function bucketIndex(bucket: R2Bucket, deploy: DeployObject): IndexReads {
   };
 }
 
-async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
+async function startIsolate(env: WorkerEnv, settings: WorkerSettings, origin: string): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
-  if (!bucket && env[INDEX_VARIABLE])
+  if (!bucket && settings.index !== undefined)
     throw new EnvironmentError(
       `${INDEX_VARIABLE} is set but the ${BUCKET_BINDING} R2 binding is not ([[r2_buckets]] in wrangler.toml)`,
     );
   // The R2 mode: the bucket, and the deploy API_INDEX names in it.
-  const r2 = bucket && { bucket, deploy: await deployOf(bucket, indexIdOf(env)) };
+  const r2 = bucket && { bucket, deploy: await deployOf(bucket, indexIdOf(settings)) };
   const files = r2 ? bucketFiles(r2.bucket) : assetFiles(env, origin);
   const container = storedBodies(files);
   const body = async (stored: string, part: BodyPart): Promise<Bytes> => {
@@ -302,13 +294,13 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
     ...(r2 ? bucketIndex(r2.bucket, r2.deploy) : filesIndex(files)),
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
-  const tokens = await configuredTokens(env);
-  const { discordPublicKey } = readEnvironment(discordVariables, env);
+  const tokens = await tokensOf(settings);
+  const { discordPublicKey } = settings;
   const core = createEdge({
     index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit: rateLimitOf(env),
+    rateLimit: rateLimitOf(env, settings),
     discord: discordPublicKey !== undefined,
   });
   const inR2 = r2 && { bucket: r2.bucket, listing: r2.deploy.downloads };
@@ -321,8 +313,7 @@ async function startIsolate(env: WorkerEnv, origin: string): Promise<Isolate> {
  * other is a mistake of the deployment, refused rather than served unlimited (an
  * EnvironmentError naming the missing setting, see `misconfigured`).
  */
-function rateLimitOf(env: WorkerEnv): EdgeRateLimit | undefined {
-  const { rateLimit } = readEnvironment(rateLimitVariables, env);
+function rateLimitOf(env: WorkerEnv, { rateLimit }: WorkerSettings): EdgeRateLimit | undefined {
   const binding = env[RATE_LIMIT_BINDING];
   if (!rateLimit && !binding) return undefined;
   if (!rateLimit || !binding)
@@ -356,10 +347,11 @@ type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 
 async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
   const url = new URL(request.url);
-  if (env[INVOCATIONS_VARIABLE] === 'on' && url.pathname === INVOCATIONS_PATH)
+  settings ??= workerSettings(env);
+  if (settings.countInvocations && url.pathname === INVOCATIONS_PATH)
     return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
   invocations++;
-  isolate ??= startIsolate(env, url.origin).catch((error: unknown) => {
+  isolate ??= startIsolate(env, settings, url.origin).catch((error: unknown) => {
     isolate = undefined;
     throw error;
   });
@@ -407,8 +399,8 @@ async function answerDiscord(request: Request, state: Isolate): Promise<Response
  * Whatever fails while answering (a body or an object that does not match its SHA-256, one
  * missing or short, a broken index or deploy object) is the API's JSON 500 (src/edge/failure.ts)
  * on every route, /healthz too, rather than Cloudflare's error page: the detail goes to the
- * Worker's log. A deployment whose settings cannot work (a bad token list, a rate limit without
- * its binding or the reverse, the R2 mode's bucket without its index) says which setting in the
+ * Worker's log. A deployment whose settings cannot work (a bad value of a variable, a rate limit
+ * without its binding or the reverse, the R2 mode's bucket without its index) says which setting in the
  * 500 itself, so whoever deployed it sees why at the first request; it names settings, never a
  * value of a secret.
  */

@@ -10,7 +10,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BUCKET_FOLDERS, deployKey, scopeRootKey, shardKey } from '../../src/contract/bucket-layout.ts';
+import {
+  BUCKET_FOLDERS,
+  deployKey,
+  INVOCATIONS_PATH,
+  scopeRootKey,
+  shardKey,
+} from '../../src/contract/bucket-layout.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
 import {
   BODIES_DIR,
@@ -265,12 +271,42 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
   });
 
   test('API_INDEX without the API_BUCKET binding', async () => {
-    const answer = await misconfigured({ API_INDEX: 'f00d' });
+    const answer = await misconfigured({ API_INDEX: 'f00d'.repeat(8) });
     expect(answer.status).toBe(500);
     expect(answer.body.message).toBe(
       'This deployment is misconfigured: API_INDEX is set but the API_BUCKET R2 binding is not ' +
         '([[r2_buckets]] in wrangler.toml)',
     );
+  });
+
+  test('an API_INDEX that is not 32 lowercase hex digits names the variable and the value', async () => {
+    const answer = await misconfigured({ API_BUCKET: memoryBucket(), API_INDEX: 'F00D' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toBe(
+      'This deployment is misconfigured: API_INDEX must be 32 lowercase hex digits ' +
+        '(the deploy\'s, as `npm run deploy` sets it), got "F00D"',
+    );
+  });
+
+  test('a bad COUNT_INVOCATIONS names the variable and the value, on every path', async () => {
+    for (const path of ['/api/trees', INVOCATIONS_PATH]) {
+      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), {
+        ASSETS: assetsOf(),
+        API_TOKENS: TOKEN,
+        COUNT_INVOCATIONS: 'sometimes',
+      } as StandInEnv);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: true,
+        message: 'This deployment is misconfigured: COUNT_INVOCATIONS must be on or off, got "sometimes"',
+      });
+    }
+  });
+
+  test('every bad variable in the one answer, each with its value', async () => {
+    const answer = await misconfigured({ COUNT_INVOCATIONS: 'sometimes', API_RATE_LIMIT: 'lots' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.message).toMatch(/API_RATE_LIMIT must be .*, got "lots"; COUNT_INVOCATIONS must be on or off/);
   });
 
   test("API_INDEX naming a deploy the bucket lacks: the binding and the deploy object's key", async () => {
@@ -281,6 +317,37 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
       `This deployment is misconfigured: the API_BUCKET R2 bucket lacks index/deploys/${index}.json, the ` +
         'deploy API_INDEX names: its upload did not finish (run the deploy again) or another bucket is bound',
     );
+  });
+});
+
+describe('COUNT_INVOCATIONS is a switch, as every on/off variable', () => {
+  /** The answer at INVOCATIONS_PATH after one request to the API, the assets answering that path with their own. */
+  async function toldAfterOneRequest(countInvocations: string) {
+    const api = assetsOf();
+    const env = {
+      ASSETS: {
+        fetch: async (request: Request | string) =>
+          new URL(typeof request === 'string' ? request : request.url).pathname === INVOCATIONS_PATH
+            ? new Response('an asset')
+            : api.fetch(request),
+      },
+      API_TOKENS: TOKEN,
+      COUNT_INVOCATIONS: countInvocations,
+    };
+    const fresh = await freshWorker();
+    expect((await fresh.fetch(edgeRequest('/api/trees', 'identity'), env)).status).toBe(200);
+    return (await fresh.fetch(new Request(`${ORIGIN}${INVOCATIONS_PATH}`), env)).text();
+  }
+
+  test.each(['on', 'ON', 'yes', 'true', '1', ' On '])(
+    '%j counts: the path tells the requests the Worker ran',
+    async (on) => {
+      expect(await toldAfterOneRequest(on)).toBe('1');
+    },
+  );
+
+  test.each(['off', 'OFF', 'no', 'false', '0', ''])('%j does not: the path is an asset as any other', async (off) => {
+    expect(await toldAfterOneRequest(off)).toBe('an asset');
   });
 });
 
