@@ -84,25 +84,28 @@ const unitsOf = (chars: number): number => NUMBERS + Math.ceil(chars / UNIT_BYTE
 const cutField = (value: string): string =>
   value.length > MAX_FIELD_LENGTH ? value.slice(0, MAX_FIELD_LENGTH) : value;
 
-/** The serving thread's end: writes records while there is room. */
-export class RingWriter {
-  private readonly control: Int32Array<SharedArrayBuffer>;
-  private readonly numbers: Float64Array<SharedArrayBuffer>;
-  private readonly bytes: Buffer;
-  private readonly units: number;
-  private head: number;
-  /** TAIL as last read: read again only when the ring looks too full for a record. */
-  private tail: number;
+/** One end of a ring: its shared memory seen as numbers (the units) and as bytes (the characters). */
+class RingEnd {
+  protected readonly control: Int32Array<SharedArrayBuffer>;
+  protected readonly numbers: Float64Array<SharedArrayBuffer>;
+  protected readonly bytes: Buffer;
+  /** The ring's length in units. */
+  protected readonly units: number;
 
-  /** Writes on from where the ring's HEAD is. */
   constructor({ control, records }: RingMemory) {
     this.control = control;
     this.numbers = new Float64Array(records);
     this.bytes = Buffer.from(records);
     this.units = this.numbers.length;
-    this.head = Atomics.load(control, HEAD);
-    this.tail = Atomics.load(control, TAIL);
   }
+}
+
+/** The serving thread's end: writes records while there is room. */
+export class RingWriter extends RingEnd {
+  /** Written on from where the ring's HEAD is. */
+  private head = Atomics.load(this.control, HEAD);
+  /** TAIL as last read: read again only when the ring looks too full for a record. */
+  private tail = Atomics.load(this.control, TAIL);
 
   /**
    * Writes a record of a request answered at `answeredAt` (a performance.now() of this thread);
@@ -160,21 +163,9 @@ export class RingWriter {
 }
 
 /** The log's thread's end: reads the records written so far, then frees their room. */
-export class RingReader {
-  private readonly control: Int32Array<SharedArrayBuffer>;
-  private readonly numbers: Float64Array<SharedArrayBuffer>;
-  private readonly bytes: Buffer;
-  private readonly units: number;
+export class RingReader extends RingEnd {
   /** Where the records read last end: TAIL once they are released. */
-  private readTo: number;
-
-  constructor({ control, records }: RingMemory) {
-    this.control = control;
-    this.numbers = new Float64Array(records);
-    this.bytes = Buffer.from(records);
-    this.units = this.numbers.length;
-    this.readTo = Atomics.load(control, TAIL);
-  }
+  private readTo = Atomics.load(this.control, TAIL);
 
   /** Whether a record waits. */
   get empty(): boolean {
