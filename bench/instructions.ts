@@ -5,11 +5,20 @@
 // weighed on its own. It is a count, not a time: kernel work is not in it, a cache miss costs no
 // more than a hit, and valgrind makes each read of the clock cost about a thousand instructions
 // (a real one costs about 50 ns).
-// Each server gets BENCH_WARM_UP requests (20000: after 4000, under valgrind's slowness, part of
-// the request path still ran in V8's middle tier, and which part moved a server's count by up to
-// 10 % from one process to the next), its counters are zeroed, then it gets BENCH_REQUESTS (4000)
-// on 8 kept-alive connections. BENCH_ROUNDS (3) rounds of the four servers, interleaved; each
-// figure is the median of its rounds.
+// Each server gets BENCH_WARM_UP requests (40000) on connections opened and closed WARM_UP_PARTS
+// times, its counters are zeroed, then it gets BENCH_REQUESTS (4000) on 8 kept-alive connections.
+// BENCH_ROUNDS (3) rounds of the four servers, interleaved; each figure is the median of its
+// rounds. What the warm-up is past, each of which moved a server's count while it was counted:
+// - V8's middle tier: after 4000 requests, part of the request path still ran in it (up to 10 %);
+// - node:http's closing path: the first closed connections made V8 compile it again, so the
+//   measured requests open new connections only after several rounds of closing them;
+// - the log's thread's first full collection, which its heap's first old-generation limit brings at
+//   about 24,000 lines (`--trace-gc`, natively as under valgrind; none after it up to 64,000): up to
+//   10,000 instructions a request of all threads when it fell in the 4000 counted.
+// The servers' young generation is held at 16 MiB, the size a server's reaches under load:
+// V8 shrinks it when few bytes are allocated a millisecond, which under valgrind (about 50 times
+// slower) it did in some processes and not others, so a server scavenged its heap from 5 to 41
+// times in the same 4000 requests, up to 5,000 instructions a request apart.
 // The goal: with the rate limit and access log together, at most 1.10x the instructions a
 // request of the server without them on the serving thread, and 1.25x over all threads (the
 // log's own included): the team's measure of their cost.
@@ -21,7 +30,8 @@ import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
 
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 20_000);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40_000);
+const WARM_UP_PARTS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONNECTIONS = 8;
@@ -74,13 +84,15 @@ async function count(env: Record<string, string>, outDir: string): Promise<{ all
       // Valgrind's own messages, kept out of the table.
       `--log-file=${join(outDir, 'valgrind.%p.log')}`,
       process.execPath,
+      '--min-semi-space-size=16',
+      '--max-semi-space-size=16',
       'bench/lib/serve-one.ts',
     ],
     { PORT: String(port), API_TOKENS: TOKEN, ...env },
     port,
   );
   try {
-    await requests(port, WARM_UP);
+    for (let part = 0; part < WARM_UP_PARTS; part++) await requests(port, WARM_UP / WARM_UP_PARTS);
     spawnSync('callgrind_control', ['--zero', String(child.pid)]);
     await requests(port, REQUESTS);
     spawnSync('callgrind_control', ['--dump', String(child.pid)]);
@@ -118,7 +130,7 @@ try {
   const medians = counts.map(({ all, serving }) => ({ all: median(all), serving: median(serving) }));
   const shown = (value: number) => Math.round(value).toLocaleString('en');
   console.log(
-    '| server | instructions a request | serving thread | added on the serving thread | serving thread, each round |',
+    '| server | instructions a request | serving thread | added on the serving thread | each round: all threads / serving |',
   );
   console.log('|---|---:|---:|---:|---|');
   const [base] = medians;
@@ -127,7 +139,8 @@ try {
     const counted = medians[index];
     if (!counted || !base) continue;
     const added = index === 0 ? '' : `+${shown(counted.serving - base.serving)}`;
-    const rounds = (counts[index]?.serving ?? []).map(shown).join(', ');
+    const { all = [], serving = [] } = counts[index] ?? {};
+    const rounds = all.map((each, round) => `${shown(each)} / ${shown(serving[round] ?? Number.NaN)}`).join(', ');
     console.log(`| ${server.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} | ${rounds} |`);
   }
   if (base !== undefined && both !== undefined) {
