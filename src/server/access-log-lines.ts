@@ -1,13 +1,15 @@
 // The access log's lines: one JSON line a record, made by hand from a template (the fields are
-// always the same seven, so nothing is built per line but the line itself), and reaching their
-// file descriptor (stdout) through sonic-boom in writes of whole lines. pino made the same lines
-// at about 33,000 instructions each on this thread (`npm run bench:instructions`), most of it
-// its per-line object walk. This runs in the log's own thread (access-log-thread.ts), off the
-// event loop that serves requests, and so does what a line changes of the target as sent: the
-// values of credential-looking query parameters become ***, and a target cut to size ends in
-// …, cut further if its escaped line would pass ATOMIC_WRITE_BYTES.
+// always the same eight, in the order and form JSON.stringify gives them), and reaching their
+// file descriptor (stdout) through sonic-boom in writes of whole lines. The text of the fields a
+// connection's requests share (method, token, client) is kept from one line to the next, so a
+// line mostly joins its time, target and numbers to it. pino made the same lines at about 33,000
+// instructions each on this thread, JSON.stringify of the fields at about 11,000 (`npm run
+// bench:instructions`). This runs in the log's own thread (access-log-thread.ts), off the event
+// loop that serves requests, and so does what a line changes of the target as sent: the values of
+// credential-looking query parameters become ***, and a target cut to size ends in …, cut
+// further if its line would pass ATOMIC_WRITE_BYTES.
 import SonicBoom from 'sonic-boom';
-import { type AccessRecord, MAX_PATH_LENGTH, type TimedRecord } from './access-log-ring.ts';
+import { type AccessRecord, MAX_PATH_LENGTH } from './access-log-ring.ts';
 
 /** Where the lines go: sonic-boom on a file descriptor or, in tests, a stand-in. */
 export interface LineSink {
@@ -24,6 +26,7 @@ export interface LineSink {
 export const ATOMIC_WRITE_BYTES = 4096;
 /** What ends a target that was cut (a target as node:http gives it has one byte a character, never this one). */
 const CUT = '…';
+const NEWLINE = 0x0a;
 /** Query parameters whose values the log never shows, in any letter case, percent-encoded or not. */
 const CREDENTIAL_NAMES = new Set(['token', 'api_key', 'key', 'access_token', 'auth', 'password']);
 /**
@@ -35,45 +38,83 @@ const MAYBE_CREDENTIAL = new RegExp(`[?&](?:${[...CREDENTIAL_NAMES].join('|')}|[
 /** Makes the lines of records and hands them to a sink. */
 export class LineMaker {
   private readonly lines: LineBatches;
-  /** Date.now() of the line being made: when its request was answered. */
-  private lineTime = 0;
-  private readonly timestamp = isoTimestamp(() => this.lineTime);
+  private readonly timeField = timeField();
+  /**
+   * The text of the fields a connection's requests mostly share, kept from the line before:
+   * `,"method":"GET","path":` and `,"token":…,"client":…}` (each made again when its values change).
+   */
+  private method: string | undefined = undefined;
+  private methodText = '';
+  private token: string | null | undefined = undefined;
+  private client: string | null | undefined = undefined;
+  private tailText = '';
 
   constructor(sink: LineSink) {
     this.lines = new LineBatches(sink);
   }
 
-  /** Makes the line of each record and writes them all before returning. */
-  write(records: Iterable<TimedRecord>): void {
-    for (const { time, record } of records) {
-      const path = shownPath(record.path);
-      this.lineTime = time;
-      const opening = this.timestamp();
-      const over = this.lines.write(line(opening, record, path));
-      // Rare (a long target of characters JSON escapes): made again with the target cut to fit.
-      if (over > 0) this.lines.write(line(opening, record, cutToFit(path, jsonBytes(path) - over)));
+  /** Makes the line of `record`, answered at `time` (a Date.now()); handed on at the latest by end(). */
+  add(record: AccessRecord, time: number): void {
+    const { method, token, client } = record;
+    if (method !== this.method) {
+      this.method = method;
+      this.methodText = `,"method":${jsonString(method)},"path":`;
     }
+    if (token !== this.token || client !== this.client) {
+      this.token = token;
+      this.client = client;
+      this.tailText = `,"token":${jsonOrNull(token)},"client":${jsonOrNull(client)}}`;
+    }
+    const { path } = record;
+    const opening = `${this.timeField(time)}${this.methodText}`;
+    const numbers =
+      `,"status":${jsonNumber(record.status)},"bytes":${jsonNumber(record.bytes)},` +
+      `"durationMs":${jsonDuration(record.durationMs)}${this.tailText}`;
+    // Most targets are shown as sent: not cut, nothing JSON escapes, no credential-looking parameter.
+    const plain = path.length <= MAX_PATH_LENGTH && !NEEDS_CARE.test(path);
+    const over = this.lines.write(`${opening}${plain ? `"${path}"` : jsonString(shownPath(path))}${numbers}`);
+    if (over === 0) return;
+    // Rare (a long target of characters JSON escapes): made again with the target cut to fit.
+    const shown = shownPath(path);
+    this.lines.write(`${opening}${jsonString(cutToFit(shown, jsonBytes(shown) - over))}${numbers}`);
+  }
+
+  /** Hands on the lines made so far. */
+  end(): void {
     this.lines.end();
   }
 }
 
-/**
- * The JSON line of `record` showing `path`, `opening` its time field: the fields in the order and
- * form JSON.stringify (and pino before) gives them.
- */
-const line = (opening: string, record: AccessRecord, path: string): string =>
-  `{${opening},"method":${jsonString(record.method)},"path":${jsonString(path)},"status":${record.status},` +
-  `"bytes":${record.bytes},"durationMs":${record.durationMs},"token":${jsonOrNull(record.token)},` +
-  `"client":${jsonOrNull(record.client)}}\n`;
-
 /** Characters a JSON string escapes (lone surrogates included, as JSON.stringify does). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A character JSON escapes or a credential-looking parameter: one scan of a target for both. */
+const NEEDS_CARE = new RegExp(`${ESCAPED.source}|${MAYBE_CREDENTIAL.source}`, 'i');
 
 /** `value` as a JSON string: quoted as it is, unless it has a character JSON escapes (rare). */
 const jsonString = (value: string): string => (ESCAPED.test(value) ? JSON.stringify(value) : `"${value}"`);
 
 const jsonOrNull = (value: string | null): string => (value === null ? 'null' : jsonString(value));
+
+/** A number as JSON.stringify writes it (null for NaN and the infinities, which JSON has not). */
+const jsonNumber = (value: number): string => (Number.isFinite(value) ? `${value}` : 'null');
+
+/** ".001" to ".999" without their trailing zeros, and "" for 0: a duration's decimals, by its microseconds. */
+const DECIMALS = Array.from({ length: 1000 }, (_, micros) =>
+  micros === 0 ? '' : `.${String(micros).padStart(3, '0').replace(/0+$/, '')}`,
+);
+
+/**
+ * A duration as JSON.stringify writes it. One to the microsecond (as durationMs rounds it) is
+ * its whole milliseconds and its decimals from DECIMALS, which costs less than formatting the
+ * double: below 10^15 microseconds such a decimal is the double's shortest text.
+ */
+function jsonDuration(milliseconds: number): string {
+  const micros = Math.round(milliseconds * 1000);
+  if (!(milliseconds >= 0 && micros < 1e15 && micros / 1000 === milliseconds)) return jsonNumber(milliseconds);
+  const decimals = micros % 1000;
+  return `${(micros - decimals) / 1000}${DECIMALS[decimals] ?? ''}`;
+}
 
 /**
  * The target as a line shows it: credential values as ***, and a target longer than
@@ -151,12 +192,12 @@ class LineBatches {
     this.sink = sink;
   }
 
-  /** Adds `line`; 0, or the bytes it has past ATOMIC_WRITE_BYTES if it was refused. */
+  /** Adds `line` and its newline; 0, or the bytes they have past ATOMIC_WRITE_BYTES if they were refused. */
   write(line: string): number {
     if (this.fits(line)) return 0;
     // The line did not fit after what the chunk holds: that goes first, then the line.
     this.end();
-    return this.fits(line) ? 0 : Buffer.byteLength(line) - ATOMIC_WRITE_BYTES;
+    return this.fits(line) ? 0 : Buffer.byteLength(line) + 1 - ATOMIC_WRITE_BYTES;
   }
 
   /** Hands on what the chunk holds. */
@@ -167,33 +208,37 @@ class LineBatches {
     this.used = 0;
   }
 
-  /** Adds the whole line to the chunk if it fits; false (and the chunk unchanged) if not. */
+  /** Adds the whole line and its newline to the chunk if they fit; false (and the chunk unchanged) if not. */
   private fits(line: string): boolean {
-    const written = this.chunk.write(line, this.used);
+    const room = ATOMIC_WRITE_BYTES - 1 - this.used;
+    const written = this.chunk.write(line, this.used, room);
     // With room for the longest character (4 bytes) left, the write was not cut short.
-    if (this.used + written > ATOMIC_WRITE_BYTES - 4 && written !== Buffer.byteLength(line)) return false;
-    this.used += written;
+    if (written > room - 4 && written !== Buffer.byteLength(line)) return false;
+    this.chunk[this.used + written] = NEWLINE;
+    this.used += written + 1;
     return true;
   }
 }
 
+/** `000Z"` to `999Z"`: how a time field ends, by its milliseconds. */
+const MILLISECONDS = Array.from({ length: 1000 }, (_, millisecond) => `${String(millisecond).padStart(3, '0')}Z"`);
+
 /**
- * `"time":"<ISO 8601, to the millisecond>"` for a line written at `now()`: the date and time
- * are formatted once a second, and each line adds its milliseconds (a Date per line would
- * cost more than the rest of the time field).
+ * `{"time":"<ISO 8601 to the millisecond>"` of a Date.now(): how a line opens. The date and time
+ * are formatted once a second, and each line adds its milliseconds (a Date per line would cost
+ * more than the rest of the line).
  */
-export function isoTimestamp(now: () => number): () => string {
+function timeField(): (time: number) => string {
   let second = Number.NaN;
   let opening = '';
-  return () => {
-    const time = now();
+  return (time) => {
     const millisecond = time % 1000;
     if (time - millisecond !== second) {
       second = time - millisecond;
       // "2026-11-23T20:30:00." of "2026-11-23T20:30:00.000Z"
-      opening = `"time":"${new Date(second).toISOString().slice(0, -4)}`;
+      opening = `{"time":"${new Date(second).toISOString().slice(0, -4)}`;
     }
-    return `${opening}${millisecond < 10 ? '00' : millisecond < 100 ? '0' : ''}${millisecond}Z"`;
+    return `${opening}${MILLISECONDS[millisecond] ?? ''}`;
   };
 }
 

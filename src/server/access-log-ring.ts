@@ -4,16 +4,17 @@
 // timer, a copy and a message each, which at a few records a batch was most of the log's cost).
 //
 // The ring is 8-byte units: a record is eight numbers (status, bytes, durationMs, answeredAt and
-// the lengths of its method, path, token and client; -1 for a null token or client), then the
-// characters of those four strings, a byte each (Latin-1), to the next whole unit. One byte a
-// character is all they need: node:http gives a request target one byte a character, methods and
-// addresses are ASCII, and so are token names (TOKEN_NAME); and Buffer's Latin-1 write copies them
-// in one native call, where a loop of charCodeAt cost the serving thread about 40 instructions a
-// character. A record that does not fit before the ring's end leaves a WRAP mark and starts again
-// at 0. The serving thread alone moves HEAD (what is written), the log's thread alone TAIL (what
-// is read and written out); each publishes its index with an atomic store after the memory it
-// covers, so neither reads a half-written record. HEAD never catches up with TAIL (one unit stays
-// free), so HEAD = TAIL means empty.
+// the lengths of its method, path, token and client), then the characters of those strings, a
+// byte each (Latin-1), to the next whole unit. A length of NONE is a null token or client; of
+// SAME, the string of the record before (its characters not written again): a connection's
+// requests mostly share their method, token and client address, so a record mostly carries its
+// target alone, which is copied in one native call. One byte a character is all they need:
+// node:http gives a request target one byte a character, methods and addresses are ASCII, and
+// so are token names (TOKEN_NAME). A record that does not fit before the ring's end leaves a WRAP
+// mark and starts again at 0. The serving thread alone moves HEAD (what is written), the log's
+// thread alone TAIL (what is read and written out); each publishes its index with an atomic store
+// after the memory it covers, so neither reads a half-written record. HEAD never catches up with
+// TAIL (one unit stays free), so HEAD = TAIL means empty.
 //
 // A record is cut to size as it is written, so what waits is bounded in bytes by the ring: a
 // request target keeps MAX_PATH_LENGTH characters and one more (the sign, for the log's thread,
@@ -24,7 +25,7 @@ export const MAX_PATH_LENGTH = 2048;
 /** Longer methods, token names and client addresses are cut to this many characters (none is, in practice). */
 export const MAX_FIELD_LENGTH = 64;
 /**
- * The ring's size: the most that waits for the log's thread (about 35,000 records of short
+ * The ring's size: the most that waits for the log's thread (about 40,000 records of short
  * targets, about 1,900 of cut ones; a few seconds of heavy traffic while stdout stalls).
  */
 export const RING_BYTES = 4 * 1024 * 1024;
@@ -41,12 +42,6 @@ export interface AccessRecord {
   token: string | null;
   /** The client's address, as the socket has it. */
   client: string | null;
-}
-
-/** A record and the time of its line (Date.now() when its request was answered), as the log's thread gets it. */
-export interface TimedRecord {
-  time: number;
-  record: AccessRecord;
 }
 
 /** The shared memory of a ring: what the serving thread hands the log's thread as it starts it. */
@@ -69,6 +64,10 @@ const NUMBERS = 8;
 /** In a record's first number (its status): the rest of the ring up to its end is unused, go on at 0. */
 const WRAP = -1;
 const UNIT_BYTES = Float64Array.BYTES_PER_ELEMENT;
+/** A string's length in a record: a null token or client. */
+const NONE = -1;
+/** A string's length in a record: the same string as the record before's, not written again. */
+const SAME = -2;
 
 /** A new ring of `bytes` (a multiple of 8). */
 export function ringMemory(bytes = RING_BYTES): RingMemory {
@@ -83,6 +82,10 @@ const unitsOf = (chars: number): number => NUMBERS + Math.ceil(chars / UNIT_BYTE
 
 const cutField = (value: string): string =>
   value.length > MAX_FIELD_LENGTH ? value.slice(0, MAX_FIELD_LENGTH) : value;
+
+/** The length a token or client is written with: SAME as the record before's, NONE for null, else its own. */
+const lengthOf = (value: string | null, same: boolean): number =>
+  same ? SAME : value === null ? NONE : Math.min(value.length, MAX_FIELD_LENGTH);
 
 /** One end of a ring: its shared memory seen as numbers (the units) and as bytes (the characters). */
 class RingEnd {
@@ -106,18 +109,26 @@ export class RingWriter extends RingEnd {
   private head = Atomics.load(this.control, HEAD);
   /** TAIL as last read: read again only when the ring looks too full for a record. */
   private tail = Atomics.load(this.control, TAIL);
+  /** The strings of the record written last (undefined before the first). */
+  private method: string | undefined = undefined;
+  private token: string | null | undefined = undefined;
+  private client: string | null | undefined = undefined;
 
   /**
    * Writes a record of a request answered at `answeredAt` (a performance.now() of this thread);
    * false, writing nothing, when the ring has no room for it.
    */
   write(record: AccessRecord, answeredAt: number): boolean {
+    const { method, token, client } = record;
     // Cut here, on the serving thread, so a long target never waits whole.
     const path = record.path.length > MAX_PATH_LENGTH ? record.path.slice(0, MAX_PATH_LENGTH + 1) : record.path;
-    const method = cutField(record.method);
-    const token = record.token === null ? '' : cutField(record.token);
-    const client = record.client === null ? '' : cutField(record.client);
-    const text = method + path + token + client;
+    const sameMethod = method === this.method;
+    const sameToken = token === this.token;
+    const sameClient = client === this.client;
+    // Mostly the target alone: no string is joined.
+    let text = sameMethod ? path : `${cutField(method)}${path}`;
+    if (!sameToken && token !== null) text += cutField(token);
+    if (!sameClient && client !== null) text += cutField(client);
     const units = unitsOf(text.length);
     const at = this.place(units);
     if (at < 0) return false;
@@ -126,11 +137,14 @@ export class RingWriter extends RingEnd {
     numbers[at + 1] = record.bytes;
     numbers[at + 2] = record.durationMs;
     numbers[at + 3] = answeredAt;
-    numbers[at + 4] = method.length;
+    numbers[at + 4] = sameMethod ? SAME : Math.min(method.length, MAX_FIELD_LENGTH);
     numbers[at + 5] = path.length;
-    numbers[at + 6] = record.token === null ? -1 : token.length;
-    numbers[at + 7] = record.client === null ? -1 : client.length;
+    numbers[at + 6] = lengthOf(token, sameToken);
+    numbers[at + 7] = lengthOf(client, sameClient);
     this.bytes.write(text, (at + NUMBERS) * UNIT_BYTES, 'latin1');
+    this.method = method;
+    this.token = token;
+    this.client = client;
     this.head = at + units === this.units ? 0 : at + units;
     // After the record's memory: the reader that sees the new HEAD sees the whole record.
     Atomics.store(this.control, HEAD, this.head);
@@ -166,6 +180,16 @@ export class RingWriter extends RingEnd {
 export class RingReader extends RingEnd {
   /** Where the records read last end: TAIL once they are released. */
   private readTo = Atomics.load(this.control, TAIL);
+  /** The record read last, handed to each visit in turn: its strings kept for records that say SAME. */
+  private readonly record: AccessRecord = {
+    method: '',
+    path: '',
+    status: 0,
+    bytes: 0,
+    durationMs: 0,
+    token: null,
+    client: null,
+  };
 
   /** Whether a record waits. */
   get empty(): boolean {
@@ -173,15 +197,16 @@ export class RingReader extends RingEnd {
   }
 
   /**
-   * The records written since the last read, oldest first, each timed by `timeOf` (its
-   * answeredAt to a Date.now()). Their room stays taken until release(): what waits for a
-   * stalled stdout is bounded by the ring alone.
+   * Hands `visit` each record written since the last read, oldest first, with the performance.now()
+   * of the serving thread when it was answered; how many there were. The record is one object,
+   * changed from record to record: what `visit` needs of it, it takes before returning. Their room
+   * stays taken until release(): what waits for a stalled stdout is bounded by the ring alone.
    */
-  read(timeOf: (answeredAt: number) => number): TimedRecord[] {
+  read(visit: (record: AccessRecord, answeredAt: number) => void): number {
     const head = Atomics.load(this.control, HEAD);
-    const numbers = this.numbers;
-    const records: TimedRecord[] = [];
+    const { numbers, record } = this;
     let tail = this.readTo;
+    let count = 0;
     while (tail !== head) {
       if (numbers[tail] === WRAP) {
         tail = 0;
@@ -191,29 +216,29 @@ export class RingReader extends RingEnd {
       const pathLength = numbers[tail + 5] ?? Number.NaN;
       const tokenLength = numbers[tail + 6] ?? Number.NaN;
       const clientLength = numbers[tail + 7] ?? Number.NaN;
-      const chars = methodLength + pathLength + Math.max(tokenLength, 0) + Math.max(clientLength, 0);
+      const chars = written(methodLength) + pathLength + written(tokenLength) + written(clientLength);
       const units = unitsOf(chars);
-      if (!Number.isInteger(chars) || methodLength < 0 || pathLength < 0 || tail + units > this.units)
+      if (!Number.isInteger(chars) || methodLength < SAME || pathLength < 0 || tail + units > this.units)
         throw new Error(`access log ring: no record at unit ${tail}`);
       const from = (tail + NUMBERS) * UNIT_BYTES;
       const text = this.bytes.toString('latin1', from, from + chars);
-      const tokenEnd = methodLength + pathLength + Math.max(tokenLength, 0);
-      records.push({
-        time: timeOf(numbers[tail + 3] ?? 0),
-        record: {
-          method: text.slice(0, methodLength),
-          path: text.slice(methodLength, methodLength + pathLength),
-          status: numbers[tail] ?? 0,
-          bytes: numbers[tail + 1] ?? 0,
-          durationMs: numbers[tail + 2] ?? 0,
-          token: tokenLength < 0 ? null : text.slice(methodLength + pathLength, tokenEnd),
-          client: clientLength < 0 ? null : text.slice(tokenEnd),
-        },
-      });
+      // The strings in their order, each from where the one before ends.
+      const pathAt = written(methodLength);
+      const tokenAt = pathAt + pathLength;
+      const clientAt = tokenAt + written(tokenLength);
+      if (methodLength !== SAME) record.method = text.slice(0, pathAt);
+      record.path = text.slice(pathAt, tokenAt);
+      if (tokenLength !== SAME) record.token = tokenLength === NONE ? null : text.slice(tokenAt, clientAt);
+      if (clientLength !== SAME) record.client = clientLength === NONE ? null : text.slice(clientAt);
+      record.status = numbers[tail] ?? 0;
+      record.bytes = numbers[tail + 1] ?? 0;
+      record.durationMs = numbers[tail + 2] ?? 0;
+      visit(record, numbers[tail + 3] ?? 0);
+      count++;
       tail = tail + units === this.units ? 0 : tail + units;
     }
     this.readTo = tail;
-    return records;
+    return count;
   }
 
   /** Frees the room of the records read so far (their lines are written). */
@@ -221,3 +246,6 @@ export class RingReader extends RingEnd {
     Atomics.store(this.control, TAIL, this.readTo);
   }
 }
+
+/** The characters a string of a record takes in the ring: none if SAME or NONE. */
+const written = (length: number): number => Math.max(length, 0);

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { fdSink, LineMaker } from './access-log-lines.ts';
-import { RingReader, type RingMemory, SLEEPING, WRITTEN } from './access-log-ring.ts';
+import { type AccessRecord, RingReader, type RingMemory, SLEEPING, WRITTEN } from './access-log-ring.ts';
 
 /** How long the thread lets records gather between reads while they come. */
 export const BATCH_DELAY_MS = 20;
@@ -35,18 +35,21 @@ const { control } = ring;
 /** The serving thread's clock against this thread's (both count from their own start). */
 const servingClock = timeOrigin - performance.timeOrigin;
 
+/** The time of day a record's line shows, from its answeredAt (set once a read: no clock read a record). */
+let dayStart = 0;
+const addLine = (record: AccessRecord, answeredAt: number) => lines.add(record, Math.round(dayStart + answeredAt));
+
 /** Writes the lines of the records waiting; how many there were. */
 function writeWaiting(): number {
-  // Set against the time of day once a read: no clock read a record.
-  const dayStart = Date.now() - performance.now() + servingClock;
-  const records = reader.read((answeredAt) => Math.round(dayStart + answeredAt));
-  if (records.length === 0) return 0;
-  lines.write(records);
+  dayStart = Date.now() - performance.now() + servingClock;
+  const records = reader.read(addLine);
+  if (records === 0) return 0;
+  lines.end();
   reader.release();
-  Atomics.add(control, WRITTEN, records.length);
+  Atomics.add(control, WRITTEN, records);
   // For an exiting server waiting on its last lines (LogThread.waitForLines).
   Atomics.notify(control, WRITTEN);
-  return records.length;
+  return records;
 }
 
 /** Called by the serving thread's message: a record was written while this thread slept. */

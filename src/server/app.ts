@@ -81,8 +81,8 @@ export interface RunningServer {
 interface Generation {
   store: BodyStore;
   edge: RememberedEdge;
-  /** The core itself, for the name of a token that passed. */
-  core: EdgeCore;
+  /** The name of the token an Authorization value passed with (the core's), for the log. */
+  tokenName: (authorization: string | null) => string | null;
   send: SendDecision;
   serveStatic: StaticSite;
   /** The Discord app's endpoint, when it is on. */
@@ -119,10 +119,26 @@ async function loadGeneration(
     store,
     // A count of this process's own lets remembered answers be counted without the core.
     edge: rememberDecisions(core, limited?.countNow),
-    core,
+    tokenName: lastTokenName(core),
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
     discord,
+  };
+}
+
+/**
+ * The core's token name of an Authorization value, kept for the value last asked about: a
+ * client's requests repeat it, and comparing it costs less than the core's lookup by its hash.
+ */
+function lastTokenName(core: EdgeCore): (authorization: string | null) => string | null {
+  let last: string | null | undefined;
+  let name: string | null = null;
+  return (authorization) => {
+    if (authorization !== last) {
+      last = authorization;
+      name = core.tokenName(authorization);
+    }
+    return name;
   };
 }
 
@@ -302,7 +318,7 @@ class Exchange implements EdgeRequest {
         status: this.response.statusCode,
         bytes,
         durationMs: durationMs(this.start, answeredAt),
-        token: this.generation.core.tokenName(this.header('authorization')),
+        token: this.generation.tokenName(this.header('authorization')),
         client: this.client,
       },
       answeredAt,

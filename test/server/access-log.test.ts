@@ -19,14 +19,7 @@ import {
   SLEEPING,
 } from '../../src/server/access-log-ring.ts';
 import { accessLog, LogThread, stillWaiting } from '../../src/server/access-log.ts';
-import { accessRecord as record } from '../support/access-record.ts';
-
-/** The records waiting in a ring, read as the log's thread reads them (timed by their answeredAt). */
-const readAll = (reader: RingReader) => {
-  const records = reader.read((answeredAt) => answeredAt);
-  reader.release();
-  return records;
-};
+import { readAll, accessRecord as record } from '../support/access-record.ts';
 
 describe('the ring between the serving thread and the log', () => {
   test('records come out as they went in, in order, over and over across the end of the ring', () => {
@@ -43,7 +36,7 @@ describe('the ring between the serving thread and the log', () => {
         method: index % 2 === 0 ? 'GET' : 'HEAD',
       }),
     );
-    const out: { time: number; record: AccessRecord }[] = [];
+    const out: { answeredAt: number; record: AccessRecord }[] = [];
     // A few at a time, so writes wrap around the 1 KiB ring many times.
     for (let from = 0; from < records.length; from += 3) {
       for (const [offset, each] of records.slice(from, from + 3).entries())
@@ -51,7 +44,7 @@ describe('the ring between the serving thread and the log', () => {
       out.push(...readAll(reader));
     }
     expect(out.map(({ record: each }) => each)).toEqual(records);
-    expect(out.map(({ time }) => time)).toEqual(records.map((_, index) => index));
+    expect(out.map(({ answeredAt }) => answeredAt)).toEqual(records.map((_, index) => index));
     expect(reader.empty).toBe(true);
   });
 
@@ -84,6 +77,34 @@ describe('the ring between the serving thread and the log', () => {
     );
     expect(writer.write(record(numbered(written)), 0)).toBe(true);
     expect(readAll(reader).map(({ record: each }) => each.path)).toEqual([numbered(written)]);
+  });
+
+  test('a method, token or client the record before had is not written again: the record carries its target', () => {
+    const memory = ringMemory();
+    const writer = new RingWriter(memory);
+    const first = record('/api/trees', { token: 'reader', client: '2001:db8::1' });
+    writer.write(first, 0);
+    const afterFirst = Atomics.load(memory.control, HEAD);
+    const second = record('/api/cutters', { token: 'reader', client: '2001:db8::1' });
+    writer.write(second, 1);
+    // Eight numbers and the 12 characters of "/api/cutters", to whole 8-byte units.
+    expect(Atomics.load(memory.control, HEAD) - afterFirst).toBe(8 + 2);
+    const third = record('/api/gifts', { method: 'HEAD', token: null, client: '2001:db8::1' });
+    writer.write(third, 2);
+    expect(readAll(new RingReader(memory)).map(({ record: each }) => each)).toEqual([first, second, third]);
+  });
+
+  test('a record the ring had no room for is not the record before: the next one is written whole', () => {
+    const memory = ringMemory(1024);
+    const writer = new RingWriter(memory);
+    const reader = new RingReader(memory);
+    while (writer.write(record('/api/trees/oak', { token: 'reader' }), 0));
+    // Refused: its token must not count as the one the reader last saw.
+    expect(writer.write(record('/api/trees/ash', { token: 'writer' }), 0)).toBe(false);
+    readAll(reader);
+    const next = record('/api/trees/elm', { token: 'writer' });
+    expect(writer.write(next, 0)).toBe(true);
+    expect(readAll(reader).map(({ record: each }) => each)).toEqual([next]);
   });
 
   test('a target comes out as node:http gives it, one byte a character (bytes past ASCII too)', () => {
