@@ -130,7 +130,8 @@ try {
   const medians = counts.map(({ all, serving }) => ({ all: median(all), serving: median(serving) }));
   const shown = (value: number) => Math.round(value).toLocaleString('en');
   console.log(
-    '| server | instructions a request | serving thread | added on the serving thread | each round: all threads / serving |',
+    '| server | instructions a request | serving thread | added on the serving thread | ' +
+      'each round: all threads / serving |',
   );
   console.log('|---|---:|---:|---:|---|');
   const [base] = medians;
