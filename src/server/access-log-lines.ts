@@ -66,17 +66,16 @@ export class LineMaker {
       this.tailText = `,"token":${jsonOrNull(token)},"client":${jsonOrNull(client)}}`;
     }
     const { path } = record;
+    // Most targets are shown as sent: not cut, nothing JSON escapes, no credential-looking parameter.
+    const plain = path.length <= MAX_PATH_LENGTH && !NEEDS_CARE.test(path);
+    const shown = plain ? path : shownPath(path);
     const opening = `${this.timeField(time)}${this.methodText}`;
     const numbers =
       `,"status":${jsonNumber(record.status)},"bytes":${jsonNumber(record.bytes)},` +
       `"durationMs":${jsonDuration(record.durationMs)}${this.tailText}`;
-    // Most targets are shown as sent: not cut, nothing JSON escapes, no credential-looking parameter.
-    const plain = path.length <= MAX_PATH_LENGTH && !NEEDS_CARE.test(path);
-    const over = this.lines.write(`${opening}${plain ? `"${path}"` : jsonString(shownPath(path))}${numbers}`);
-    if (over === 0) return;
+    const over = this.lines.write(`${opening}${plain ? `"${shown}"` : jsonString(shown)}${numbers}`);
     // Rare (a long target of characters JSON escapes): made again with the target cut to fit.
-    const shown = shownPath(path);
-    this.lines.write(`${opening}${jsonString(cutToFit(shown, jsonBytes(shown) - over))}${numbers}`);
+    if (over > 0) this.lines.write(`${opening}${jsonString(cutToFit(shown, jsonBytes(shown) - over))}${numbers}`);
   }
 
   /** Hands on the lines made so far. */
