@@ -5,16 +5,23 @@
 // weighed on its own. It is a count, not a time: kernel work is not in it, a cache miss costs no
 // more than a hit, and valgrind makes each read of the clock cost about a thousand instructions
 // (a real one costs about 50 ns).
-// Each server gets BENCH_WARM_UP requests (40000) on connections opened and closed WARM_UP_PARTS
+// Each server gets BENCH_WARM_UP requests (60000) on connections opened and closed WARM_UP_PARTS
 // times, its counters are zeroed, then it gets BENCH_REQUESTS (4000) on 8 kept-alive connections.
 // BENCH_ROUNDS (3) rounds of the four servers, interleaved; each figure is the median of its
-// rounds. What the warm-up is past, each of which moved a server's count while it was counted:
+// rounds. BENCH_COMPARE=<dir> adds the four servers of another checkout (its own src/ and dist/,
+// e.g. main's) to the same rounds: a before and after in one run.
+// The count is of a server past its start, at what each request costs from then on. What the
+// warm-up is past, each of which moved a server's count while it was counted:
 // - V8's middle tier: after 4000 requests, part of the request path still ran in it (up to 10 %);
 // - node:http's closing path: the first closed connections made V8 compile it again, so the
 //   measured requests open new connections only after several rounds of closing them;
 // - the log's thread's first full collection, which its heap's first old-generation limit brings at
 //   about 24,000 lines (`--trace-gc`, natively as under valgrind; none after it up to 64,000): up to
-//   10,000 instructions a request of all threads when it fell in the 4000 counted.
+//   10,000 instructions a request of all threads when it fell in the 4000 counted;
+// - the access log ring's first wrap, at about 43,700 records of this request (4 MiB of 96-byte
+//   records): its writer's first record at the ring's start deoptimizes it (a comparison V8 had
+//   not yet seen made), and V8 compiles it and a few node:http functions again (`--trace-opt
+//   --trace-deopt`): about 2,500 instructions a request of all threads when it fell in the count.
 // The servers' young generation is held at 16 MiB, the size a server's reaches under load:
 // V8 shrinks it when few bytes are allocated a millisecond, which under valgrind (about 50 times
 // slower) it did in some processes and not others, so a server scavenged its heap from 5 to 41
@@ -26,11 +33,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
 
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 40_000);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 60_000);
 const WARM_UP_PARTS = 5;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -42,12 +50,16 @@ const MAX_SERVING_RATIO = 1.1;
 /** ...and all threads together (the goal). */
 const MAX_ALL_THREADS_RATIO = 1.25;
 
-const servers: { name: string; env: Record<string, string> }[] = [
+/** The four configurations, each counted for every checkout; the first is the plain request. */
+const configurations: { name: string; env: Record<string, string> }[] = [
   { name: 'no limit, no log', env: { ACCESS_LOG: 'off' } },
   { name: 'rate limit', env: { ...LIMIT, ACCESS_LOG: 'off' } },
   { name: 'access log', env: { ACCESS_LOG: 'on' } },
   { name: 'rate limit + access log', env: { ...LIMIT, ACCESS_LOG: 'on' } },
 ];
+
+/** This checkout, and the one BENCH_COMPARE names: each runs its own src/ over its own dist/. */
+const checkouts = [projectDir, ...(process.env.BENCH_COMPARE ? [resolve(process.env.BENCH_COMPARE)] : [])];
 
 /** `count` GET requests on `CONNECTIONS` kept-alive connections, each sent when one is answered. */
 function requests(port: number, count: number): Promise<void> {
@@ -73,7 +85,11 @@ function requests(port: number, count: number): Promise<void> {
 const instructionsIn = (file: string) => Number(/^summary:\s+(\d+)/m.exec(readFileSync(file, 'utf8'))?.[1]);
 
 /** Instructions per measured request: all threads, and the serving (main) thread alone. */
-async function count(env: Record<string, string>, outDir: string): Promise<{ all: number; serving: number }> {
+async function count(
+  checkout: string,
+  env: Record<string, string>,
+  outDir: string,
+): Promise<{ all: number; serving: number }> {
   const port = await freePort();
   const child = await startChild(
     'valgrind',
@@ -86,9 +102,9 @@ async function count(env: Record<string, string>, outDir: string): Promise<{ all
       process.execPath,
       '--min-semi-space-size=16',
       '--max-semi-space-size=16',
-      'bench/lib/serve-one.ts',
+      join(checkout, 'bench/lib/serve-one.ts'),
     ],
-    { PORT: String(port), API_TOKENS: TOKEN, ...env },
+    { PORT: String(port), API_TOKENS: TOKEN, DIST_DIR: join(checkout, 'dist'), ...env },
     port,
   );
   try {
@@ -119,37 +135,47 @@ try {
   console.log(
     `callgrind, ${REQUESTS} requests of ${PATH} after ${WARM_UP}, ${ROUNDS} rounds, ${new Date().toISOString()}\n`,
   );
-  const counts = servers.map(() => ({ all: [] as number[], serving: [] as number[] }));
+  type Counts = { all: number[]; serving: number[] };
+  /** counts[checkout][configuration]: one figure a round. */
+  const counts: Counts[][] = checkouts.map(() => configurations.map(() => ({ all: [], serving: [] })));
   for (let round = 0; round < ROUNDS; round++)
-    for (const [index, server] of servers.entries()) {
-      const counted = await count(server.env, outDir);
-      counts[index]?.all.push(counted.all);
-      counts[index]?.serving.push(counted.serving);
+    for (const [at, checkout] of checkouts.entries())
+      for (const [index, configuration] of configurations.entries()) {
+        const counted = await count(checkout, configuration.env, outDir);
+        counts[at]?.[index]?.all.push(counted.all);
+        counts[at]?.[index]?.serving.push(counted.serving);
+      }
+  for (const [at, checkout] of checkouts.entries()) report(checkout, counts[at] ?? []);
+
+  function report(checkout: string, ofCheckout: Counts[]): void {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+    const medians = ofCheckout.map(({ all, serving }) => ({ all: median(all), serving: median(serving) }));
+    const shown = (value: number) => Math.round(value).toLocaleString('en');
+    console.log(`${checkout}:\n`);
+    console.log(
+      '| server | instructions a request | serving thread | added on the serving thread | ' +
+        'each round: all threads / serving |',
+    );
+    console.log('|---|---:|---:|---:|---|');
+    const [base] = medians;
+    const both = medians.at(-1);
+    for (const [index, configuration] of configurations.entries()) {
+      const counted = medians[index];
+      if (!counted || !base) continue;
+      const added = index === 0 ? '' : `+${shown(counted.serving - base.serving)}`;
+      const { all = [], serving = [] } = ofCheckout[index] ?? {};
+      const rounds = all.map((each, round) => `${shown(each)} / ${shown(serving[round] ?? Number.NaN)}`).join(', ');
+      console.log(
+        `| ${configuration.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} | ${rounds} |`,
+      );
     }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-  const medians = counts.map(({ all, serving }) => ({ all: median(all), serving: median(serving) }));
-  const shown = (value: number) => Math.round(value).toLocaleString('en');
-  console.log(
-    '| server | instructions a request | serving thread | added on the serving thread | ' +
-      'each round: all threads / serving |',
-  );
-  console.log('|---|---:|---:|---:|---|');
-  const [base] = medians;
-  const both = medians.at(-1);
-  for (const [index, server] of servers.entries()) {
-    const counted = medians[index];
-    if (!counted || !base) continue;
-    const added = index === 0 ? '' : `+${shown(counted.serving - base.serving)}`;
-    const { all = [], serving = [] } = counts[index] ?? {};
-    const rounds = all.map((each, round) => `${shown(each)} / ${shown(serving[round] ?? Number.NaN)}`).join(', ');
-    console.log(`| ${server.name} | ${shown(counted.all)} | ${shown(counted.serving)} | ${added} | ${rounds} |`);
-  }
-  if (base !== undefined && both !== undefined) {
-    const verdict = (name: string, ratio: number, most: number) =>
-      `${ratio <= most ? 'MET   ' : 'MISSED'} rate limit + access log, ${name}: ` +
-      `${ratio.toFixed(3)}x (at most ${most}x)`;
-    console.log(`\n${verdict('serving thread', both.serving / base.serving, MAX_SERVING_RATIO)}`);
-    console.log(verdict('all threads', both.all / base.all, MAX_ALL_THREADS_RATIO));
+    if (base !== undefined && both !== undefined) {
+      const verdict = (name: string, ratio: number, most: number) =>
+        `${ratio <= most ? 'MET   ' : 'MISSED'} rate limit + access log, ${name}: ` +
+        `${ratio.toFixed(3)}x (at most ${most}x)`;
+      console.log(`\n${verdict('serving thread', both.serving / base.serving, MAX_SERVING_RATIO)}`);
+      console.log(`${verdict('all threads', both.all / base.all, MAX_ALL_THREADS_RATIO)}\n`);
+    }
   }
 } finally {
   rmSync(outDir, { recursive: true, force: true });
