@@ -47,3 +47,14 @@ test("the API contract is a source: the wiki's API page shows it", () => {
   const dir = projectAt({ 'docs/api-contract.md': 300, 'docs/deploy.md': 400, 'dist/manifest.json': 200 });
   expect(staleReason(dir)).toBe('docs/api-contract.md changed since the last build');
 });
+
+test("the Worker's lazily loaded route bundles are not sources: the build reads none of them", () => {
+  const dir = projectAt({
+    'src/worker/worker.ts': 100,
+    'src/worker/lazy/mcp.ts': 100,
+    'src/worker/lazy/mcp.js': 300,
+    'dist/manifest.json': 200,
+  });
+  utimesSync(join(dir, 'src/worker/lazy'), 300, 300);
+  expect(staleReason(dir)).toBeUndefined();
+});
