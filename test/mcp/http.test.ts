@@ -181,6 +181,26 @@ describe('errors as the negotiated MCP version (2025-11-25) has them', () => {
     });
   });
 
+  test('malformed initialize params are a JSON-RPC error -32602 with the id, in one sentence', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: 20251125, capabilities: {}, clientInfo: { name: 'bot', version: '1.0' } },
+    });
+    const response = await postMcp(runtime.url, initialize, { token: TOKEN });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32602,
+        message:
+          'Invalid params of initialize: protocolVersion must be an MCP version as text ("2025-11-25"), got 20251125.',
+      },
+    });
+  });
+
   test('params that are no object: -32602 with the id, naming them', async () => {
     const call = JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: 'find_record' });
     const response = await postMcp(runtime.url, call, { token: TOKEN });

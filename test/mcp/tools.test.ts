@@ -8,7 +8,11 @@
 // Expected texts are written out from the content (content/, releases/): the sums are worked
 // in the comments. http.test.ts checks the same tools' records against the API over HTTP.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  InitializeResultSchema,
+  LATEST_PROTOCOL_VERSION,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, test } from 'vitest';
 import { createMcpServer } from '../../src/contract/mcp/server.ts';
 import { runTool, ToolInputError } from '../../src/contract/mcp/tools.ts';
@@ -372,6 +376,33 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
     });
   });
 
+  const VERSION = 'protocolVersion must be an MCP version as text ("2025-11-25")';
+  const CLIENT = "clientInfo must be an object with the client's name and version as text";
+  const CLIENT_INFO = { name: 'bot', version: '1.0' };
+  test.each([
+    [
+      'a version that is a number',
+      { protocolVersion: 20251125, capabilities: {}, clientInfo: CLIENT_INFO },
+      `${VERSION}, got 20251125`,
+    ],
+    ['no version', { capabilities: {}, clientInfo: CLIENT_INFO }, `${VERSION}, got nothing`],
+    [
+      'capabilities that are a list',
+      { protocolVersion: '2025-11-25', capabilities: [], clientInfo: CLIENT_INFO },
+      "capabilities must be an object of the client's capabilities, got []",
+    ],
+    [
+      'client info without a version',
+      { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bot' } },
+      `${CLIENT}, got {"name":"bot"}`,
+    ],
+  ])('initialize with %s: -32602 in one sentence', async (_case, params, named) => {
+    expect(await requestError(client, 'initialize', params)).toEqual({
+      code: -32602,
+      message: `MCP error -32602: Invalid params of initialize: ${named}.`,
+    });
+  });
+
   test('an unknown method: -32601, naming it and the methods there are', async () => {
     expect(await requestError(client, 'resources/list', {})).toEqual({
       code: -32601,
@@ -566,6 +597,23 @@ describe('the server', () => {
     expect(connected.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
   });
 
+  test('initialize answers the version asked when it speaks it, else its newest; its name, instructions', async () => {
+    const initialize = (protocolVersion: string) =>
+      client.request(
+        {
+          method: 'initialize',
+          params: { protocolVersion, capabilities: {}, clientInfo: { name: 'bot', version: '1' } },
+        },
+        InitializeResultSchema,
+      );
+    const older = await initialize('2025-06-18');
+    expect(older.protocolVersion).toBe('2025-06-18');
+    expect(older.serverInfo).toEqual({ name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' });
+    expect(older.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(older.instructions).toMatch(/^Reference data of a tree-farming game/);
+    expect((await initialize('1999-01-01')).protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+  });
+
   test('annotates each tool read-only, idempotent, not destructive, in a closed world, titled', async () => {
     const { tools } = await client.listTools();
     const titles = [
@@ -584,21 +632,21 @@ describe('the server', () => {
     );
   });
 
-  test('asks no client for input: a form a client fills is refused, never taken unchecked', async () => {
+  test('asks no client for input: a form is refused before it is asked, whatever the client offers', async () => {
     const server = createMcpServer(store.index);
     const filling = new Client({ name: 'filling', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
-    filling.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'oak' } }));
+    let asked = 0;
+    filling.setRequestHandler(ElicitRequestSchema, () => {
+      asked++;
+      return { action: 'accept', content: { name: 'oak' } };
+    });
     await memoryClient(server, filling);
-    const asked = server.elicitInput({
-      message: 'Which tree?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-    });
-    await expect(asked).rejects.toBeInstanceOf(McpError);
-    await expect(asked).rejects.toMatchObject({
-      code: -32602,
-      message:
-        'MCP error -32602: Elicitation response content does not match requested schema: ' +
-        'this server asks no client for input',
-    });
+    await expect(
+      server.elicitInput({
+        message: 'Which tree?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      }),
+    ).rejects.toThrow('Client does not support form elicitation.');
+    expect(asked).toBe(0);
   });
 });

@@ -7,13 +7,24 @@
 // low-level Server rather than McpServer, so each message is ours and the tool list is made
 // once, not converted from the schemas on every request.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, ErrorCode, type JSONRPCRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  type InitializeResult,
+  type JSONRPCRequest,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { RouteIndex } from '../resolve.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
+
+/** Tools alone, whose list never changes while a server runs. */
+const CAPABILITIES = { tools: { listChanged: false } };
 
 const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
@@ -66,14 +77,17 @@ export function toolList(): Tool[] {
 /** An MCP server of the tools, answering from `index`. */
 export function createMcpServer(index: RouteIndex): Server {
   const server = new Server(MCP_SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: NO_ELICITATION,
   });
-  // The tools' two methods are answered here, not through setRequestHandler: the SDK would
+  // The methods that take params are answered here, not through setRequestHandler: the SDK would
   // check their params against its own schemas first and answer a malformed one (`arguments: []`,
-  // no `name`) with -32603 and zod's issue list, where -32602 with one sentence is due.
+  // no `name`, a `protocolVersion` that is a number) with -32603 and zod's issue list, where
+  // -32602 with one sentence is due. So its own initialize goes too.
+  server.removeRequestHandler('initialize');
   server.fallbackRequestHandler = async (request: JSONRPCRequest) => {
+    if (request.method === 'initialize') return initializeResult(initializeParams(request.params));
     if (request.method === 'tools/call') {
       const { name, args } = toolCallParams(request.params);
       return callTool(index, name, args);
@@ -86,6 +100,41 @@ export function createMcpServer(index: RouteIndex): Server {
     );
   };
   return server;
+}
+
+/** The protocol version an initialize asks for; a JSON-RPC error (invalid params) naming what is malformed. */
+function initializeParams(params: JSONRPCRequest['params']): string {
+  const invalid = (what: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params of initialize: ${what}.`);
+  const version = params?.['protocolVersion'];
+  if (typeof version !== 'string')
+    throw invalid(
+      `protocolVersion must be an MCP version as text ("${LATEST_PROTOCOL_VERSION}"), got ${given(version)}`,
+    );
+  const capabilities = params?.['capabilities'];
+  if (!isObject(capabilities))
+    throw invalid(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
+  const client = params?.['clientInfo'];
+  if (!isObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
+    throw invalid(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
+  return version;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The answer to initialize, as the SDK's: the version asked for when this server speaks it, else
+ * its newest. The client's capabilities are not kept: this server never asks a client anything
+ * (no sampling, roots or elicitation), and with none kept the SDK refuses any such request
+ * before it is sent.
+ */
+function initializeResult(requested: string): InitializeResult {
+  return {
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+    capabilities: CAPABILITIES,
+    serverInfo: MCP_SERVER_INFO,
+    instructions: INSTRUCTIONS,
+  };
 }
 
 /** The tool's name and arguments of a tools/call; a JSON-RPC error (invalid params) naming what is malformed. */
