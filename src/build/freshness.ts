@@ -1,7 +1,9 @@
 // Whether dist/ needs a rebuild: missing, or older than anything it is built from.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
+import { type BuildSettings, buildSettings, outputSettings } from './settings.ts';
 
 /** What a build reads: a change to any of these makes dist/ stale. */
 const SOURCES = [
@@ -35,15 +37,45 @@ function newestChange(path: string, skipped: ReadonlySet<string>): { time: numbe
   return newest;
 }
 
-/** Why dist/ must be rebuilt (naming the file that changed), or undefined when it is up to date. */
-export function staleReason(projectDir: string, distDir = join(projectDir, 'dist')): string | undefined {
+/**
+ * Why dist/ must be rebuilt (naming the file or setting that changed), or undefined when it is
+ * up to date with the sources and with `settings` (the environment's by default).
+ */
+export function staleReason(
+  projectDir: string,
+  distDir = join(projectDir, 'dist'),
+  settings: Pick<BuildSettings, 'siteOrigin'> = buildSettings(),
+): string | undefined {
   const manifest = join(distDir, MANIFEST_FILE);
   if (!existsSync(manifest)) return `${distDir} has no build yet`;
+  const settingChanged = changedSetting(join(distDir, BUILD_SETTINGS_FILE), outputSettings(settings));
+  if (settingChanged) return settingChanged;
   const built = statSync(manifest).mtimeMs;
   const skipped = new Set(NOT_SOURCES.map((folder) => join(projectDir, folder)));
   for (const source of SOURCES) {
     const changed = newestChange(join(projectDir, source), skipped);
     if (changed && changed.time > built) return `${relative(projectDir, changed.path)} changed since the last build`;
+  }
+  return undefined;
+}
+
+/** Which setting differs from the one the build recorded, said as a reason; undefined when none does. */
+function changedSetting(recordedFile: string, now: Record<string, string | null>): string | undefined {
+  let recorded: unknown;
+  try {
+    recorded = JSON.parse(readFileSync(recordedFile, 'utf8'));
+  } catch {
+    return 'the last build did not record the settings it was made with';
+  }
+  const unset = (value: unknown) => value === null || value === undefined;
+  for (const [name, value] of Object.entries(now)) {
+    const then =
+      typeof recorded === 'object' && recorded !== null ? (recorded as Record<string, unknown>)[name] : undefined;
+    if ((then ?? null) !== value)
+      return (
+        `${name} is now ${unset(value) ? 'unset' : JSON.stringify(value)}; ` +
+        `the last build was made ${unset(then) ? 'without it' : `with ${JSON.stringify(then)}`}`
+      );
   }
   return undefined;
 }

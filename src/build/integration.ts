@@ -5,14 +5,18 @@
 // distinct body once, and the routing index of the current data and of every data release)
 // and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles and the
 // Pagefind index of the record pages.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
 import { type BuildData, loadBuildData } from './build-data.ts';
 import { createDownloads, emitSchemasAndDownloads, latestOf, type NamedBytes } from './bundles.ts';
 import { assetFilesBelow, assetsIgnoreOf, deploySummary, workerAssetWarnings } from './deploy-limits.ts';
 import { emitApi } from './emit.ts';
 import { contentDirOf } from './releases.ts';
 import { writeSearchIndex } from './search-index.ts';
+import { buildSettings, outputSettings } from './settings.ts';
 import { collectionRecords, siteData, wikiDataPlugin } from './wiki-data.ts';
 
 export interface TreefarmDataOptions {
@@ -59,6 +63,7 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
             `data version ${api.manifest.version}`,
         );
         logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
+        writeFileSync(join(outDir, BUILD_SETTINGS_FILE), `${JSON.stringify(outputSettings(buildSettings()))}\n`);
         logger.info(await writeSearchIndex(outDir));
         // Last, so every file the build writes is counted.
         logger.info(deploySummary(outDir));

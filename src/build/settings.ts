@@ -28,7 +28,8 @@ export const buildVariables = {
     variable('SITE_ORIGIN', siteOrigin),
     "The wiki's public origin, such as `https://wiki.example.org`: the build then writes each page's " +
       'canonical link and `og:url`, `sitemap-index.xml` and a `robots.txt` naming it ' +
-      '([deploy.md](deploy.md#link-previews-and-search-engines)). Unset, the build writes no absolute URL.',
+      '([deploy.md](deploy.md#link-previews-and-search-engines)). Unset, the build writes no absolute URL. ' +
+      '`npm start` and `npm run deploy` build again when it differs from the value the build was made with.',
     'unset',
   ),
   /** Set by CI systems, each to a value of its own: any value counts. */
@@ -44,6 +45,11 @@ export const buildVariables = {
 };
 
 export type BuildSettings = ValuesOf<typeof buildVariables>;
+
+/** The settings that change what a build writes, by variable (null: unset), as BUILD_SETTINGS_FILE records them. */
+export const outputSettings = ({ siteOrigin }: Pick<BuildSettings, 'siteOrigin'>): Record<string, string | null> => ({
+  SITE_ORIGIN: siteOrigin ?? null,
+});
 
 /** The build's settings (an EnvironmentError naming each bad variable). */
 export const buildSettings = (env: object = process.env): BuildSettings => readEnvironment(buildVariables, env);

@@ -21,7 +21,13 @@ export const SITEMAP_INDEX_FILE = `${SITEMAP_NAME}-index.xml`;
  */
 export const PACK_FILE = `${API_DIR}/bodies.pack`;
 
+/**
+ * The settings a build was made with that change what it writes (SITE_ORIGIN): `npm start` and
+ * `npm run deploy` build again when they differ from the settings now. Not deployed.
+ */
+export const BUILD_SETTINGS_FILE = `${API_DIR}/build-settings.json`;
+
 /** The file of dist/ that lists what `wrangler deploy` leaves out of the Worker's static assets. */
 export const ASSETS_IGNORE_FILE = '.assetsignore';
 /** Files of dist/ that are not Workers static assets: written to ASSETS_IGNORE_FILE, one a line. */
-export const NOT_DEPLOYED: readonly string[] = [PACK_FILE];
+export const NOT_DEPLOYED: readonly string[] = [PACK_FILE, BUILD_SETTINGS_FILE];

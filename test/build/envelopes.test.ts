@@ -327,7 +327,7 @@ describe('the pack', () => {
   });
 
   test('is left out of the Worker deployment: .assetsignore lists it', () => {
-    expect(readFile('.assetsignore')).toBe('api/bodies.pack\n');
+    expect(readFile('.assetsignore').split('\n')).toContain('api/bodies.pack');
   });
 });
 

@@ -7,15 +7,21 @@ import { afterEach, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
 
 let project: string;
+/** The settings now: SITE_ORIGIN unset. */
+const UNSET = { siteOrigin: undefined };
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 
-/** A project whose files were written at the given times (seconds since the epoch). */
-function projectAt(files: Record<string, number>): string {
+/** A project whose files were written at the given times (seconds since the epoch), built with `builtWith`. */
+function projectAt(files: Record<string, number>, builtWith: object = { SITE_ORIGIN: null }): string {
   project = mkdtempSync(join(tmpdir(), 'freshness-'));
   for (const [path, time] of Object.entries(files)) {
     mkdirSync(dirname(join(project, path)), { recursive: true });
     writeFileSync(join(project, path), path);
     utimesSync(join(project, path), time, time);
+  }
+  if ('dist/manifest.json' in files) {
+    mkdirSync(join(project, 'dist/api'), { recursive: true });
+    writeFileSync(join(project, 'dist/api/build-settings.json'), JSON.stringify(builtWith));
   }
   // Folders dated with the oldest, so that only the files' times count.
   for (const path of Object.keys(files))
@@ -25,7 +31,7 @@ function projectAt(files: Record<string, number>): string {
 
 test('no build yet: the build folder is named', () => {
   const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/index.html': 100 });
-  expect(staleReason(dir)).toBe(`${join(dir, 'dist')} has no build yet`);
+  expect(staleReason(dir, undefined, UNSET)).toBe(`${join(dir, 'dist')} has no build yet`);
 });
 
 test('a source newer than the build: the newest file that changed is named', () => {
@@ -35,17 +41,17 @@ test('a source newer than the build: the newest file that changed is named', () 
     'content/cutters/axe.yaml': 50,
     'dist/manifest.json': 200,
   });
-  expect(staleReason(dir)).toBe('content/trees/oak-tree.yaml changed since the last build');
+  expect(staleReason(dir, undefined, UNSET)).toBe('content/trees/oak-tree.yaml changed since the last build');
 });
 
 test('a build newer than every source is up to date', () => {
   const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
-  expect(staleReason(dir)).toBeUndefined();
+  expect(staleReason(dir, undefined, UNSET)).toBeUndefined();
 });
 
 test("the API contract is a source: the wiki's API page shows it", () => {
   const dir = projectAt({ 'docs/api-contract.md': 300, 'docs/deploy.md': 400, 'dist/manifest.json': 200 });
-  expect(staleReason(dir)).toBe('docs/api-contract.md changed since the last build');
+  expect(staleReason(dir, undefined, UNSET)).toBe('docs/api-contract.md changed since the last build');
 });
 
 test("the Worker's lazily loaded route bundles are not sources: the build reads none of them", () => {
@@ -56,5 +62,33 @@ test("the Worker's lazily loaded route bundles are not sources: the build reads 
     'dist/manifest.json': 200,
   });
   utimesSync(join(dir, 'src/worker/lazy'), 300, 300);
-  expect(staleReason(dir)).toBeUndefined();
+  expect(staleReason(dir, undefined, UNSET)).toBeUndefined();
+});
+
+test('a build made with another SITE_ORIGIN is stale, naming the setting and both values', () => {
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
+  expect(staleReason(dir, undefined, { siteOrigin: 'https://wiki.example.org' })).toBe(
+    'SITE_ORIGIN is now "https://wiki.example.org"; the last build was made without it',
+  );
+  const withOrigin = projectAt(
+    { 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 },
+    { SITE_ORIGIN: 'https://old.example.org' },
+  );
+  expect(staleReason(withOrigin, undefined, UNSET)).toBe(
+    'SITE_ORIGIN is now unset; the last build was made with "https://old.example.org"',
+  );
+});
+
+test('a build made with the same SITE_ORIGIN is up to date', () => {
+  const dir = projectAt(
+    { 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 },
+    { SITE_ORIGIN: 'https://wiki.example.org' },
+  );
+  expect(staleReason(dir, undefined, { siteOrigin: 'https://wiki.example.org' })).toBeUndefined();
+});
+
+test('a build that recorded no settings (made before they were recorded) is stale', () => {
+  const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
+  rmSync(join(dir, 'dist/api/build-settings.json'));
+  expect(staleReason(dir, undefined, UNSET)).toBe('the last build did not record the settings it was made with');
 });

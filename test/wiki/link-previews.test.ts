@@ -7,8 +7,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { staleReason } from '../../src/build/freshness.ts';
 import { projectDir } from '../../src/build/site.ts';
-import { SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
+import { ASSETS_IGNORE_FILE, BUILD_SETTINGS_FILE, SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { recordPage } from '../../src/wiki/model.ts';
 import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
@@ -125,6 +126,18 @@ describe('with SITE_ORIGIN', () => {
       expect(metaOf(html).get('og:url')).toEqual([own]);
     },
   );
+
+  test('the build records SITE_ORIGIN, unpublished: npm start builds again when it changes, not else', () => {
+    expect(JSON.parse(readFileSync(join(withOrigin, BUILD_SETTINGS_FILE), 'utf8'))).toEqual({ SITE_ORIGIN: ORIGIN });
+    expect(readFileSync(join(withOrigin, ASSETS_IGNORE_FILE), 'utf8').split('\n')).toContain(BUILD_SETTINGS_FILE);
+    expect(staleReason(projectDir, withOrigin, { siteOrigin: ORIGIN })).toBeUndefined();
+    expect(staleReason(projectDir, withOrigin, { siteOrigin: undefined })).toBe(
+      `SITE_ORIGIN is now unset; the last build was made with "${ORIGIN}"`,
+    );
+    expect(staleReason(projectDir, distDir, { siteOrigin: ORIGIN })).toBe(
+      `SITE_ORIGIN is now "${ORIGIN}"; the last build was made without it`,
+    );
+  });
 
   test('the page not found, served at every missing address, claims none', () => {
     const html = readFileSync(join(withOrigin, '404.html'), 'utf8');
