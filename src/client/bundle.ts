@@ -3,6 +3,7 @@
 // its manifest, then answered through the edge's own resolver (src/contract/resolve.ts) over the bundle's
 // routes and bodies, so it answers every search and suggestion exactly as the API does.
 import { RELEASE_NOT_FOUND_BODY } from '../contract/messages.ts';
+import { isJsonObject } from '../contract/json-object.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../contract/resolve.ts';
 import { type IndexRoot, type IndexShard, NEAR_GROUP_LENGTH } from '../contract/route-index.ts';
 import type { Suggestion } from '../contract/suggest.ts';
@@ -100,7 +101,7 @@ function readScope(
   }
   const value = readJson(files, path) as { version?: unknown; routes?: unknown };
   const routes = value.routes;
-  if (typeof value.version !== 'string' || typeof routes !== 'object' || routes === null || Array.isArray(routes))
+  if (typeof value.version !== 'string' || !isJsonObject(routes))
     throw new BundleError(`${path} is not the index of a bundle: it needs a version and routes.`, path);
   const root = { version: value.version, shards: 1, nearGroup: NEAR_GROUP_LENGTH };
   for (const [route, body] of Object.entries(routes))

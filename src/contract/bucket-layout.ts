@@ -10,6 +10,7 @@
 // - `index/deploys/<API_INDEX>.json`: what one deploy serves, its scopes' roots and its
 //   downloads (DeployObject); API_INDEX is the digest of its bytes. A Worker reads it first.
 import { BUNDLE_FORMATS, BUNDLE_NAME, type BundleFormat, DOWNLOADS_DIR, type Latest } from './bundle-layout.ts';
+import { isJsonObject } from './json-object.ts';
 import { BODIES_DIR } from './paths.ts';
 import { checkRoot, type IndexRoot } from './route-index.ts';
 
@@ -60,12 +61,10 @@ export interface DeployObject {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A scope root as JSON parsing gives it, checked enough that a reader never indexes with nonsense. */
 export function checkScopeRoot(value: unknown, name: string): ScopeRoot {
-  const { root, shards } = isObject(value) ? value : {};
+  const { root, shards } = isJsonObject(value) ? value : {};
   const checked = checkRoot(root, name);
   if (!Array.isArray(shards) || shards.length !== checked.shards || !shards.every((sha) => SHA256_HEX.test(sha)))
     throw new Error(`${name} does not list the SHA-256 of each of its ${checked.shards} shards.`);
@@ -74,10 +73,10 @@ export function checkScopeRoot(value: unknown, name: string): ScopeRoot {
 
 /** A deploy object as JSON parsing gives it: each scope named by a SHA-256, the downloads an object. */
 export function checkDeployObject(value: unknown, name: string): DeployObject {
-  const { scopes, downloads } = isObject(value) ? value : {};
-  if (!isObject(scopes) || !Object.values(scopes).every((sha) => typeof sha === 'string' && SHA256_HEX.test(sha)))
+  const { scopes, downloads } = isJsonObject(value) ? value : {};
+  if (!isJsonObject(scopes) || !Object.values(scopes).every((sha) => typeof sha === 'string' && SHA256_HEX.test(sha)))
     throw new Error(`${name} does not name each scope's root by its SHA-256.`);
-  if (!isObject(downloads)) throw new Error(`${name} does not list its downloads.`);
+  if (!isJsonObject(downloads)) throw new Error(`${name} does not list its downloads.`);
   return { scopes: scopes as Record<string, string>, downloads: downloads as DownloadsListing };
 }
 

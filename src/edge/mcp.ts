@@ -13,6 +13,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { createMcpServer } from '../contract/mcp/server.ts';
 import { given } from '../contract/mcp/tools.ts';
+import { isJsonObject } from '../contract/json-object.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
@@ -94,9 +95,9 @@ function rpcError(status: number, code: number, message: string, headers: Header
  */
 function messageFault(message: unknown): { code: number; message: string; id?: string | number } | undefined {
   const invalid = (what: string) => ({ code: ErrorCode.InvalidRequest, message: `Invalid request: ${what}.` });
-  if (typeof message !== 'object' || message === null || Array.isArray(message))
+  if (!isJsonObject(message))
     return invalid(`the body is ${given(message)}, not a JSON-RPC message (an object with "jsonrpc": "2.0")`);
-  const { jsonrpc, method, id, params } = message as Record<string, unknown>;
+  const { jsonrpc, method, id, params } = message;
   if (jsonrpc !== '2.0') return invalid(`"jsonrpc" must be "2.0", got ${given(jsonrpc)}`);
   if (method === undefined)
     return 'result' in message || 'error' in message
@@ -105,7 +106,7 @@ function messageFault(message: unknown): { code: number; message: string; id?: s
   if (typeof method !== 'string') return invalid(`"method" must be text, got ${given(method)}`);
   if (id !== undefined && typeof id !== 'string' && !Number.isInteger(id))
     return invalid(`"id" must be text or a whole number, got ${given(id)}`);
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params)))
+  if (params !== undefined && !isJsonObject(params))
     return {
       code: ErrorCode.InvalidParams,
       message: `Invalid params of ${method}: params must be an object, got ${given(params)}.`,

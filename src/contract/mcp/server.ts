@@ -19,6 +19,7 @@ import {
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type { RouteIndex } from '../resolve.ts';
+import { isJsonObject } from '../json-object.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
@@ -111,16 +112,13 @@ function initializeParams(params: JSONRPCRequest['params']): string {
       `protocolVersion must be an MCP version as text ("${LATEST_PROTOCOL_VERSION}"), got ${given(version)}`,
     );
   const capabilities = params?.['capabilities'];
-  if (!isObject(capabilities))
+  if (!isJsonObject(capabilities))
     throw invalid(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
   const client = params?.['clientInfo'];
-  if (!isObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
+  if (!isJsonObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
     throw invalid(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
   return version;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The answer to initialize, as the SDK's: the version asked for when this server speaks it, else
@@ -144,7 +142,7 @@ function toolCallParams(params: JSONRPCRequest['params']): { name: string; args:
   const args = params?.['arguments'];
   if (typeof name !== 'string')
     throw invalid(`name must be the tool's name as text (${toolNames.join(', ')}), got ${given(name)}`);
-  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+  if (args !== undefined && !isJsonObject(args))
     throw invalid(`arguments must be an object of the tool's arguments by name, got ${given(args)}`);
   return { name, args: args as Record<string, unknown> | undefined };
 }

@@ -8,6 +8,7 @@ import type { APIInteractionResponse } from 'discord-api-types/v10';
 import { DISCORD_MAX_BODY_BYTES, INTERACTION, RESPONSE } from '../../contract/discord/commands.ts';
 import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../contract/headers.ts';
 import { errorBody } from '../../contract/messages.ts';
+import { isJsonObject } from '../../contract/json-object.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';
 import { autocompleteAnswer, type CommandOption, commandAnswer, privateMessage } from './answers.ts';
 import { signatureBytes, signedBy } from './signature.ts';
@@ -69,9 +70,8 @@ export async function answerDiscord(request: Request, index: RouteIndex, key: Cr
   } catch (error) {
     return failure(400, `The body is not JSON (${(error as Error).message}).`);
   }
-  if (typeof interaction !== 'object' || interaction === null || Array.isArray(interaction))
-    return failure(400, 'The body is not an interaction (a JSON object with a "type").');
-  const answer = await answerInteraction(interaction as Record<string, unknown>, index, new URL(request.url).origin);
+  if (!isJsonObject(interaction)) return failure(400, 'The body is not an interaction (a JSON object with a "type").');
+  const answer = await answerInteraction(interaction, index, new URL(request.url).origin);
   return new Response(JSON.stringify(answer), { headers: HEADERS });
 }
 
