@@ -1,4 +1,5 @@
-// Whether dist/ needs a rebuild: missing, or older than anything it is built from.
+// Whether dist/ needs a rebuild: missing, older than anything it is built from, or made with
+// other settings of those that change what a build writes (SITE_ORIGIN, in BUILD_SETTINGS_FILE).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
