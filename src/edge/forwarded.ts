@@ -1,104 +1,22 @@
-// The client's address behind trusted proxies (TRUST_PROXY on the Node server): by default the
-// client is the socket's peer; when the operator names the proxies in front of the server, a
-// request whose peer is one of them is the address that proxy forwards, read from the one
-// header the operator names (X-Forwarded-For, or Forwarded as RFC 7239 writes it), walking the
-// header from the right past every trusted hop. Only a trusted peer's header is read at all, and
-// of it only what trusted hops appended: anything a client wrote itself sits to the left of the
-// first untrusted address and is never reached. Web-standard only; the adapter hands the
-// socket's address and the request's headers, this decides.
-import { addressGroups } from './client-address.ts';
-import { boundedMemo, type Memo } from './memo.ts';
+// What trusted proxies forward (TRUST_PROXY on the Node server): by default the client is the
+// socket's peer; when the operator names the proxies in front of the server (trusted-proxies.ts),
+// a request whose peer is one of them is the address that proxy forwards, read from the one
+// header the operator names (X-Forwarded-For, or Forwarded as RFC 7239 writes it: see
+// forwarded-elements.ts), walking the header from the right past every trusted hop. The same walk
+// gives the scheme and host the request came to, as the proxy that met the client forwards them.
+// Only a trusted peer's headers are read at all, and of them only what trusted hops appended:
+// anything a client wrote itself sits to the left of the first untrusted address and is never
+// reached. Web-standard only; the adapter hands the socket's address and the request's headers.
+import { type ForwardedElement, forwardedElements } from './forwarded-elements.ts';
+import { isTrusted, type TrustedProxies } from './trusted-proxies.ts';
 
 /** The headers a trusted proxy may forward the client's address in (lower case, as looked up). */
 export const FORWARDING_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
 export type ForwardingHeader = (typeof FORWARDING_HEADERS)[number];
 
-/** A block of addresses: its first `bits` bits, of an address as addressGroups gives it. */
-export interface AddressRange {
-  groups: readonly number[];
-  bits: number;
-}
-
-/**
- * Who is trusted to forward a client's address: the `hops` nearest (the socket's peer and the
- * `hops - 1` rightmost addresses of the header), or every address in `ranges`.
- */
-export type TrustedProxies = { readonly hops: number } | { readonly ranges: readonly AddressRange[] };
-
-/** The most hops a count may name: more proxies than this in front of one server is a mistake. */
-export const MAX_HOPS = 32;
-
-/** The names an operator may list for common blocks (a Map: no name of Object's own is one). */
-const NAMED_RANGES: ReadonlyMap<string, readonly string[]> = new Map([
-  ['loopback', ['127.0.0.0/8', '::1/128']],
-  ['private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7']],
-]);
-
-/** A range written as an address or `address/prefix` (an IPv4 prefix counts IPv4's 32 bits). */
-function rangeOf(text: string): AddressRange | undefined {
-  const [address = '', prefix, extra] = text.split('/');
-  if (extra !== undefined) return undefined;
-  const groups = addressGroups(address);
-  if (!groups) return undefined;
-  const ipv4 = !address.includes(':');
-  const width = ipv4 ? 32 : 128;
-  if (prefix !== undefined && !/^\d{1,3}$/.test(prefix)) return undefined;
-  const bits = prefix === undefined ? width : Number(prefix);
-  if (bits > width) return undefined;
-  return { groups, bits: ipv4 ? 96 + bits : bits };
-}
-
-/**
- * TRUST_PROXY's value as the proxies it trusts; a text naming what is wrong when it is not one.
- * Forms: a whole number of hops from 1 to MAX_HOPS, or a comma-separated list of addresses,
- * CIDR ranges (`10.0.0.0/8`, `fd00::/8`) and the names `loopback` and `private`.
- */
-export function trustedProxies(value: string): TrustedProxies | string {
-  const text = value.trim();
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    return hops >= 1 && hops <= MAX_HOPS ? { hops } : `must be a number of hops from 1 to ${MAX_HOPS}`;
-  }
-  const entries = text.split(',').map((entry) => entry.trim());
-  const ranges: AddressRange[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const named = NAMED_RANGES.get(entry.toLowerCase());
-    const found = named ? named.map(rangeOf) : [rangeOf(entry)];
-    if (entry === '' || found.some((range) => range === undefined))
-      return (
-        `entry ${index + 1} is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of ` +
-        `${[...NAMED_RANGES.keys()].join(', ')} (or give a number of hops alone)`
-      );
-    ranges.push(...(found as AddressRange[]));
-  }
-  return { ranges };
-}
-
-/** Whether `groups` fall in `range`. */
-function inRange(groups: readonly number[], { groups: start, bits }: AddressRange): boolean {
-  for (let index = 0, left = bits; left > 0; index++, left -= 16) {
-    const mask = left >= 16 ? 0xffff : (0xffff << (16 - left)) & 0xffff;
-    if (((groups[index] ?? 0) & mask) !== ((start[index] ?? 0) & mask)) return false;
-  }
-  return true;
-}
-
-/** Addresses already judged, by the ranges that judged them: a proxy's address comes back on every request. */
-const judged = new WeakMap<readonly AddressRange[], Memo<string, boolean>>();
-const JUDGED = { entries: 1024, length: 64 };
-
-function isTrusted(address: string, ranges: readonly AddressRange[]): boolean {
-  let memo = judged.get(ranges);
-  if (!memo) {
-    memo = boundedMemo(JUDGED.entries);
-    judged.set(ranges, memo);
-  }
-  const known = memo.find(address);
-  if (known !== undefined) return known;
-  const groups = addressGroups(address);
-  const trusted = groups !== undefined && ranges.some((range) => inRange(groups, range));
-  if (address.length <= JUDGED.length) memo.set(address, trusted);
-  return trusted;
+/** The request's headers by lower-case name, several lines of one joined by ", " (RFC 9110). */
+interface HeaderLookup {
+  header(name: string): string | null;
 }
 
 /** A node as a proxy writes it, without brackets or port: `[2001:db8::1]:443` -> `2001:db8::1`. */
@@ -109,74 +27,115 @@ function nodeName(text: string): string {
   return ipv4WithPort ? (ipv4WithPort[1] ?? '') : text;
 }
 
-/** The addresses of an X-Forwarded-For value, left to right, empty entries left out. */
-function xForwardedFor(value: string): string[] {
-  const nodes: string[] = [];
-  for (const entry of value.split(',')) {
-    const node = entry.trim();
-    if (node !== '') nodes.push(nodeName(node));
+/** The entries of a comma-separated list (X-Forwarded-For, -Proto, -Host), left to right, empty ones left out. */
+function listEntries(value: string | null): string[] {
+  const entries: string[] = [];
+  for (const entry of value?.split(',') ?? []) {
+    const trimmed = entry.trim();
+    if (trimmed !== '') entries.push(trimmed);
   }
-  return nodes;
+  return entries;
 }
 
 /**
- * The `for` node of each element of a Forwarded value (RFC 7239, section 4), left to right:
- * elements are split at commas and pairs at semicolons outside quoted strings; an element
- * without `for` is `unknown`, as RFC 7239 writes a node it does not know; a blank one is none.
+ * The node an element's `for` names; `unknown`, as RFC 7239 writes a node it does not know, for
+ * an element without one and for a malformed element (what a client wrote: it names no one).
  */
-function forwardedFor(value: string): string[] {
-  const nodes: string[] = [];
-  let node: string | undefined;
-  let pair = '';
-  let blank = true;
-  let quoted = false;
-  const endPair = () => {
-    const equals = pair.indexOf('=');
-    if (node === undefined && equals >= 0 && pair.slice(0, equals).trim().toLowerCase() === 'for')
-      node = pair.slice(equals + 1).trim();
-    pair = '';
-  };
-  const endElement = () => {
-    endPair();
-    if (!blank) nodes.push(node === undefined || node === '' ? 'unknown' : nodeName(node));
-    node = undefined;
-    blank = true;
-  };
-  for (let index = 0; index < value.length; index++) {
-    const char = value[index] ?? '';
-    if (quoted) {
-      if (char === '"') quoted = false;
-      else pair += char === '\\' ? (value[++index] ?? '') : char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') endPair();
-    else if (char === ',') endElement();
-    else pair += char;
-    if (char !== ' ' && char !== '\t' && char !== ',') blank = false;
-  }
-  endElement();
-  return nodes;
+function nodeOf(element: ForwardedElement): string {
+  const node = element?.get('for');
+  return node === undefined || node === '' ? 'unknown' : nodeName(node);
+}
+
+/** A walk over what a trusted peer forwarded: the hops' nodes, left to right, and which is the client. */
+interface Walk {
+  nodes: string[];
+  client: number;
+  /** The Forwarded elements the nodes come from (undefined for X-Forwarded-For). */
+  elements: ForwardedElement[] | undefined;
 }
 
 /**
- * The client's address: `peer` (the socket's) unless it is a trusted proxy; then, walking the
- * forwarded addresses from the right, the first that is not trusted (the leftmost when all are).
- * With a hop count, the address `hops` places left of the peer (the leftmost when fewer).
- * An address comes without brackets or port; a node that is not an address (`unknown`, a
- * hidden name) is the client as written, since only a trusted proxy can have put it there.
+ * Walks what `peer` forwarded: from the right, the first node that is not trusted is the client
+ * (the leftmost when all are); with a hop count, the node `hops` places left of the peer (the
+ * leftmost when fewer). Undefined when the peer is not trusted or forwards no node.
+ */
+function walk(
+  trusted: TrustedProxies,
+  header: ForwardingHeader,
+  peer: string,
+  request: HeaderLookup,
+): Walk | undefined {
+  if ('ranges' in trusted && !isTrusted(peer, trusted.ranges)) return undefined;
+  const value = request.header(header);
+  if (value === null) return undefined;
+  const elements = header === 'forwarded' ? forwardedElements(value) : undefined;
+  const nodes = elements ? elements.map(nodeOf) : listEntries(value).map(nodeName);
+  if (nodes.length === 0) return undefined;
+  if ('hops' in trusted) return { nodes, client: Math.max(nodes.length - trusted.hops, 0), elements };
+  let client = nodes.length - 1;
+  while (client > 0 && isTrusted(nodes[client] ?? '', trusted.ranges)) client--;
+  return { nodes, client, elements };
+}
+
+/**
+ * The client's address: `peer` (the socket's) unless it is a trusted proxy; then the node the
+ * walk stops at, without brackets or port. A node that is not an address (`unknown`, a hidden
+ * name) is the client as written, since only a trusted proxy can have put it there.
  */
 export function forwardedClient(
   trusted: TrustedProxies,
   header: ForwardingHeader,
   peer: string,
-  request: { header(name: string): string | null },
+  request: HeaderLookup,
 ): string {
-  if ('ranges' in trusted && !isTrusted(peer, trusted.ranges)) return peer;
-  const value = request.header(header);
-  if (value === null) return peer;
-  const nodes = header === 'forwarded' ? forwardedFor(value) : xForwardedFor(value);
-  if (nodes.length === 0) return peer;
-  if ('hops' in trusted) return nodes[Math.max(nodes.length - trusted.hops, 0)] ?? peer;
-  let index = nodes.length - 1;
-  while (index > 0 && isTrusted(nodes[index] ?? '', trusted.ranges)) index--;
-  return nodes[index] ?? peer;
+  const hops = walk(trusted, header, peer, request);
+  return hops ? (hops.nodes[hops.client] ?? peer) : peer;
+}
+
+/** The scheme and host a request came to, as trusted proxies forward them; undefined where none does. */
+export interface ForwardedOrigin {
+  proto: 'http' | 'https' | undefined;
+  host: string | undefined;
+}
+
+const NOT_FORWARDED: ForwardedOrigin = Object.freeze({ proto: undefined, host: undefined });
+
+/** A forwarded scheme the links can use: http or https, in any letter case. */
+function protoOf(text: string | undefined): ForwardedOrigin['proto'] {
+  const proto = text?.toLowerCase();
+  return proto === 'http' || proto === 'https' ? proto : undefined;
+}
+
+/** A forwarded host as a URL's authority takes it (a name, an IPv4 or a bracketed IPv6 address; a port). */
+function hostOf(text: string | undefined): string | undefined {
+  if (text === undefined || !/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d{1,5})?$/.test(text)) return undefined;
+  return URL.canParse(`http://${text}/`) ? text : undefined;
+}
+
+/**
+ * The scheme and host the request came to, by the same walk as the client: from Forwarded, the
+ * `proto=` and `host=` of the element of the proxy that met the client, else of the nearest
+ * trusted hop after it that has one; from X-Forwarded-Proto and X-Forwarded-Host (with
+ * X-Forwarded-For), the entry aligned from the right with the client's (a proxy that sets one
+ * value: that value). Nothing from a peer that is not trusted; an unusable value is none.
+ */
+export function forwardedOrigin(
+  trusted: TrustedProxies,
+  header: ForwardingHeader,
+  peer: string,
+  request: HeaderLookup,
+): ForwardedOrigin {
+  const hops = walk(trusted, header, peer, request);
+  if (!hops) return NOT_FORWARDED;
+  if (hops.elements) {
+    const trustedElements = hops.elements.slice(hops.client);
+    const first = <T>(read: (element: ForwardedElement) => T | undefined) =>
+      trustedElements.map(read).find((found) => found !== undefined);
+    return { proto: first((one) => protoOf(one?.get('proto'))), host: first((one) => hostOf(one?.get('host'))) };
+  }
+  const aligned = (name: string) => {
+    const entries = listEntries(request.header(name));
+    return entries[Math.max(hops.client - (hops.nodes.length - entries.length), 0)];
+  };
+  return { proto: protoOf(aligned('x-forwarded-proto')), host: hostOf(aligned('x-forwarded-host')) };
 }

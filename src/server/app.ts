@@ -16,7 +16,8 @@ import {
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { failureAnswer } from '../edge/failure.ts';
-import { type ForwardingHeader, forwardedClient, type TrustedProxies } from '../edge/forwarded.ts';
+import { type ForwardingHeader, forwardedClient } from '../edge/forwarded.ts';
+import type { TrustedProxies } from '../edge/trusted-proxies.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';

@@ -20,12 +20,13 @@ import {
 import { z } from 'zod';
 import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
-import { FORWARDING_HEADERS, type ForwardingHeader, type TrustedProxies, trustedProxies } from '../edge/forwarded.ts';
+import { FORWARDING_HEADERS, type ForwardingHeader } from '../edge/forwarded.ts';
+import { type TrustedProxies, trustedProxies } from '../edge/trusted-proxies.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
-/** TRUST_PROXY: `off`, a number of hops, or addresses, CIDR ranges, `loopback`, `private` (src/edge/forwarded.ts). */
+/** TRUST_PROXY: `off`, hops, addresses, CIDR ranges, `loopback`, `private`, `every-peer` (src/edge/trusted-proxies.ts). */
 const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {
   if (value.trim().toLowerCase() === 'off') return undefined;
   const trusted = trustedProxies(value);
@@ -64,11 +65,14 @@ export const serveVariables = {
     'One JSON line per request on stdout (`on` or `off`; [running.md](running.md#access-log)).',
     'on',
   ),
-  /** The proxies in front of the server, whose forwarded client address is believed; off when unset. */
+  /** The proxies in front of the server, whose forwarded client address, scheme and host are believed; off when unset. */
   trustProxy: documented(
     variable('TRUST_PROXY', proxyTrust),
-    'The proxies in front of the server whose forwarded client address is believed: addresses, CIDR ranges, ' +
-      '`loopback`, `private`, or a number of hops ([deploy.md](deploy.md#the-node-server-behind-a-reverse-proxy)).',
+    'The proxies in front of the server whose forwarded client address, scheme and host are believed: addresses, ' +
+      'CIDR ranges, `loopback`, `private`, or a number of hops ' +
+      '([deploy.md](deploy.md#the-node-server-behind-a-reverse-proxy)). A range covering a whole address family ' +
+      '(`0.0.0.0/0`, `::/0`) is refused; `every-peer` alone trusts every peer, so any client that reaches the ' +
+      'server directly names its own address: only where nothing but the proxies can reach it.',
     'off: the socket is the client',
   ),
   trustProxyHeader: documented(
@@ -173,5 +177,7 @@ export function printBanner(settings: ServeSettings, url: string, manifest: Buil
   if (settings.trustProxy) {
     const header = settings.trustProxyHeader === 'forwarded' ? 'Forwarded' : 'X-Forwarded-For';
     console.log(`  Client addresses: as the proxies TRUST_PROXY names forward them in ${header}.`);
+    if ('everyPeer' in settings.trustProxy)
+      console.log('  TRUST_PROXY=every-peer: every peer is trusted; only proxies must be able to reach this server.');
   }
 }

@@ -3,12 +3,8 @@
 // address that proxy forwards, walking X-Forwarded-For or Forwarded from the right past
 // trusted hops. A header from anyone else changes nothing.
 import { describe, expect, test } from 'vitest';
-import {
-  type ForwardingHeader,
-  forwardedClient,
-  type TrustedProxies,
-  trustedProxies,
-} from '../../src/edge/forwarded.ts';
+import { type ForwardingHeader, forwardedClient } from '../../src/edge/forwarded.ts';
+import { type TrustedProxies, trustedProxies } from '../../src/edge/trusted-proxies.ts';
 
 /** TRUST_PROXY's value as the proxies it trusts (the test fails on a refused value). */
 function trusting(value: string): TrustedProxies {
@@ -42,7 +38,7 @@ describe('TRUST_PROXY', () => {
   test('an entry that is no address, range or name is refused by its place', () => {
     const problem = (place: number) =>
       `entry ${place} is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of loopback, private ` +
-      '(or give a number of hops alone)';
+      '(or give a number of hops, or every-peer, alone)';
     expect(trustedProxies('10.0.0.1, nginx')).toBe(problem(2));
     expect(trustedProxies('10.0.0.0/33')).toBe(problem(1));
     expect(trustedProxies('2001:db8::/129')).toBe(problem(1));
@@ -51,6 +47,32 @@ describe('TRUST_PROXY', () => {
     expect(trustedProxies('10.0.0.1,,10.0.0.2')).toBe(problem(2));
     expect(trustedProxies('1, 10.0.0.1')).toBe(problem(1));
     for (const name of ['constructor', '__proto__', 'toString']) expect(trustedProxies(name)).toBe(problem(1));
+    expect(trustedProxies('loopback, every-peer')).toBe(problem(2));
+  });
+
+  test('a range that covers a whole address family is refused, naming the entry and why', () => {
+    const refusal = (place: number, entry: string, family: string) =>
+      `entry ${place} (${entry}) covers ${family}, so every client could name its own address: list the ` +
+      "proxies' own addresses or ranges (write every-peer alone to trust every peer on purpose)";
+    expect(trustedProxies('::/0')).toBe(refusal(1, '::/0', 'every address'));
+    expect(trustedProxies('loopback, 0.0.0.0/0')).toBe(refusal(2, '0.0.0.0/0', 'every IPv4 address'));
+    expect(trustedProxies('10.1.2.3/0')).toBe(refusal(1, '10.1.2.3/0', 'every IPv4 address'));
+    // IPv4 as IPv6 sees it (IPv4-mapped), and wider prefixes that hold it.
+    for (const entry of ['::ffff:0:0/96', '::/80', '::/1', '8000::/0'])
+      expect(trustedProxies(entry)).toMatch(new RegExp(`^entry 1 \\(${entry.replaceAll('.', '\\.')}\\) covers every`));
+    expect(trustedProxies('2000::/3')).toBe(refusal(1, '2000::/3', 'every public IPv6 address (2000::/3)'));
+    expect(trustedProxies('::/2')).toBe(refusal(1, '::/2', 'every IPv4 address'));
+  });
+
+  test('ranges just narrower than a whole family are accepted', () => {
+    for (const entry of ['0.0.0.0/1', '128.0.0.0/1', '::ffff:0:0/97', '2000::/4', '3000::/4', 'fc00::/7'])
+      expect(trustedProxies(entry), entry).toHaveProperty('ranges');
+  });
+
+  test('every-peer, alone, trusts every peer in both families on purpose', () => {
+    expect(trustedProxies(' Every-Peer ')).toMatchObject({ everyPeer: true });
+    for (const peer of ['198.51.100.5', '2001:db8::5', '::1', '0.0.0.0'])
+      expect(clientOf('every-peer', peer, { 'x-forwarded-for': '203.0.113.9' }), peer).toBe('203.0.113.9');
   });
 });
 
@@ -108,8 +130,9 @@ describe('the client behind trusted proxies', () => {
     expect(clientOf('172.16.0.0/12', '172.15.255.255', xff('203.0.113.9'))).toBe('172.15.255.255');
     expect(clientOf('fd00::/8', 'fdff::1', xff('203.0.113.9'))).toBe('203.0.113.9');
     expect(clientOf('fd00::/8', 'fe00::1', xff('203.0.113.9'))).toBe('fe00::1');
-    expect(clientOf('0.0.0.0/0', '::1', xff('203.0.113.9'))).toBe('::1');
-    expect(clientOf('::/0', '10.1.1.1', xff('203.0.113.9'))).toBe('203.0.113.9');
+    expect(clientOf('0.0.0.0/1', '::1', xff('203.0.113.9'))).toBe('::1');
+    expect(clientOf('0.0.0.0/1', '127.255.255.255', xff('203.0.113.9'))).toBe('203.0.113.9');
+    expect(clientOf('0.0.0.0/1', '128.0.0.0', xff('203.0.113.9'))).toBe('128.0.0.0');
   });
 
   test('a forwarded address comes without brackets or port', () => {

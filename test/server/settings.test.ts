@@ -1,10 +1,10 @@
 // The settings of a serving process (src/server/settings.ts, rules in src/schema/environment.ts):
 // each variable's default, its valid and invalid forms, and the one message a bad value gets.
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { EnvironmentError } from '../../src/schema/environment.ts';
-import { settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
+import { printBanner, settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
 
 const digest = 'ab'.repeat(32);
 /** A token is configured, so none is made up and the settings compare exactly. */
@@ -224,9 +224,30 @@ describe('TRUST_PROXY', () => {
   test('a bad value is refused, naming the variable, the entry and the value', () => {
     expect(refused({ TRUST_PROXY: '127.0.0.1, nginx' })).toBe(
       'TRUST_PROXY entry 2 is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of loopback, private ' +
-        '(or give a number of hops alone), got "127.0.0.1, nginx"',
+        '(or give a number of hops, or every-peer, alone), got "127.0.0.1, nginx"',
     );
     expect(refused({ TRUST_PROXY: '0' })).toBe('TRUST_PROXY must be a number of hops from 1 to 32, got "0"');
+  });
+
+  test('a range covering every address of a family is refused at start, saying why', () => {
+    for (const value of ['0.0.0.0/0', '::/0', 'loopback, ::ffff:0:0/96'])
+      expect(refused({ TRUST_PROXY: value })).toMatch(
+        /^TRUST_PROXY entry \d \(.*\) covers every (address|IPv4 address), so every client could name its own address/,
+      );
+  });
+
+  test('every-peer trusts every peer on purpose, and the start-up banner says so', () => {
+    const everyPeer = settings({ TRUST_PROXY: 'every-peer' });
+    expect(everyPeer.trustProxy).toMatchObject({ everyPeer: true });
+    const printed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      printBanner(everyPeer, 'http://127.0.0.1:4321', { version: 'v', counts: {} as never });
+      expect(printed.mock.calls.flat().join('\n')).toContain(
+        'TRUST_PROXY=every-peer: every peer is trusted; only proxies must be able to reach this server.',
+      );
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   test('TRUST_PROXY_HEADER: X-Forwarded-For unless Forwarded; another header is refused', () => {
