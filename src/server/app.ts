@@ -29,6 +29,7 @@ import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { countBodyBytes, staticSite, type StaticSite } from './static-site.ts';
+import { type Proxies, publicOrigin } from './public-origin.ts';
 
 export interface ServerOptions {
   distDir: string;
@@ -56,12 +57,6 @@ export interface ServerOptions {
   trustProxyHeader?: ForwardingHeader;
   /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions; off when absent. */
   discordPublicKey?: string | undefined;
-}
-
-/** The trusted proxies and the header they forward the client's address in. */
-interface Proxies {
-  trusted: TrustedProxies;
-  header: ForwardingHeader;
 }
 
 export interface RunningServer {
@@ -210,6 +205,8 @@ class Exchange implements EdgeRequest {
   private authorization: string | null | undefined = undefined;
   /** The body of a request to /mcp or the Discord app, read from its first byte on (else undefined: never read). */
   private readonly ownBody: PendingBody | undefined;
+  /** The trusted proxies, for the origin an app's links point to. */
+  private readonly proxies: Proxies | undefined;
 
   constructor(
     request: IncomingMessage,
@@ -228,6 +225,7 @@ class Exchange implements EdgeRequest {
     // Behind trusted proxies, the address they forward (the edge's rule); else the socket's.
     this.client =
       proxies === undefined || peer === null ? peer : forwardedClient(proxies.trusted, proxies.header, peer, this);
+    this.proxies = proxies;
     this.response = response;
     this.generation = generation;
     this.log = log;
@@ -277,7 +275,8 @@ class Exchange implements EdgeRequest {
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
     const body = this.ownBody ?? readMcpBody(this.request, this.response);
-    sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit).then(
+    const origin = publicOrigin(this.request, this.proxies);
+    sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit, origin).then(
       (bytes) => this.log && this.logLine(bytes),
       (error: unknown) => this.failed(error),
     );
@@ -290,7 +289,7 @@ class Exchange implements EdgeRequest {
       return;
     }
     const body = this.ownBody ?? readDiscordBody(this.request, this.response);
-    discord(this.request, this.response, body, store.index).then(
+    discord(this.request, this.response, body, store.index, publicOrigin(this.request, this.proxies)).then(
       (bytes) => this.log && this.logLine(bytes),
       (error: unknown) => this.failed(error),
     );

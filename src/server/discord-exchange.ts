@@ -12,18 +12,20 @@ export type DiscordExchange = (
   response: ServerResponse,
   body: PendingBody,
   index: RouteIndex,
+  /** The origin the request came to (publicOrigin): the app's links point there. */
+  origin: string,
 ) => Promise<number>;
 
 /** The endpoint for the application whose public key is `publicKeyHex` (checked by the settings). */
 export function discordExchange(publicKeyHex: string): DiscordExchange {
   let app: ReturnType<typeof loadApp> | undefined;
-  return async (request, response, body, index) => {
+  return async (request, response, body, index, origin) => {
     app ??= loadApp(publicKeyHex).catch((error: unknown) => {
       app = undefined;
       throw error;
     });
     const { answerDiscord, key } = await app;
-    const answer = await answerDiscord(await webRequest(request, body, DISCORD_MAX_BODY_BYTES), index, key);
+    const answer = await answerDiscord(await webRequest(request, body, DISCORD_MAX_BODY_BYTES, origin), index, key);
     return writeAnswer(request, response, answer);
   };
 }

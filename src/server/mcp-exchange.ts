@@ -56,13 +56,22 @@ export async function sendMcp(
   index: RouteIndex,
   handOff: McpHandOff,
   rateLimit: string | undefined,
+  origin: string,
 ): Promise<number> {
-  const answer = await answerMcp(await webRequest(request, body, MCP_MAX_BODY_BYTES), index, handOff.headers);
+  const answer = await answerMcp(await webRequest(request, body, MCP_MAX_BODY_BYTES, origin), index, handOff.headers);
   return writeAnswer(request, response, answer, rateLimit);
 }
 
-/** A Web Request of a node:http request and its body as read (a body over `limit` declared so, unread). */
-export async function webRequest(request: IncomingMessage, body: PendingBody, limit: number): Promise<Request> {
+/**
+ * A Web Request of a node:http request and its body as read (a body over `limit` declared so,
+ * unread), its URL on `origin`: the one the request came to (publicOrigin in public-origin.ts).
+ */
+export async function webRequest(
+  request: IncomingMessage,
+  body: PendingBody,
+  limit: number,
+  origin: string,
+): Promise<Request> {
   const headers = new Headers();
   const raw = request.rawHeaders;
   for (let at = 0; at + 1 < raw.length; at += 2) {
@@ -74,8 +83,8 @@ export async function webRequest(request: IncomingMessage, body: PendingBody, li
   const read = method === 'POST' ? await body : undefined;
   // Over the bound: declared so, and the endpoint refuses it by its length without reading.
   if (read === 'too large') headers.set('content-length', String(limit + 1));
-  const url = `http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`;
-  return new Request(URL.canParse(url) ? url : 'http://localhost/', {
+  const url = `${origin}${request.url ?? '/'}`;
+  return new Request(URL.canParse(url) ? url : `${origin}/`, {
     method,
     headers,
     body: read instanceof Buffer ? new Uint8Array(read) : undefined,

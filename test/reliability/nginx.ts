@@ -53,8 +53,9 @@ const exitOf = (child: ChildProcess) =>
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 /**
- * Starts nginx with `server`, a `server { … }` block whose `listen` it sets to a free port of
- * loopback, inside an `http` block that keeps every path nginx writes in its own temp folder.
+ * Starts nginx with `server`, a `server { … }` block (and any `map` before it) whose first
+ * `listen` it sets to a free port of loopback, inside an `http` block that keeps every path nginx
+ * writes in its own temp folder.
  * Resolves once nginx accepts connections (polling a connect, a bounded number of times).
  */
 export async function startNginx(server: string): Promise<RunningNginx> {
@@ -70,7 +71,8 @@ export async function startNginx(server: string): Promise<RunningNginx> {
     'http {',
     '  access_log off;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, kind)};`),
-    server.replace(/^(\s*)listen\s+[^;]+;/m, `$1listen 127.0.0.1:${port};`),
+    // The address is the test's; what follows it (`ssl`) stays.
+    server.replace(/^(\s*)listen\s+[^\s;]+([^;]*);/m, `$1listen 127.0.0.1:${port}$2;`),
     '}',
   ].join('\n');
   const configFile = join(dir, 'nginx.conf');

@@ -24,6 +24,8 @@ export interface ServeOptions {
   trustProxy?: string;
   /** TRUST_PROXY_HEADER; absent: the default (X-Forwarded-For). */
   trustProxyHeader?: string;
+  /** DISCORD_PUBLIC_KEY (hex); absent: the Discord app is off. */
+  discordPublicKey?: string;
 }
 
 export interface ServeChild {
@@ -54,6 +56,7 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
     ACCESS_LOG: options.accessLog ?? '',
     TRUST_PROXY: options.trustProxy ?? '',
     TRUST_PROXY_HEADER: options.trustProxyHeader ?? '',
+    DISCORD_PUBLIC_KEY: options.discordPublicKey ?? '',
   };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');
