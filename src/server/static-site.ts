@@ -4,15 +4,16 @@
 // Worker serves them (bundle-files.ts).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import serveHandler from 'serve-handler';
 import { ASSETS_IGNORE_FILE } from '../contract/build-files.ts';
 import { honouredRange } from '../contract/byte-ranges.ts';
 import { ifNoneMatchHits } from '../contract/entity-tags.ts';
+import { decodeSitePath, encodeSitePath, sitePath } from '../contract/site-paths.ts';
 import { chooseEncoding } from '../edge/negotiation.ts';
 import { bundleFiles } from './bundle-files.ts';
 import { headersOf, rawHeader } from './node-adapter.ts';
-import { fileMethods } from './static-files.ts';
+import { type FileMethods, fileMethods } from './static-files.ts';
 import { type TextFile, type TextVariant, textFileAt, textVariants } from './static-text.ts';
 
 export interface HeaderRule {
@@ -70,18 +71,30 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
   const rules = await readFile(headersFile, 'utf8').then(parseHeaderRules, () => []);
   // Cloudflare does not serve these either.
   const hidden = new Set([headersFile, join(root, ASSETS_IGNORE_FILE)]);
-  const config = { public: root, directoryListing: false, etag: true, headers: rules };
+  // Paths resolve by src/contract/site-paths.ts, as the Worker's assets do: serve-handler gets the
+  // file's own path, so its clean URLs (301s without the site's headers) are off.
+  const config = { public: root, directoryListing: false, cleanUrls: false, etag: true, headers: rules };
   const bundles = await bundleFiles(root);
   const variants = textVariants();
   const headersOfFile = ruleHeaders(rules);
   const serve = async (request: IncomingMessage, response: ServerResponse, path: string) => {
     if (await bundles(request, response, path)) return;
+    const files = fileMethods(root, hidden, response);
+    const query = path.indexOf('?');
+    const [pathname, search] = query < 0 ? [path, ''] : [path.slice(0, query), path.slice(query)];
+    const resolved = await sitePath(pathname, search, (sitePath) => isFileAt(root, sitePath, files.lstat));
+    if ('redirect' in resolved) {
+      const headers = { ...headersOfFile(decodeSitePath(pathname)), Location: resolved.redirect, 'Content-Length': 0 };
+      response.writeHead(307, headers).end();
+      return;
+    }
+    // The file the path names, or (for the 404 page) the path as it came.
+    const served = 'file' in resolved ? encodeSitePath(resolved.file) + search : path;
     // A Range serve-handler would answer otherwise than src/contract/byte-ranges.ts (another
     // unit: 416; several ranges: the first; If-Range: unread; on HEAD: 206) is dropped: the whole file.
     if (request.headers.range !== undefined && !honouredRange(request.method ?? 'GET', headersOf(request)))
       delete request.headers.range;
-    const files = fileMethods(root, hidden, response);
-    const text = await textFileAt(root, path, files.lstat);
+    const text = await textFileAt(root, served, files.lstat);
     if (text) {
       // Every answer of a text file, compressed or not, depends on Accept-Encoding.
       response.setHeader('Vary', 'Accept-Encoding');
@@ -93,7 +106,7 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
     }
     // serve-handler parses and decodes the URL again: it gets the path the edge decided on, so
     // both act on one path (it would read "/api%2fx/../trees" as "/api/trees").
-    request.url = path;
+    request.url = served;
     return serveHandler(request, response, config, files as unknown as HandlerMethods);
   };
   return (request, response, path) => {
@@ -104,6 +117,17 @@ export async function staticSite(distDir: string): Promise<StaticSite> {
       response.once('socket', () => serve(request, response, path).then(served, failed)),
     );
   };
+}
+
+/** Whether the decoded site path is a file below `root` the site serves (not hidden, not the API's, no link). */
+async function isFileAt(root: string, sitePath: string, lstat: FileMethods['lstat']): Promise<boolean> {
+  const path = join(root, sitePath);
+  const fromRoot = relative(root, path);
+  if (fromRoot.startsWith('..') || isAbsolute(fromRoot)) return false;
+  return lstat(path).then(
+    (stats) => stats.isFile(),
+    () => false,
+  );
 }
 
 /** A text file in the encoding chosen, with the headers serve-handler would send; 304 when If-None-Match names it. */

@@ -38,9 +38,9 @@ export interface TextFile {
 }
 
 /**
- * The text file `target` (a path and query, as the edge decided) names, when serve-handler would
- * answer it with that file as it is: a path ending in "/" names its index.html, a path with a
- * text file's extension (but .html, which serve-handler redirects to the clean URL) that file.
+ * The text file `target` (a path and query: the file src/contract/site-paths.ts resolved) names,
+ * when serve-handler would answer it with that file as it is: a path ending in "/" names its
+ * index.html, a path with a text file's extension that file.
  * Undefined for anything else, serve-handler's to answer. `lstat` is the file system
  * serve-handler sees (static-files.ts), so what it refuses is not found here either.
  */
@@ -58,7 +58,7 @@ export async function textFileAt(
   const named = decoded.endsWith('/') ? `${decoded}index.html` : decoded;
   const extension = extname(named);
   const contentType = TEXT_TYPES[extension];
-  if (contentType === undefined || (extension === '.html' && named === decoded)) return undefined;
+  if (contentType === undefined) return undefined;
   const path = join(root, named);
   const fromRoot = relative(root, path);
   if (fromRoot.startsWith('..') || isAbsolute(fromRoot)) return undefined;

@@ -159,9 +159,10 @@ test('the offline bundles are sent as they are, never compressed again', async (
   }
 });
 
-test('a clean-URL redirect and a page not found are answered as before, whatever the encoding', async () => {
+test('a redirect to the canonical path and a page not found are answered as before, whatever the encoding', async () => {
   const redirect = await get('/trees/oak-tree/index.html', [['Accept-Encoding', 'br']]);
-  expect(redirect.status).toBe(301);
+  expect(redirect.status).toBe(307);
+  expect(redirect.headers['content-encoding']).toBeUndefined();
   const missing = await get('/no/such/page/', [['Accept-Encoding', 'br']]);
   expect(missing.status).toBe(404);
   const hidden = await get('/_headers', [['Accept-Encoding', 'br']]);
