@@ -552,6 +552,34 @@ const corpus: HostileCase[] = [
     413,
   ),
   one('/discord/interactions: signed, not JSON', await discordPost('{"type":'), 400),
+  // Node trusts loopback to forward in Forwarded here (the Worker's client is CF-Connecting-IP):
+  // what a client writes there is parsed on every request, and the origin for /mcp and Discord.
+  ...[
+    ['an unclosed quote before the hop', 'for=127.0.0.12;x=", for=127.0.0.44'],
+    ['quotes and backslashes, 4,005 characters', `for="${'\\"'.repeat(2_000)}`],
+    ['a scheme and host that make no origin', 'for=127.0.0.44;proto="javascript";host="a/b@c:99999"'],
+    ['a bracket that never closes', 'for="[2001:db8::1;host="[::1"'],
+  ].flatMap(([what = '', forwarded = '']) => [
+    one(
+      `Forwarded, ${what}: the API`,
+      { target: '/api/trees', headers: [bearer(TOKEN), ['Forwarded', forwarded]] },
+      200,
+    ),
+    // A message the app refuses (its answer is no file of the site), once its URL is made.
+    one(
+      `Forwarded, ${what}: /mcp`,
+      { ...mcpPost('{"jsonrpc":'), headers: [...MCP_HEADERS, ['Forwarded', forwarded]] },
+      400,
+    ),
+  ]),
+  one(
+    '/discord/interactions: signed, not JSON, with a Forwarded host that is no authority',
+    await discordPost('{"type":').then((post) => ({
+      ...post,
+      headers: [...(post.headers ?? []), ['Forwarded', 'for=127.0.0.44;host="[::1"']],
+    })),
+    400,
+  ),
   one('/discord/interactions: signed, a string', await discordPost('"PING"'), 400),
   one('/discord/interactions: GET', { target: DISCORD_PATH }, 405),
   one(
@@ -573,7 +601,12 @@ describe.each(contractRuntimeNames)('%s runtime', (runtimeName) => {
   let digests: ReturnType<typeof siteDigests>;
   beforeAll(async () => {
     digests = siteDigests();
-    runtime = await startRuntime(runtimeName, { tokens: [TOKEN], discordPublicKey: discordApp.publicKeyHex });
+    runtime = await startRuntime(runtimeName, {
+      tokens: [TOKEN],
+      discordPublicKey: discordApp.publicKeyHex,
+      trustProxy: 'loopback',
+      trustProxyHeader: 'forwarded',
+    });
   });
   afterAll(() => runtime?.close());
 

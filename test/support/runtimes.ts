@@ -9,6 +9,8 @@ import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { startServer } from '../../src/server/app.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
+import type { ForwardingHeader } from '../../src/edge/forwarded.ts';
+import { trustedProxies } from '../../src/edge/trusted-proxies.ts';
 
 export const distDir = join(projectDir, 'dist');
 
@@ -61,6 +63,10 @@ export interface RuntimeOptions extends TokenOptions {
   persistDir?: string;
   /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions. */
   discordPublicKey?: string;
+  /** TRUST_PROXY, on the Node server (the Worker's client is CF-Connecting-IP); off when absent. */
+  trustProxy?: string;
+  /** TRUST_PROXY_HEADER, with trustProxy. */
+  trustProxyHeader?: ForwardingHeader;
 }
 
 export async function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
@@ -71,10 +77,15 @@ export async function startRuntime(name: RuntimeName, options: RuntimeOptions): 
     persistDir: givenPersistDir,
     rateClock,
     discordPublicKey,
+    trustProxy,
+    trustProxyHeader,
     ...tokens
   } = options;
   if (name === 'node') {
-    const server = await startServer({ distDir: servedDir, rateClock, discordPublicKey, ...tokens });
+    const trusted = trustProxy === undefined ? undefined : trustedProxies(trustProxy);
+    if (typeof trusted === 'string') throw new Error(`trustProxy ${trustProxy}: ${trusted}`);
+    const proxies = { trustProxy: trusted, trustProxyHeader: trustProxyHeader ?? 'x-forwarded-for' };
+    const server = await startServer({ distDir: servedDir, rateClock, discordPublicKey, ...proxies, ...tokens });
     return { name, url: server.url, close: () => server.close(0) };
   }
   const vars: Record<string, string> = discordPublicKey === undefined ? {} : { DISCORD_PUBLIC_KEY: discordPublicKey };
