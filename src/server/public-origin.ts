@@ -13,7 +13,7 @@ export interface Proxies {
   header: ForwardingHeader;
 }
 
-/** `scheme://host[:port]` of `request`, as `proxies` (if any) forward it; http://localhost when nothing names a host. */
+/** `scheme://host[:port]` of `request`, as `proxies` (if any) forward it; http://localhost when no host is named. */
 export function publicOrigin(request: IncomingMessage, proxies: Proxies | undefined): string {
   const peer = request.socket.remoteAddress;
   const forwarded =

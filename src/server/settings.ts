@@ -26,7 +26,7 @@ import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
-/** TRUST_PROXY: `off`, hops, addresses, CIDR ranges, `loopback`, `private`, `every-peer` (src/edge/trusted-proxies.ts). */
+/** TRUST_PROXY: `off`, hops, addresses, ranges, `loopback`, `private`, `every-peer` (src/edge/trusted-proxies.ts). */
 const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {
   if (value.trim().toLowerCase() === 'off') return undefined;
   const trusted = trustedProxies(value);
@@ -65,7 +65,7 @@ export const serveVariables = {
     'One JSON line per request on stdout (`on` or `off`; [running.md](running.md#access-log)).',
     'on',
   ),
-  /** The proxies in front of the server, whose forwarded client address, scheme and host are believed; off when unset. */
+  /** The proxies in front of the server, whose forwarded client address, scheme and host are believed; else off. */
   trustProxy: documented(
     variable('TRUST_PROXY', proxyTrust),
     'The proxies in front of the server whose forwarded client address, scheme and host are believed: addresses, ' +

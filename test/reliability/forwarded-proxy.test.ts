@@ -22,7 +22,7 @@ const PUBLIC_HOST = 'data.example.org';
 const TLS = join(projectDir, 'test/fixtures/tls');
 const CA = readFileSync(join(TLS, 'loopback.crt'));
 
-/** docs/deploy.md's ```nginx block that contains `marker`, proxying to `upstream`, on TLS with the test's certificate. */
+/** docs/deploy.md's ```nginx block that contains `marker`, proxying to `upstream`, on TLS with the test's key. */
 function documentedBlock(marker: string, upstream: string): string {
   const deployDoc = readFileSync(join(projectDir, 'docs/deploy.md'), 'utf8');
   const block = [...deployDoc.matchAll(/```nginx\n([\s\S]*?)```/g)]

@@ -159,7 +159,7 @@ test('the offline bundles are sent as they are, never compressed again', async (
   }
 });
 
-test('a redirect to the canonical path and a page not found are answered as before, whatever the encoding', async () => {
+test('a redirect to the canonical path and a page not found are never compressed', async () => {
   const redirect = await get('/trees/oak-tree/index.html', [['Accept-Encoding', 'br']]);
   expect(redirect.status).toBe(307);
   expect(redirect.headers['content-encoding']).toBeUndefined();
