@@ -1,17 +1,23 @@
 // `npm run discord:register`: puts the Discord app's commands (src/contract/discord/commands.ts,
-// the very list the endpoint answers) to Discord's REST API for the application, as one bulk
-// overwrite (PUT): idempotent, so running it again after a change replaces the list, and a
-// command dropped from the list is dropped from Discord. docs/discord.md says when to run it.
-import { DISCORD_COMMANDS } from '../contract/discord/commands.ts';
+// the very list the endpoint answers, its level options bounded by the build in dist/) to
+// Discord's REST API for the application, as one bulk overwrite (PUT): idempotent, so running
+// it again after a change replaces the list, and a command dropped from the list is dropped
+// from Discord. docs/discord.md says when to run it.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type CommandBounds, discordCommands } from '../contract/discord/commands.ts';
 import { EnvironmentError } from '../schema/environment.ts';
+import { callDiscord, DiscordApiError } from './discord-api.ts';
+import { distBounds } from './dist-bounds.ts';
 import { type RegisterSettings, registerSettings } from './settings.ts';
 
-/** Discord asks every bot client to name itself so (its API reference, "User Agent"). */
-const USER_AGENT = 'DiscordBot (treefarm-data npm run discord:register, 1)';
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
-export class RegisterError extends Error {
-  override name = 'RegisterError';
-}
+/** Discord's form of a bot client's User-Agent, `DiscordBot ($url, $versionNumber)`: the app's page, this version. */
+export const userAgent = (applicationId: string): string =>
+  `DiscordBot (https://discord.com/application-directory/${applicationId}, ${version})`;
 
 /** Where the commands go: the application's global commands, or one server's. */
 export function commandsUrl({ apiUrl, applicationId, guildId }: RegisterSettings): string {
@@ -19,48 +25,51 @@ export function commandsUrl({ apiUrl, applicationId, guildId }: RegisterSettings
   return guildId === undefined ? `${application}/commands` : `${application}/guilds/${guildId}/commands`;
 }
 
-/** Overwrites the application's commands with DISCORD_COMMANDS; the names Discord now has. */
-export async function registerCommands(settings: RegisterSettings): Promise<string[]> {
-  if (settings.applicationId === undefined || settings.botToken === undefined)
+/** Overwrites the application's commands with these; the names Discord now has. */
+export async function registerCommands(
+  settings: RegisterSettings,
+  bounds: CommandBounds,
+  onRetry?: (seconds: number, tryNumber: number) => void,
+): Promise<string[]> {
+  const { applicationId, botToken, guildId } = settings;
+  if (applicationId === undefined || botToken === undefined)
     throw new EnvironmentError(
       'DISCORD_APPLICATION_ID and DISCORD_BOT_TOKEN must be set (the developer portal shows both; docs/discord.md)',
     );
-  const url = commandsUrl(settings);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'PUT',
-      headers: {
-        Authorization: `Bot ${settings.botToken}`,
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-      },
-      body: JSON.stringify(DISCORD_COMMANDS),
-    });
-  } catch (error) {
-    throw new RegisterError(`could not reach ${settings.apiUrl}: ${(error as Error).message}`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    let said = text.slice(0, 500);
-    try {
-      said = (JSON.parse(text) as { message?: string }).message ?? said;
-    } catch {}
-    const hint = response.status === 401 ? ' (check DISCORD_BOT_TOKEN)' : '';
-    throw new RegisterError(`Discord refused the commands: ${response.status} ${said}${hint}`);
-  }
-  const registered = JSON.parse(text) as { name: string }[];
-  return registered.map(({ name }) => name);
+  const registered = await callDiscord({
+    method: 'PUT',
+    url: commandsUrl(settings),
+    token: botToken,
+    userAgent: userAgent(applicationId),
+    timeoutSeconds: settings.timeoutSeconds,
+    body: discordCommands(bounds),
+    what: 'the commands',
+    forbiddenHint:
+      guildId === undefined
+        ? 'Missing Access: DISCORD_BOT_TOKEN is not the bot token of DISCORD_APPLICATION_ID.'
+        : `Missing Access: install the app in server ${guildId} first (docs/discord.md, "Install the app"), ` +
+          'or check that DISCORD_BOT_TOKEN is the bot token of DISCORD_APPLICATION_ID.',
+    ...(onRetry ? { onRetry } : {}),
+  });
+  if (!Array.isArray(registered))
+    throw new DiscordApiError(
+      `Discord answered the commands with ${JSON.stringify(registered).slice(0, 80)}, not a list.`,
+    );
+  return registered.map((command) => String((command as { name?: unknown }).name));
 }
 
 if (import.meta.main) {
   try {
     const settings = registerSettings();
-    const names = await registerCommands(settings);
-    const where = settings.guildId === undefined ? 'every server the app is in' : `server ${settings.guildId}`;
+    const bounds = await distBounds(fileURLToPath(new URL('../../dist/', import.meta.url)));
+    const names = await registerCommands(settings, bounds, (seconds, tryNumber) =>
+      console.log(`Discord asked to wait (429): trying again in ${seconds} s (try ${tryNumber + 1}).`),
+    );
+    const where = settings.guildId === undefined ? 'wherever the app is installed' : `server ${settings.guildId}`;
     console.log(`Registered ${names.length} commands for ${where}: ${names.map((name) => `/${name}`).join(', ')}`);
   } catch (error) {
-    if (!(error instanceof EnvironmentError || error instanceof RegisterError)) throw error;
+    // Every failure is one the developer acts on (a setting, the build, Discord's answer): its words, no stack.
+    if (!(error instanceof Error)) throw error;
     console.error(`Cannot register the commands: ${error.message}`);
     process.exit(1);
   }

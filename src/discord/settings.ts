@@ -2,7 +2,14 @@
 // place: the application, its bot token, a server to register to for testing, and where
 // Discord's API is (a local stand-in in the tests).
 import { z } from 'zod';
-import { documented, readEnvironment, secret, type ValuesOf, variable } from '../schema/environment.ts';
+import {
+  documented,
+  readEnvironment,
+  secret,
+  type ValuesOf,
+  variable,
+  wholeNumberFrom,
+} from '../schema/environment.ts';
 
 /** A Discord id (a snowflake): digits. */
 const snowflake = z
@@ -28,8 +35,8 @@ export const registerVariables = {
   ),
   guildId: documented(
     variable('DISCORD_GUILD_ID', snowflake),
-    'A server (guild) id: `npm run discord:register` registers the commands to that server alone, at once, ' +
-      'for testing; unset, to every server the app is in (Discord takes up to an hour to show them).',
+    'A server (guild) id: `npm run discord:register` registers the commands to that server alone, for ' +
+      'testing (install the app there first); unset, as global commands, wherever the app is installed.',
     'unset: global commands',
   ),
   apiUrl: documented(
@@ -42,6 +49,11 @@ export const registerVariables = {
     ),
     "Discord's REST API, for `npm run discord:register` (the tests point it at a local stand-in).",
     `\`${DISCORD_API}\``,
+  ),
+  timeoutSeconds: documented(
+    variable('DISCORD_API_TIMEOUT', wholeNumberFrom(1, 600), 30),
+    "Seconds `npm run discord:register` waits for each answer of Discord's API before it gives up.",
+    '`30`',
   ),
 };
 
