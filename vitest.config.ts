@@ -29,6 +29,7 @@ export const unitTests: readonly string[] = [
   'test/client/terminal.test.ts',
   'test/client/transport.test.ts',
   'test/contract/**/*.test.ts',
+  'test/discord/limits.property.test.ts',
   'test/edge/client-address.test.ts',
   'test/edge/negotiation.test.ts',
   'test/edge/tokens.test.ts',

@@ -18,6 +18,7 @@ import { pagesBody } from '../contract/record-pages.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import type { Content, ContentEntry } from './content.ts';
+import { buildSettings } from './settings.ts';
 import { type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
 
@@ -78,11 +79,19 @@ export function* fixedBodyRoutes(): Generator<ApiRoute> {
   for (const { name, body } of FIXED_BODIES) yield { route: fixedRoute(name), body };
 }
 
-/** Each kind's wiki pages (src/contract/record-pages.ts): read by the edge, never sent. */
-export function* pageRoutes(content: Content): Generator<ApiRoute> {
+/**
+ * Each kind's wiki pages (src/contract/record-pages.ts), and the site's public origin when the
+ * build has one (SITE_ORIGIN): read by the edge, never sent.
+ */
+export function* pageRoutes(content: Content, origin = buildSettings().siteOrigin): Generator<ApiRoute> {
   for (const kind of kinds) {
-    const pages = content.entries[kind.id].map(({ slug, data }) => ({ slug, level: data.level, name: nameOf(data) }));
-    yield { route: pagesRoute(kind.id), body: pagesBody(pages), indexOnly: true };
+    const pages = content.entries[kind.id].map(({ slug, data }) => ({
+      slug,
+      level: data.level,
+      name: nameOf(data),
+      aliases: 'aliases' in data ? data.aliases : undefined,
+    }));
+    yield { route: pagesRoute(kind.id), body: pagesBody(pages, origin), indexOnly: true };
   }
 }
 

@@ -2,7 +2,8 @@
 // key pair made here, as Discord signs (Ed25519 over X-Signature-Timestamp + body). PING, each
 // command, autocomplete, every bad signature, bad JSON, an oversized body, an unknown command and
 // interaction type; each record's embed shows the API's record, each autocomplete the choices of
-// GET /api/<kind>/suggest, /plan the planner's formulas.
+// GET /api/<kind>/suggest, /plan the planner's formulas; the buttons step through the records;
+// every message pings no one, and what the user typed is shown as text.
 import type { APIEmbed, APIInteractionResponse } from 'discord-api-types/v10';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DISCORD_MAX_BODY_BYTES, NAME_COMMANDS } from '../../src/contract/discord/commands.ts';
@@ -17,7 +18,19 @@ import { discordKeys, type DiscordKeys, hex } from '../support/discord.ts';
 const TOKEN = 'discord-test-token';
 const PATH = '/discord/interactions';
 
-type Message = { type: number; data?: { content?: string; flags?: number; embeds?: APIEmbed[]; choices?: unknown[] } };
+type Button = { type: 2; style: number; label?: string; custom_id?: string; url?: string };
+type Message = {
+  type: number;
+  data?: {
+    content?: string;
+    flags?: number;
+    embeds?: APIEmbed[];
+    choices?: { name: string; value: string }[];
+    components?: { type: 1; components: Button[] }[];
+    allowed_mentions?: unknown;
+  };
+};
+const buttonsOf = (message: Message) => (message.data?.components ?? []).flatMap((row) => row.components);
 
 describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
   let runtime: Runtime;
@@ -49,7 +62,10 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     const response = await post(JSON.stringify(interaction));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    return (await response.json()) as Message;
+    const message = (await response.json()) as Message;
+    // Every message, in the channel or private, new or updated, pings no one.
+    if (message.type === 4 || message.type === 7) expect(message.data?.allowed_mentions).toEqual({ parse: [] });
+    return message;
   }
   const command = (commandName: string, options: { name: string; value: unknown; focused?: boolean }[] = []) =>
     interact({
@@ -64,6 +80,8 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
       type: 4,
       data: { name: commandName, type: 1, options: [{ name: 'name', type: 3, value, focused: true }] },
     });
+  const press = (customId: unknown) =>
+    interact({ type: 3, id: '4', application_id: '2', token: 't', data: { component_type: 2, custom_id: customId } });
   async function api(path: string) {
     const response = await fetch(runtime.url + path, { headers: { Authorization: `Bearer ${TOKEN}` } });
     const envelope = (await response.json()) as { data?: unknown[] };
@@ -181,6 +199,9 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
       expect(embeds).toHaveLength(found.data.length);
       for (const [at, embed] of embeds.entries())
         await expectRecordEmbed(kind, embed, found.data[at] as RecordsByKind[typeof kind], String(found.version));
+      // A link button to each record's wiki page, as the title links.
+      const links = buttonsOf(message).filter((button) => button.style === 5);
+      expect(links.map((button) => button.url)).toEqual(embeds.map((embed) => embed.url));
     },
   );
 
@@ -199,14 +220,17 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     const names = (near.data as { name: string }[]).map((each) => each.name);
     expect(names.length).toBeGreaterThan(0);
     expect(message.data?.content).toContain(names[0]);
-    expect(message.data?.content).toMatch(/^No tree matches "oak tre"\. The nearest: /);
+    expect(message.data?.content).toMatch(/^No tree matches `oak tre`\. The nearest: /);
   });
 
   test('a level past the top answers privately, naming the top level', async () => {
     const message = await command('plot', [{ name: 'level', value: 999 }]);
     expect(message.data).toEqual({
-      content: expect.stringMatching(/^No plot has level 999: the top level is \d+\.$/),
+      content: expect.stringMatching(
+        /^No plot has level 999: the top level is \d+\. Change the level option: for example \/plot level:3\.$/,
+      ),
       flags: 64,
+      allowed_mentions: { parse: [] },
     });
   });
 
@@ -230,12 +254,19 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     expect(fields.get('Profit per hour (derived)')).toBe(shown === exact ? shown : `${shown} (${exact})`);
     expect(fields.get('Next upgrade')).toMatch(new RegExp(`^${next?.name} \\(level ${next?.level}\\)`));
     expect(embed?.url).toBe(`${runtime.url}/planner/`);
+    // Each figure once, in its field's one rounding: the text names, it does not count.
+    expect(embed?.description).toBe(
+      `${expected.ranking.length} trees within reach; the best is ${best?.name} (level ${best?.level}). ` +
+        `Next upgrade: ${next?.name} (level ${next?.level}).`,
+    );
   });
 
   test('/plan with a level past the top answers privately, naming the levels', async () => {
     const message = await command('plan', [{ name: 'level', value: 100_000 }]);
     expect(message.data?.flags).toBe(64);
-    expect(message.data?.content).toMatch(/no farm level 100000: the levels are 1 to \d+/);
+    expect(message.data?.content).toMatch(
+      /^No farm level 100000: the levels are 1 to \d+\. Change the level option: for example \/plan level:10/,
+    );
   });
 
   test('/changes answers the latest release and what it changed', async () => {
@@ -247,7 +278,10 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     expect(embed?.url).toBe(`${runtime.url}/changes/${latest?.id}/`);
     const { added = [], removed = [], changed = [] } = latest?.changes ?? {};
     expect(embed?.description).toContain(`${added.length} added, ${removed.length} removed, ${changed.length} changed`);
-    expect(embed?.footer?.text).toBe(`Data version ${latest?.version}`);
+    // The version served, as every other answer's footer.
+    const served = await api('/api/releases');
+    expect(embed?.footer?.text).toBe(`Data version ${served.version}`);
+    expect(buttonsOf(message)).toContainEqual({ type: 2, style: 5, label: 'Release page', url: embed?.url });
   });
 
   test.each(Object.entries(NAME_COMMANDS))(
@@ -257,27 +291,111 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
         const suggested = await api(`/api/${kind}/suggest?search=${encodeURIComponent(text)}`);
         const message = await autocomplete(commandName, text);
         expect(message.type).toBe(8);
-        const names = (suggested.data as { name: string }[]).map((each) => each.name);
-        expect(message.data?.choices).toEqual(names.map((each) => ({ name: each, value: each })));
-        expect(names.length).toBeLessThanOrEqual(25);
+        const found = suggested.data as { name: string; level: number }[];
+        // Typed text that starts a name: each choice says its level; the value is the name.
+        expect(message.data?.choices).toEqual(
+          found.map(({ name: each }) => ({ name: expect.stringMatching(/ · (level \d+|as .+)$/), value: each })),
+        );
+        if (text !== 'a' && text !== 'st')
+          expect(message.data?.choices?.map((choice) => choice.name)).toEqual(
+            found.map(({ name: each, level }) => `${each} · level ${level}`),
+          );
+        expect(found.length).toBeLessThanOrEqual(25);
       }
     },
   );
+
+  test('a choice says which alias the text matched: "b" offers "Knife · as Bread Knife"', async () => {
+    const message = await autocomplete('cutter', 'b');
+    expect(message.data?.choices).toContainEqual({ name: 'Knife · as Bread Knife', value: 'Knife' });
+  });
+
+  test('typing digits offers the records of that level, each saying its level', async () => {
+    const message = await autocomplete('tree', '69');
+    expect(message.data?.choices?.[0]).toEqual({ name: 'Oak Tree · level 69', value: 'Oak Tree' });
+  });
 
   test('an unknown command answers privately, naming the commands', async () => {
     const message = await command('forest');
     expect(message.data?.flags).toBe(64);
     expect(message.data?.content).toBe(
-      'This app has no command /forest: its commands are ' +
+      'This app has no command `/forest`: its commands are ' +
         '/tree, /cutter, /gift, /storage, /vehicle, /plot, /plan, /changes.',
     );
   });
 
+  test("a blank name is refused in the command's words: the option, an example", async () => {
+    const message = await command('tree', [{ name: 'name', value: '   ' }]);
+    expect(message.data?.flags).toBe(64);
+    expect(message.data?.content).toBe(
+      'The name option takes a name, an alias or a level, of at most 100 characters. ' +
+        'Change the name option: for example /tree name:oak tree.',
+    );
+  });
+
+  test('a mention, @everyone and a masked link typed are shown as text, pinging no one', async () => {
+    const typed = '<@123> @everyone [x](https://evil.example)\u202e';
+    const message = await command('tree', [{ name: 'name', value: typed }]);
+    expect(message.data?.flags).toBe(64);
+    expect(message.data?.content).toMatch(/^No tree matches `<@123> @everyone \[x\]\(https:\/\/evil\.example\)`[.,]/);
+    expect(message.data?.content).not.toContain('\u202e');
+    expect(message.data?.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  test("a button press steps from Oak Tree to the next level's tree, updating the message", async () => {
+    const trees = (await api('/api/trees')).data as Tree[];
+    const at = trees.findIndex((tree) => tree.name === 'Oak Tree');
+    const next = trees[at + 1] as Tree;
+    const shown = await command('tree', [{ name: 'name', value: 'oak tree' }]);
+    const step = buttonsOf(shown).find((button) => button.label?.endsWith('▶'));
+    expect(step?.label).toBe(`${next.name} ▶`);
+    const pressed = await press(step?.custom_id);
+    expect(pressed.type).toBe(7);
+    expect(pressed.data?.embeds?.map((embed) => embed.title)).toEqual([next.name]);
+    // And back.
+    const back = buttonsOf(pressed).find((button) => button.label?.startsWith('◀'));
+    expect(back?.label).toBe('◀ Oak Tree');
+    const again = await press(back?.custom_id);
+    expect(again.data?.embeds?.map((embed) => embed.title)).toEqual(['Oak Tree']);
+  });
+
+  test('the first record has no previous button, the last no next one', async () => {
+    const trees = (await api('/api/trees')).data as Tree[];
+    const first = await command('tree', [{ name: 'name', value: trees[0]?.name }]);
+    expect(buttonsOf(first).some((button) => button.label?.startsWith('◀'))).toBe(false);
+    const last = await command('tree', [{ name: 'name', value: trees.at(-1)?.name }]);
+    expect(buttonsOf(last).some((button) => button.label?.endsWith('▶'))).toBe(false);
+  });
+
+  test('/plot steps by level too', async () => {
+    const shown = await command('plot', [{ name: 'level', value: 3 }]);
+    const step = buttonsOf(shown).find((button) => button.label === 'Level 4 plot ▶');
+    const pressed = await press(step?.custom_id);
+    expect(pressed.data?.embeds?.[0]?.title).toBe('Level 4 plot');
+  });
+
+  test.each([
+    ['an id it never made', 'x'],
+    ['a kind that is none', 'step:forest:1'],
+    ['a position past the list', 'step:trees:99999'],
+    ['a release that is none', 'release:1999-01-01'],
+    ['no id', undefined],
+  ])('a button press with %s is refused privately', async (_case, customId) => {
+    const message = await press(customId);
+    expect(message.type).toBe(4);
+    expect(message.data?.flags).toBe(64);
+    expect(message.data?.embeds).toBeUndefined();
+  });
+
   test('an interaction type it does not answer gets a clean private "not supported"', async () => {
-    const message = await interact({ type: 3, data: { custom_id: 'x' } });
+    const message = await interact({ type: 5, data: { custom_id: 'x' } });
     expect(message).toEqual({
       type: 4,
-      data: { content: expect.stringMatching(/^This app does not support interactions of type 3/), flags: 64 },
+      data: {
+        content: expect.stringMatching(/^This app does not support interactions of type `5`/),
+        flags: 64,
+        allowed_mentions: { parse: [] },
+      },
     } satisfies APIInteractionResponse | object);
   });
 });

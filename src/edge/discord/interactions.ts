@@ -10,7 +10,9 @@ import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../contract/headers.ts';
 import { errorBody } from '../../contract/messages.ts';
 import { isJsonObject } from '../../contract/json-object.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';
-import { autocompleteAnswer, type CommandOption, commandAnswer, privateMessage } from './answers.ts';
+import { autocompleteAnswer, type CommandOption, commandAnswer, componentAnswer, privateMessage } from './answers.ts';
+import { echo } from './echo.ts';
+import { linkOrigin } from './origin.ts';
 import { signatureBytes, signedBy } from './signature.ts';
 
 export { discordPublicKey } from './signature.ts';
@@ -71,7 +73,7 @@ export async function answerDiscord(request: Request, index: RouteIndex, key: Cr
     return failure(400, `The body is not JSON (${(error as Error).message}).`);
   }
   if (!isJsonObject(interaction)) return failure(400, 'The body is not an interaction (a JSON object with a "type").');
-  const answer = await answerInteraction(interaction, index, new URL(request.url).origin);
+  const answer = await answerInteraction(interaction, index, request.url);
   return new Response(JSON.stringify(answer), { headers: HEADERS });
 }
 
@@ -88,18 +90,25 @@ function commandOf(data: unknown): { name: string; options: CommandOption[] } {
   };
 }
 
-function answerInteraction(
+async function answerInteraction(
   interaction: Record<string, unknown>,
   index: RouteIndex,
-  origin: string,
-): Promise<APIInteractionResponse> | APIInteractionResponse {
+  url: string,
+): Promise<APIInteractionResponse> {
   const type = interaction['type'];
   if (type === INTERACTION.ping) return { type: RESPONSE.pong };
-  const { name, options } = commandOf(interaction['data']);
-  if (type === INTERACTION.command) return commandAnswer({ index, origin }, name, options);
-  if (type === INTERACTION.autocomplete) return autocompleteAnswer({ index, origin }, name, options);
+  const data = interaction['data'];
+  const { name, options } = commandOf(data);
+  if (type === INTERACTION.autocomplete) return autocompleteAnswer(index, name, options);
+  if (type === INTERACTION.command)
+    return commandAnswer({ index, origin: await linkOrigin(index, url) }, name, options);
+  if (type === INTERACTION.component)
+    return componentAnswer(
+      { index, origin: await linkOrigin(index, url) },
+      isJsonObject(data) ? data['custom_id'] : undefined,
+    );
   return privateMessage(
-    `This app does not support interactions of type ${JSON.stringify(type)}: it answers slash commands ` +
-      'and their autocomplete.',
+    `This app does not support interactions of type ${echo(JSON.stringify(type) ?? 'none')}: it answers ` +
+      'slash commands, their autocomplete and its buttons.',
   );
 }
