@@ -1,5 +1,6 @@
 // `npm run bench:discord`: what the Discord app's interactions cost beside a GET: an autocomplete
-// (/tree, "oak"), a command (/tree oak tree: the record as an embed) and the GET of the same name
+// (/tree, "oak"), a command (/tree oak tree: the record as an embed with its buttons), a press of
+// its next button (the next level's tree, updating the message) and the GET of the same name
 // (/api/trees?search=oak%20tree), each signed as Discord signs (a key pair made here).
 //
 // 1. Node, in-process, CPU: process.cpuUsage() around `--calls` warm answers made by the server's
@@ -36,6 +37,9 @@ const COMMAND = JSON.stringify({
   data: { name: 'tree', type: 1, options: [{ name: 'name', value: 'oak tree' }] },
 });
 
+/** The press of the next button under /tree oak tree's answer. */
+const pressOf = (customId: string) => JSON.stringify({ type: 3, data: { component_type: 2, custom_id: customId } });
+
 const keys = await discordKeys();
 const STAMP = '1700000000';
 const signed = async (body: string) => ({
@@ -49,6 +53,17 @@ interface Costs {
   get: number;
   autocomplete: number;
   command: number;
+  press: number;
+}
+
+/** The custom_id of the next button in a command's answer. */
+function nextButton(answer: string): string {
+  const { data } = JSON.parse(answer) as {
+    data: { components: { components: { label?: string; custom_id?: string }[] }[] };
+  };
+  const button = data.components.flatMap((row) => row.components).find((each) => each.label?.endsWith('▶'));
+  if (!button?.custom_id) throw new Error(`/tree oak tree answered no next button: ${answer.slice(0, 200)}`);
+  return button.custom_id;
 }
 
 async function inProcess(): Promise<Costs> {
@@ -60,10 +75,13 @@ async function inProcess(): Promise<Costs> {
     if (response.status !== 200) throw new Error(`the interaction answered ${response.status}`);
     return response.text();
   };
+  const press = pressOf(nextButton(await interaction(COMMAND, headers.command)()));
+  const pressHeaders = await signed(press);
   return {
     get: await cpuPerCall(CALLS, get),
     autocomplete: await cpuPerCall(CALLS, interaction(AUTOCOMPLETE, headers.autocomplete)),
     command: await cpuPerCall(CALLS, interaction(COMMAND, headers.command)),
+    press: await cpuPerCall(CALLS, interaction(press, pressHeaders)),
   };
 }
 
@@ -87,8 +105,8 @@ function workerdCpu(group: number): number {
   return total;
 }
 
-/** workerd's CPU µs per request of `send`, after as many warm-up requests. */
-async function workerdPerCall(group: number, send: () => Promise<Response>): Promise<number> {
+/** workerd's CPU µs and the wall time (ms) per request of `send`, after as many warm-up requests. */
+async function workerdPerCall(group: number, send: () => Promise<Response>): Promise<{ cpu: number; wall: number }> {
   const run = async () => {
     for (let call = 0; call < CALLS; call++) {
       const response = await send();
@@ -98,12 +116,14 @@ async function workerdPerCall(group: number, send: () => Promise<Response>): Pro
   };
   await run();
   const before = workerdCpu(group);
+  const started = performance.now();
   await run();
-  return (workerdCpu(group) - before) / CALLS;
+  return { cpu: (workerdCpu(group) - before) / CALLS, wall: (performance.now() - started) / CALLS };
 }
 
-const line = (label: string, { get, autocomplete, command }: Costs) =>
-  `${label}: GET ${get.toFixed(1)} µs; autocomplete ${autocomplete.toFixed(1)} µs; /tree ${command.toFixed(1)} µs`;
+const line = (label: string, { get, autocomplete, command, press }: Costs, unit = 'µs') =>
+  `${label}: GET ${get.toFixed(1)} ${unit}; autocomplete ${autocomplete.toFixed(1)} ${unit}; ` +
+  `/tree ${command.toFixed(1)} ${unit}; its next button ${press.toFixed(1)} ${unit}`;
 
 console.log(line(`Node in-process CPU per call (${CALLS} warm calls)`, await inProcess()));
 if (!values['skip-worker']) {
@@ -118,14 +138,20 @@ if (!values['skip-worker']) {
     const group = Number(self.slice(self.lastIndexOf(')') + 2).split(' ')[2]);
     const post = (body: string, sent: Record<string, string>) => () =>
       fetch(worker.url + DISCORD_PATH, { method: 'POST', headers: sent, body });
+    const commandAnswer = await (await post(COMMAND, headers.command)()).text();
+    const press = pressOf(nextButton(commandAnswer));
     const costs = {
       get: await workerdPerCall(group, () =>
         fetch(worker.url + GET_TARGET, { headers: { Authorization: `Bearer ${TOKEN}` } }),
       ),
       autocomplete: await workerdPerCall(group, post(AUTOCOMPLETE, headers.autocomplete)),
       command: await workerdPerCall(group, post(COMMAND, headers.command)),
+      press: await workerdPerCall(group, post(press, await signed(press))),
     };
-    console.log(line(`workerd (wrangler dev) CPU per request (${CALLS} warm requests)`, costs));
+    const of = (measure: 'cpu' | 'wall') =>
+      Object.fromEntries(Object.entries(costs).map(([name, cost]) => [name, cost[measure]])) as unknown as Costs;
+    console.log(line(`workerd (wrangler dev) CPU per request (${CALLS} warm requests)`, of('cpu')));
+    console.log(line(`workerd (wrangler dev) wall time per request (${CALLS} warm requests)`, of('wall'), 'ms'));
   } finally {
     await worker.close();
   }
