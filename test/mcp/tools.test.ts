@@ -705,7 +705,8 @@ describe('portable schemas (what the Inspector --strict checks)', () => {
     const { tools } = await client.listTools();
     const changes = JSON.stringify(tools.find((tool) => tool.name === 'changes')?.outputSchema);
     expect(changes).toContain(
-      '"from":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"array","items":{"type":"number"}},{"type":"null"}]}',
+      '"from":{"anyOf":[{"type":"string"},{"type":"number"},' +
+        '{"type":"array","items":{"type":"number"}},{"type":"null"}]}',
     );
   });
 });
