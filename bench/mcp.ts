@@ -1,5 +1,6 @@
 // `npm run bench:mcp`: what a `find_record` tool call costs beside the equivalent GET
-// (/api/trees?search=giant%20sequoia), one run over the built dist/.
+// (/api/trees?search=giant%20sequoia), in each protocol era (2025-11-25 after an initialize,
+// 2026-07-28 with its envelope in `_meta`), one run over the built dist/.
 //
 // 1. Node, in-process, CPU: process.cpuUsage() around `--calls` answers made by the server's own
 //    code without a socket: the GET as the edge core decides it and the body store hands over its
@@ -40,20 +41,45 @@ const MCP_HEADERS = {
   Authorization: `Bearer ${TOKEN}`,
   'Content-Type': 'application/json',
   Accept: 'application/json, text/event-stream',
-  'Mcp-Protocol-Version': '2025-06-18',
+  'Mcp-Protocol-Version': '2025-11-25',
 };
+/** The same call as a 2026-07-28 client sends it: the version and client in `_meta`, method and name in headers. */
+const MODERN_CALL = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: {
+    name: 'find_record',
+    arguments: { kind: 'trees', query: SEARCH },
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    },
+  },
+});
+const MODERN_HEADERS = {
+  ...MCP_HEADERS,
+  'Mcp-Protocol-Version': '2026-07-28',
+  'Mcp-Method': 'tools/call',
+  'Mcp-Name': 'find_record',
+};
+/** Each era's call: its body and headers. */
+const ERAS = { '2025-11-25': [TOOL_CALL, MCP_HEADERS], '2026-07-28': [MODERN_CALL, MODERN_HEADERS] } as const;
 
-async function inProcess(): Promise<{ get: number; tool: number }> {
+async function inProcess(era: keyof typeof ERAS): Promise<{ get: number; tool: number }> {
+  const [body, headers] = ERAS[era];
   const { store, core, request, get: answerGet } = await inProcessGet(GET_TARGET, TOKEN);
   const get = await cpuPerCall(CALLS, answerGet);
   const handOff = await core({ ...request, method: 'POST', pathname: '/mcp', query: '' });
   if (handOff.type !== 'mcp') throw new Error(`POST /mcp was not handed to the MCP server: ${handOff.type}`);
   const tool = await cpuPerCall(CALLS, async () => {
     const response = await answerMcp(
-      new Request('http://127.0.0.1/mcp', { method: 'POST', headers: MCP_HEADERS, body: TOOL_CALL }),
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }),
       store.index,
       handOff.headers,
     );
+    if (response.status !== 200) throw new Error(`the ${era} tool call answered ${response.status}`);
     return response.text();
   });
   return { get, tool };
@@ -79,19 +105,24 @@ async function latency(send: () => Promise<Response>): Promise<{ median: number;
 async function overHttp(origin: string) {
   const get = await latency(() => fetch(`${origin}${GET_TARGET}`, { headers: { Authorization: `Bearer ${TOKEN}` } }));
   const tool = await latency(() => fetch(`${origin}/mcp`, { method: 'POST', headers: MCP_HEADERS, body: TOOL_CALL }));
-  return { get, tool };
+  const modern = await latency(() =>
+    fetch(`${origin}/mcp`, { method: 'POST', headers: MODERN_HEADERS, body: MODERN_CALL }),
+  );
+  return { get, tool, modern };
 }
 
 const ms = (value: number) => `${value.toFixed(2)} ms`;
-const line = (label: string, { get, tool }: Awaited<ReturnType<typeof overHttp>>) =>
-  `${label}: GET median ${ms(get.median)} (p99 ${ms(get.p99)}); find_record median ${ms(tool.median)} ` +
-  `(p99 ${ms(tool.p99)})`;
+const line = (label: string, { get, tool, modern }: Awaited<ReturnType<typeof overHttp>>) =>
+  `${label}: GET median ${ms(get.median)} (p99 ${ms(get.p99)}); find_record 2025-11-25 median ` +
+  `${ms(tool.median)} (p99 ${ms(tool.p99)}), 2026-07-28 median ${ms(modern.median)} (p99 ${ms(modern.p99)})`;
 
-const cpu = await inProcess();
-console.log(
-  `Node in-process CPU per call (${CALLS} warm calls): GET ${cpu.get.toFixed(1)} µs; ` +
-    `find_record ${cpu.tool.toFixed(1)} µs (${(cpu.tool / cpu.get).toFixed(1)}x)`,
-);
+for (const era of Object.keys(ERAS) as (keyof typeof ERAS)[]) {
+  const cpu = await inProcess(era);
+  console.log(
+    `Node in-process CPU per call (${CALLS} warm calls), ${era}: GET ${cpu.get.toFixed(1)} µs; ` +
+      `find_record ${cpu.tool.toFixed(1)} µs (${(cpu.tool / cpu.get).toFixed(1)}x)`,
+  );
+}
 const server = await startServer({ distDir: join(projectDir, 'dist'), tokens: [TOKEN] });
 try {
   console.log(line('Node server over loopback', await overHttp(server.url)));

@@ -4,20 +4,29 @@
 // same resolver as the API, so each tool answers offline exactly as /mcp does online for the
 // bundle's data. Stdout carries only JSON-RPC; what a person should read goes to stderr.
 import { readFile } from 'node:fs/promises';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMcpServer } from '../contract/mcp/server.ts';
 import { bundleIndex, verifyBundle } from './bundle.ts';
 
-/** Serves the bundle's tools on this process's stdin and stdout until stdin ends. */
-export async function serveBundleOverStdio(path: string, err: (text: string) => void, sha256?: string): Promise<void> {
+/**
+ * Serves the bundle's tools, resources and prompts on this process's stdin and stdout until
+ * stdin ends, in the era the client opens with (2026-07-28, or 2025 after initialize); wiki
+ * links point to `origin` (the site the bundle came from).
+ */
+export async function serveBundleOverStdio(
+  path: string,
+  err: (text: string) => void,
+  origin: string,
+  sha256?: string,
+): Promise<void> {
   const { version, files } = await verifyBundle(new Uint8Array(await readFile(path)), { sha256 });
-  const server = createMcpServer(bundleIndex(files));
+  const index = bundleIndex(files);
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  await server.connect(new StdioServerTransport());
+  const served = serveStdio(() => createMcpServer(index, origin));
   err(`treefarm: serving the MCP tools over stdio from ${path} (data version ${version}), until stdin closes`);
   await ended;
-  await server.close();
+  await served.close();
 }

@@ -4,8 +4,10 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** The methods of everything outside /api/ (the wiki and the downloads); others get 405. */
 export const STATIC_METHODS = 'GET, HEAD';
+/** How long a client may keep an answer of the current data (the MCP lists' ttlMs too). */
+export const CACHE_FOUND_SECONDS = 300;
 /** Cache-Control of a 200 (and its 304). */
-export const CACHE_FOUND = 'private, max-age=300';
+export const CACHE_FOUND = `private, max-age=${CACHE_FOUND_SECONDS}`;
 /** Cache-Control of a 200 (and its 304) pinned to a release, which never changes. */
 export const CACHE_PINNED = 'private, max-age=31536000, immutable';
 /**
@@ -33,11 +35,12 @@ export const PREFLIGHT_HEADERS = {
 
 /**
  * The preflight of /mcp: POST with the headers an MCP client sends (its JSON body's type, the
- * Accept it must send, the protocol version it negotiated), so a browser-based assistant can call it.
+ * Accept it must send, the protocol version it negotiated, and the method and name a 2026-07-28
+ * client names in headers), so a browser-based assistant can call it.
  */
 export const MCP_PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
   'Access-Control-Max-Age': '86400',
 } as const;
 

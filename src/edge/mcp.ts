@@ -1,19 +1,27 @@
-// POST /mcp: the MCP tools (src/contract/mcp) over Streamable HTTP, stateless, JSON responses,
+// POST /mcp: the MCP server (src/contract/mcp) over Streamable HTTP, stateless, JSON responses,
 // for a request the core has let through (token checked, counted: see McpHandOff in core.ts).
 // Web-standard Request -> Response, so the Node server and the Worker answer alike. Before the
-// SDK's transport sees a message, the request is held to bounds and each fault is answered
-// with a JSON-RPC error that names it: a method other than POST, a body that is not JSON or
-// over MCP_MAX_BODY_BYTES, nesting past MCP_MAX_DEPTH, a batch, JSON that is no JSON-RPC
-// message (the SDK's transport would call it a parse error, naming nothing). One server and
-// transport a request: nothing is kept between requests.
-import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+// SDK sees a message, the request is held to bounds and each fault is answered with a
+// JSON-RPC error that names it: a method other than POST, a body that is not JSON or over
+// MCP_MAX_BODY_BYTES, nesting past MCP_MAX_DEPTH, a batch, JSON that is no JSON-RPC message
+// (the SDK would call it a parse error, naming nothing), malformed initialize params. Then
+// the era decides: a 2026-07-28 request (its envelope in `_meta`) goes to the SDK's
+// createMcpHandler, a 2025 one to a transport of its own. One server a request: nothing is
+// kept between requests.
+import {
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  type McpHttpHandler,
+  ProtocolErrorCode as ErrorCode,
+  readRequestBody,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
-import { createMcpServer } from '../contract/mcp/server.ts';
+import { createMcpServer, initializeFault } from '../contract/mcp/server.ts';
 import { given } from '../contract/mcp/tools.ts';
 import { isJsonObject } from '../contract/json-object.ts';
+import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
@@ -64,21 +72,51 @@ export async function answerMcp(request: Request, index: RouteIndex, headers: He
   if (nestedDeeperThan(message, MCP_MAX_DEPTH))
     return rpcError(400, ErrorCode.InvalidRequest, `The message nests deeper than ${MCP_MAX_DEPTH} levels.`, headers);
   const fault = messageFault(message);
-  if (fault) return rpcError(400, fault.code, fault.message, headers, fault.id);
-  const server = createMcpServer(index);
-  const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: true,
-  });
-  await server.connect(transport);
-  // Not closed after: with JSON responses the transport holds no stream or timer once it has
-  // answered, so the pair is simply dropped; closing would abort the handler's signal and make
-  // a "connection closed" error for nothing (a tenth of a tool call's CPU).
-  const answer = await transport.handleRequest(request, { parsedBody: message });
+  if (fault) return rpcError(fault.status ?? 400, fault.code, fault.message, headers, fault.id);
+  const answer = (await isLegacyRequest(request, message))
+    ? await answerLegacy(request, message, index)
+    : await modernHandler(index).fetch(request, { parsedBody: message });
   const merged = new Headers(answer.headers);
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
   return new Response(answer.body, { status: answer.status, headers: merged });
 }
+
+/**
+ * A 2025-era request (no 2026-07-28 envelope in `_meta`): one server and transport, answered
+ * in JSON (the SDK's own stateless fallback would answer in an event stream). Not closed
+ * after: with JSON responses the transport holds no stream or timer once it has answered, so
+ * the pair is simply dropped; closing would abort the handler's signal for nothing.
+ */
+async function answerLegacy(request: Request, message: unknown, index: RouteIndex) {
+  const server = createMcpServer(index, originOf(request));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request, { parsedBody: message });
+}
+
+/**
+ * The 2026-07-28 handler of an index, made once: it makes a server for each request (the
+ * protocol is stateless), its wiki links on the request's origin, and answers in JSON, never
+ * an event stream.
+ */
+const modern = new WeakMap<RouteIndex, McpHttpHandler>();
+function modernHandler(index: RouteIndex): McpHttpHandler {
+  const made =
+    modern.get(index) ??
+    createMcpHandler((context) => createMcpServer(index, originOf(context.requestInfo)), {
+      legacy: 'reject',
+      responseMode: 'json',
+      maxRequestBodySize: MCP_MAX_BODY_BYTES,
+    });
+  modern.set(index, made);
+  return made;
+}
+
+/** The origin a request came to (where its wiki links point); none known: the local site's. */
+const originOf = (request: Request | undefined) => (request ? new URL(request.url).origin : LOCAL_ORIGIN);
 
 /** A JSON-RPC error, in an HTTP error status; its id null when the request's is unknown or unread. */
 function rpcError(status: number, code: number, message: string, headers: Headers, id?: string | number): Response {
@@ -88,12 +126,20 @@ function rpcError(status: number, code: number, message: string, headers: Header
   });
 }
 
+/** A fault of a message, answered before any server sees it: in a 400 unless `status` says otherwise. */
+interface Fault {
+  code: number;
+  message: string;
+  id?: string | number;
+  status?: number;
+}
+
 /**
  * What makes JSON no JSON-RPC message this server reads, named; undefined when it is one (a
  * request or notification; a response, which a client sends no server of this kind, is left
  * to the transport).
  */
-function messageFault(message: unknown): { code: number; message: string; id?: string | number } | undefined {
+function messageFault(message: unknown): Fault | undefined {
   const invalid = (what: string) => ({ code: ErrorCode.InvalidRequest, message: `Invalid request: ${what}.` });
   if (!isJsonObject(message))
     return invalid(`the body is ${given(message)}, not a JSON-RPC message (an object with "jsonrpc": "2.0")`);
@@ -112,6 +158,9 @@ function messageFault(message: unknown): { code: number; message: string; id?: s
       message: `Invalid params of ${method}: params must be an object, got ${given(params)}.`,
       id: id as string | number | undefined,
     };
+  const initialize = method === 'initialize' ? initializeFault(params) : undefined;
+  if (initialize !== undefined)
+    return { code: ErrorCode.InvalidParams, message: initialize, id: id as string | number | undefined, status: 200 };
   return undefined;
 }
 

@@ -227,7 +227,8 @@ describe('answers to /api/', () => {
         headers: {
           ...common,
           'Access-Control-Allow-Methods': 'POST, OPTIONS',
-          'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version',
+          'Access-Control-Allow-Headers':
+            'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
           'Access-Control-Max-Age': '86400',
         },
         encoding: 'identity',

@@ -2,7 +2,7 @@
 // docs/api-contract.md "MCP (/mcp)"): the tool list, every tool's answer equal to the API's (or
 // the planner's) for the same question, typo-forgiving misses, JSON-RPC errors that name what
 // is wrong, and the API's token and rate limit. The Worker's own suite is worker.test.ts.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpClient } from '../support/mcp.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../src/contract/economics.ts';
 import { answerMcp } from '../../src/edge/mcp.ts';
@@ -25,7 +25,7 @@ const TOKEN = 'mcp-test-token';
 const TOOLS = ['find_record', 'list_records', 'suggest', 'plan', 'tree_economics', 'changes'];
 
 let runtime: Runtime;
-let client: Client;
+let client: McpClient;
 
 beforeAll(async () => {
   runtime = await startRuntime('node', { tokens: [TOKEN] });

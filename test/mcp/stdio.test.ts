@@ -7,13 +7,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
-import { httpClient, refusal, requestError, structured } from '../support/mcp.ts';
+import { httpClient, type McpClient, refusal, requestError, stdioClient, structured } from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-stdio-token';
@@ -21,16 +19,14 @@ const BIN = join(projectDir, 'src', 'client', 'cli', 'bin.ts');
 const version = loadContent(join(projectDir, 'content')).version;
 const bundle = join(distDir, 'downloads', bundleFileName(version, 'tar.gz'));
 
-let offline: Client;
-let online: Client;
+let offline: McpClient;
+let online: McpClient;
 let runtime: Runtime;
 
 beforeAll(async () => {
-  offline = new Client({ name: 'treefarm-tests', version: '1.0.0' });
-  await offline.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--bundle', bundle], stderr: 'ignore' }),
-  );
   runtime = await startRuntime('node', { tokens: [TOKEN] });
+  // Wiki links to the site the bundle came from: the runtime's, so both answer alike.
+  offline = await stdioClient(process.execPath, [BIN, 'mcp', '--bundle', bundle, '--url', runtime.url]);
   online = await httpClient(runtime.url, TOKEN);
 });
 afterAll(async () => {
@@ -56,7 +52,7 @@ test.each([
 });
 
 test('offline, a wrong argument is the same refusal (isError), naming the argument', async () => {
-  const refused = (client: Client) => refusal(client, 'suggest', { kind: 'trees' });
+  const refused = (client: McpClient) => refusal(client, 'suggest', { kind: 'trees' });
   const [local, remote] = await Promise.all([refused(offline), refused(online)]);
   expect(local).toBe(remote);
   expect(local).toMatch(/^Invalid arguments for suggest: text: expected /);

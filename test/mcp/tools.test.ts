@@ -7,14 +7,10 @@
 // a branch needs other data (no release yet, a tree that earns less than the one below).
 // Expected texts are written out from the content (content/, releases/): the sums are worked
 // in the comments. http.test.ts checks the same tools' records against the API over HTTP.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  InitializeResultSchema,
-  LATEST_PROTOCOL_VERSION,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, test } from 'vitest';
 import { createMcpServer } from '../../src/contract/mcp/server.ts';
+import { answerMcp } from '../../src/edge/mcp.ts';
 import { runTool, ToolInputError } from '../../src/contract/mcp/tools.ts';
 import { levelRoute, listRoute, RELEASES_ROUTE } from '../../src/contract/paths.ts';
 import type { RouteIndex } from '../../src/contract/resolve.ts';
@@ -25,8 +21,10 @@ import { routeBody } from '../support/dist-routes.ts';
 import { callError, memoryClient, refusal, requestError, structured, textOf } from '../support/mcp.ts';
 import { distDir } from '../support/runtimes.ts';
 
+/** The origin the wiki links point to (the request's online; --url's offline). */
+const ORIGIN = 'http://127.0.0.1:4321';
 const store = await loadBodyStore(distDir);
-const client = await memoryClient(createMcpServer(store.index));
+const client = await memoryClient(createMcpServer(store.index, ORIGIN));
 
 /** The build's index with the bodies of some routes of the current data answered by other texts. */
 function indexWith(texts: Record<string, string>): RouteIndex {
@@ -39,7 +37,7 @@ function indexWith(texts: Record<string, string>): RouteIndex {
   return { ...store.index, text: (body) => replaced.get(body) ?? store.index.text(body) };
 }
 const envelope = (data: unknown[]) => JSON.stringify({ error: false, message: 'Made by the test.', data });
-const clientOf = (texts: Record<string, string>) => memoryClient(createMcpServer(indexWith(texts)));
+const clientOf = (texts: Record<string, string>) => memoryClient(createMcpServer(indexWith(texts), ORIGIN));
 const [juniper, arborvitae] = (await structured(client, 'list_records', { kind: 'trees' })).records as Tree[];
 
 describe('find_record', () => {
@@ -352,7 +350,7 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
   test('an unknown tool: -32602, with the names of the tools', async () => {
     expect(await callError(client, 'find_records', { kind: 'trees', query: 'oak' })).toEqual({
       code: -32602,
-      message: `MCP error -32602: Unknown tool "find_records": the tools are ${TOOL_NAMES}.`,
+      message: `Unknown tool "find_records": the tools are ${TOOL_NAMES}.`,
     });
   });
 
@@ -372,7 +370,7 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
   ])('tools/call with %s: -32602 in one sentence', async (_case, params, named) => {
     expect(await requestError(client, 'tools/call', params)).toEqual({
       code: -32602,
-      message: `MCP error -32602: Invalid params of tools/call: ${named}.`,
+      message: `Invalid params of tools/call: ${named}.`,
     });
   });
 
@@ -396,19 +394,29 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
       { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bot' } },
       `${CLIENT}, got {"name":"bot"}`,
     ],
-  ])('initialize with %s: -32602 in one sentence', async (_case, params, named) => {
-    expect(await requestError(client, 'initialize', params)).toEqual({
-      code: -32602,
-      message: `MCP error -32602: Invalid params of initialize: ${named}.`,
+  ])('initialize with %s: -32602 in one sentence, before the SDK answers it', async (_case, params, named) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params });
+    const request = new Request(`${ORIGIN}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body,
+    });
+    const response = await answerMcp(request, store.index, {});
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: `Invalid params of initialize: ${named}.` },
+      id: 3,
     });
   });
 
   test('an unknown method: -32601, naming it and the methods there are', async () => {
-    expect(await requestError(client, 'resources/list', {})).toEqual({
+    expect(await requestError(client, 'treefarm/records', {})).toEqual({
       code: -32601,
       message:
-        'MCP error -32601: Unknown method "resources/list": this server answers initialize, ping, tools/list ' +
-        'and tools/call.',
+        'Unknown method "treefarm/records": this server answers server/discover, initialize, ping, tools/list, ' +
+        'tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get and ' +
+        'completion/complete.',
     });
   });
 });
@@ -584,34 +592,46 @@ test('data that cannot be read: a JSON-RPC internal error that says so, without 
     ...store.index,
     text: () => Promise.reject(new Error('bodies.pack: unexpected end of file')),
   };
-  expect(await callError(await memoryClient(createMcpServer(damaged)), 'list_records', { kind: 'trees' })).toEqual({
+  expect(
+    await callError(await memoryClient(createMcpServer(damaged, ORIGIN)), 'list_records', { kind: 'trees' }),
+  ).toEqual({
     code: -32603,
-    message: 'MCP error -32603: list_records could not read the data to answer; try again later.',
+    message: 'list_records could not read the data to answer; try again later.',
   });
 });
 
 describe('the server', () => {
-  test('states the tools capability, its list fixed (listChanged false)', async () => {
+  const CAPABILITIES = {
+    tools: { listChanged: false },
+    resources: { listChanged: false, subscribe: false },
+    prompts: { listChanged: false },
+    completions: {},
+  };
+
+  test('states its capabilities, every list fixed (listChanged false), completion offered', async () => {
     // A server of its own: the module's client connected before a mutation run switches a mutant on.
-    const connected = await memoryClient(createMcpServer(store.index));
-    expect(connected.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
+    const connected = await memoryClient(createMcpServer(store.index, ORIGIN));
+    expect(connected.getServerCapabilities()).toEqual(CAPABILITIES);
   });
 
-  test('initialize answers the version asked when it speaks it, else its newest; its name, instructions', async () => {
-    const initialize = (protocolVersion: string) =>
-      client.request(
-        {
-          method: 'initialize',
-          params: { protocolVersion, capabilities: {}, clientInfo: { name: 'bot', version: '1' } },
-        },
-        InitializeResultSchema,
-      );
+  test('initialize answers the version asked if it speaks it, else its newest 2025 one', async () => {
+    const initialize = async (protocolVersion: string) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(store.index, ORIGIN).connect(serverSide);
+      const answered = new Promise<JSONRPCMessage>((resolve) => {
+        clientSide.onmessage = resolve;
+      });
+      await clientSide.start();
+      const params = { protocolVersion, capabilities: {}, clientInfo: { name: 'bot', version: '1' } };
+      await clientSide.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params });
+      return ((await answered) as { result: Record<string, unknown> }).result;
+    };
     const older = await initialize('2025-06-18');
-    expect(older.protocolVersion).toBe('2025-06-18');
-    expect(older.serverInfo).toEqual({ name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' });
-    expect(older.capabilities).toEqual({ tools: { listChanged: false } });
-    expect(older.instructions).toMatch(/^Reference data of a tree-farming game/);
-    expect((await initialize('1999-01-01')).protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(older['protocolVersion']).toBe('2025-06-18');
+    expect(older['serverInfo']).toEqual({ name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' });
+    expect(older['capabilities']).toEqual(CAPABILITIES);
+    expect(older['instructions']).toMatch(/^Reference data of a tree-farming game/);
+    expect((await initialize('1999-01-01'))['protocolVersion']).toBe('2025-11-25');
   });
 
   test('annotates each tool read-only, idempotent, not destructive, in a closed world, titled', async () => {
@@ -632,11 +652,11 @@ describe('the server', () => {
     );
   });
 
-  test('asks no client for input: a form is refused before it is asked, whatever the client offers', async () => {
-    const server = createMcpServer(store.index);
+  test("asks no client for input: the SDK's validator is never built, a form's answer is refused", async () => {
+    const server = createMcpServer(store.index, ORIGIN);
     const filling = new Client({ name: 'filling', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
     let asked = 0;
-    filling.setRequestHandler(ElicitRequestSchema, () => {
+    filling.setRequestHandler('elicitation/create', () => {
       asked++;
       return { action: 'accept', content: { name: 'oak' } };
     });
@@ -646,7 +666,47 @@ describe('the server', () => {
         message: 'Which tree?',
         requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
       }),
-    ).rejects.toThrow('Client does not support form elicitation.');
-    expect(asked).toBe(0);
+    ).rejects.toThrow('this server asks no client for input');
+    expect(asked).toBe(1);
+  });
+});
+
+describe('portable schemas (what the Inspector --strict checks)', () => {
+  /** Each schema under `schema` with its path: the schema itself, its properties, items and branches. */
+  function* schemasOf(schema: Record<string, unknown>, path: string): Generator<[string, Record<string, unknown>]> {
+    yield [path, schema];
+    const children: [string, unknown][] = [];
+    for (const [name, child] of Object.entries((schema['properties'] as object) ?? {}))
+      children.push([`${path}.${name}`, child]);
+    for (const key of ['items', 'additionalProperties'])
+      if (typeof schema[key] === 'object' && !Array.isArray(schema[key]))
+        children.push([`${path}.${key}`, schema[key]]);
+    for (const [at, branch] of ((schema['anyOf'] as unknown[]) ?? []).entries())
+      children.push([`${path}|${at}`, branch]);
+    for (const [at, item] of ((schema['items'] as unknown[]) ?? []).entries?.() ?? [])
+      children.push([`${path}[${at}]`, item]);
+    for (const [at, child] of children) yield* schemasOf(child as Record<string, unknown>, at);
+  }
+
+  test('no type is a list of types, and every field has a type (or typed branches)', async () => {
+    const { tools } = await client.listTools();
+    const faults: string[] = [];
+    for (const tool of tools)
+      for (const schema of [tool.inputSchema, tool.outputSchema ?? {}])
+        for (const [path, each] of schemasOf(schema as Record<string, unknown>, tool.name)) {
+          if (Array.isArray(each['type'])) faults.push(`${path}: type ${JSON.stringify(each['type'])}`);
+          if (!('type' in each) && !('anyOf' in each) && !('enum' in each) && !('const' in each))
+            faults.push(`${path}: untyped`);
+        }
+    expect(faults).toEqual([]);
+  });
+
+  test("a release's changed field is typed as a record's values: text, a number, a range or null", async () => {
+    const { tools } = await client.listTools();
+    const changes = JSON.stringify(tools.find((tool) => tool.name === 'changes')?.outputSchema);
+    expect(changes).toContain(
+      '"from":{"anyOf":[{"type":"string"},{"type":"number"},' +
+        '{"type":"array","items":{"type":"number"}},{"type":"null"}]}',
+    );
   });
 });

@@ -3,7 +3,7 @@
 // the tool list, a find_record equal to the API's answer, a miss with suggestions, errors and
 // refusals, a body over the bound whatever its declared size, 401 and 429.
 // Slow (workerd starts twice), so kept small.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpClient } from '../support/mcp.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openConnection, requestBytes, takeResponse } from '../support/http.ts';
 import {
@@ -21,7 +21,7 @@ import { startRuntime, type Runtime } from '../support/runtimes.ts';
 const TOKEN = 'mcp-worker-token';
 
 let runtime: Runtime;
-let client: Client;
+let client: McpClient;
 
 beforeAll(async () => {
   runtime = await startRuntime('worker', { tokens: [TOKEN] });

@@ -1,61 +1,154 @@
-// MCP clients for the tests: the SDK's own Client over Streamable HTTP (against a runtime's
-// /mcp) or over stdio (against `treefarm mcp --bundle`), and the API's answer to the same
-// question, to compare a tool's records with.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, McpError, ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+// MCP clients for the tests, of each kind an assistant may use: the official v2 client
+// (@modelcontextprotocol/client) pinned to 2026-07-28 ("modern") or in its legacy mode (the
+// 2025 initialize), and the v1 SDK's client ("v1"), over Streamable HTTP (against a runtime's
+// /mcp), over stdio (against `treefarm mcp --bundle`) or in memory; and the API's answer to
+// the same question, to compare a tool's records with.
+import {
+  Client as V2Client,
+  InMemoryTransport,
+  ProtocolError,
+  StreamableHTTPClientTransport as V2HttpTransport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  type CallToolResult,
+  ListResourcesResultSchema,
+  McpError,
+  ResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { type RawResponse, rawRequest } from './http.ts';
 
-/** An SDK client connected to `${origin}/mcp` with the token (none: no Authorization header). */
-export async function httpClient(origin: string, token: string | undefined): Promise<Client> {
-  const client = new Client({ name: 'treefarm-tests', version: '1.0.0' });
-  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', origin), { requestInit: { headers } }));
-  return client;
+/** Any result, for the official client's request() (a schema it reads as Standard Schema). */
+const ANY_RESULT = z.looseObject({});
+
+/** The clients every MCP test runs with: each era of the official SDK, and the v1 SDK's client. */
+export const CLIENT_KINDS = ['modern', 'legacy', 'v1'] as const;
+export type ClientKind = (typeof CLIENT_KINDS)[number];
+export const MODERN_VERSION = '2026-07-28';
+
+type Params = Record<string, unknown>;
+/** A tool as tools/list gives it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Params & { type: string };
+  outputSchema?: Params & { type: string };
+  annotations?: Params;
+}
+/** What the tests ask of a client: the methods the v1 and v2 clients share, as plain JSON. */
+export interface McpClient {
+  listTools(): Promise<{ tools: ListedTool[] }>;
+  callTool(params: { name: string; arguments?: Params }): Promise<unknown>;
+  listResources(params?: { cursor?: string }): Promise<{ resources: Params[]; nextCursor?: string }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: Params[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: { uri: string; text?: string; mimeType?: string }[] }>;
+  listPrompts(): Promise<{ prompts: Params[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: Params[] }>;
+  complete(params: Params): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
+  close(): Promise<void>;
 }
 
-/** An SDK client connected to `server` in this process, over the SDK's in-memory transport. */
-export async function memoryClient(server: Server, client = new Client({ name: 'treefarm-tests', version: '1.0.0' })) {
+const info = { name: 'treefarm-tests', version: '1.0.0' };
+const v2Client = (kind: Exclude<ClientKind, 'v1'>) =>
+  new V2Client(info, { versionNegotiation: { mode: kind === 'modern' ? { pin: MODERN_VERSION } : 'legacy' } });
+
+/** A client of `kind` connected to `${origin}/mcp` with the token (none: no Authorization header). */
+export async function httpClient(origin: string, token: string | undefined, kind: ClientKind = 'v1') {
+  const url = new URL('/mcp', origin);
+  const headers: Record<string, string> = token === undefined ? {} : { Authorization: `Bearer ${token}` };
+  if (kind === 'v1') {
+    const client = new V1Client(info);
+    await client.connect(new V1HttpTransport(url, { requestInit: { headers } }));
+    return client as unknown as McpClient;
+  }
+  const client = v2Client(kind);
+  await client.connect(new V2HttpTransport(url, { requestInit: { headers } }));
+  return client as unknown as McpClient;
+}
+
+/** A client of `kind` connected over stdio to `command args` (stderr ignored). */
+export async function stdioClient(command: string, args: string[], kind: ClientKind = 'v1') {
+  if (kind === 'v1') {
+    const client = new V1Client(info);
+    await client.connect(new V1StdioTransport({ command, args, stderr: 'ignore' }));
+    return client as unknown as McpClient;
+  }
+  const client = v2Client(kind);
+  await client.connect(new V2StdioTransport({ command, args, stderr: 'ignore' }));
+  return client as unknown as McpClient;
+}
+
+/** The official client connected to `server` in this process, over the SDK's in-memory transport (2025 era). */
+export async function memoryClient(server: Server, client = new V2Client(info)) {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
-  return client;
+  return client as unknown as McpClient & V2Client;
+}
+
+/** An error of a JSON-RPC answer, from either SDK: its code and message. */
+function rpcErrorOf(error: unknown): { code: number; message: string } | undefined {
+  if (error instanceof McpError || error instanceof ProtocolError) return { code: error.code, message: error.message };
+  return undefined;
 }
 
 /** The JSON-RPC error a tool call gets: its code and message. */
 export async function callError(
-  client: Client,
+  client: McpClient,
   name: string,
   args?: Record<string, unknown>,
 ): Promise<{ code: number; message: string }> {
   try {
     await client.callTool({ name, arguments: args });
   } catch (error) {
-    if (error instanceof McpError) return { code: error.code, message: error.message };
+    const rpc = rpcErrorOf(error);
+    if (rpc) return rpc;
     throw error;
   }
   throw new Error(`${name} answered ${JSON.stringify(args)} without an error`);
 }
 
+/**
+ * One page of resources/list, as the server sends it (the official client's listResources()
+ * without a cursor walks every page itself).
+ */
+export async function resourcePage(client: McpClient, cursor?: string) {
+  const request = (client as unknown as { request: (message: unknown, schema: unknown) => Promise<unknown> }).request;
+  const params = cursor === undefined ? {} : { cursor };
+  const schema = client instanceof V1Client ? ListResourcesResultSchema : ANY_RESULT;
+  return (await request.call(client, { method: 'resources/list', params }, schema)) as {
+    resources: { uri: string }[];
+    nextCursor?: string;
+  };
+}
+
 /** The JSON-RPC error a request of any shape gets (`params` sent as they are): its code and message. */
 export async function requestError(
-  client: Client,
+  client: McpClient,
   method: string,
   params?: unknown,
 ): Promise<{ code: number; message: string }> {
   try {
-    await client.request({ method, params } as Parameters<Client['request']>[0], ResultSchema);
+    // Both SDKs' clients take a method, params and a result schema (the v1 one its own).
+    const request = (client as unknown as { request: (message: unknown, schema?: unknown) => Promise<unknown> })
+      .request;
+    await request.call(client, { method, params }, client instanceof V1Client ? ResultSchema : ANY_RESULT);
   } catch (error) {
-    if (error instanceof McpError) return { code: error.code, message: error.message };
+    const rpc = rpcErrorOf(error);
+    if (rpc) return rpc;
     throw error;
   }
   throw new Error(`${method} answered ${JSON.stringify(params)} without an error`);
 }
 
 /** The text of a tool result flagged isError (arguments refused); throws when the call was not refused so. */
-export async function refusal(client: Client, name: string, args: Record<string, unknown> | undefined) {
+export async function refusal(client: McpClient, name: string, args: Record<string, unknown> | undefined) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const [first, ...more] = result.content;
   if (result.isError !== true || first?.type !== 'text' || more.length > 0 || result.structuredContent)
@@ -64,14 +157,14 @@ export async function refusal(client: Client, name: string, args: Record<string,
 }
 
 /** A tool's structured answer; throws with the tool's text when the call was not a plain success. */
-export async function structured(client: Client, name: string, args: Record<string, unknown>) {
+export async function structured(client: McpClient, name: string, args: Record<string, unknown>) {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   if (result.isError || !result.structuredContent) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent as Record<string, unknown> & { records?: unknown[] };
 }
 
 /** The first text of a tool's answer: what a person reads. */
-export async function textOf(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+export async function textOf(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const first = result.content[0];
   return first?.type === 'text' ? first.text : '';

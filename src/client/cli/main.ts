@@ -6,7 +6,7 @@ import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
 import { NotFoundError } from '../errors.ts';
 import { printable, printableLine } from '../terminal.ts';
 import { parseCommandLine, UsageError, type Command } from './args.ts';
-import { expectedDigest, openSource, type Source, type SourceSettings } from './source.ts';
+import { expectedDigest, openSource, siteOrigin, type Source, type SourceSettings } from './source.ts';
 import { formatJson, formatTable } from './table.ts';
 
 export const HELP = `Usage: treefarm <command> [arguments] [options]
@@ -66,7 +66,7 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
       out(command.name === 'help' ? HELP : await version());
       return 0;
     }
-    if (command.name === 'mcp') return await serveMcp(settings, err);
+    if (command.name === 'mcp') return await serveMcp(settings, env, err);
     const source = await openSource({ ...settings, env });
     const data = await answer(source, command).catch(async (error: unknown) => {
       throw error instanceof NotFoundError ? await withNearest(source, command, error) : error;
@@ -96,14 +96,18 @@ async function withNearest(source: Source, command: Command, error: NotFoundErro
   return new NotFoundError(message, command.kind, command.search, { request: error.request, response: error.response });
 }
 
-/** `treefarm mcp --bundle <file>`: the MCP tools over stdio until the client closes it. */
-async function serveMcp(settings: Omit<SourceSettings, 'env'>, err: (text: string) => void): Promise<number> {
+/** `treefarm mcp --bundle <file>`: the MCP server over stdio until the client closes it; wiki links to --url's site. */
+async function serveMcp(
+  settings: Omit<SourceSettings, 'env'>,
+  env: SourceSettings['env'],
+  err: (text: string) => void,
+): Promise<number> {
   const { bundle, url, sha256 } = settings;
   if (bundle === undefined)
     throw new UsageError('mcp serves a bundle: give it with --bundle <file> (a .tar.gz or .zip from /downloads)');
   // Imported here: the SDK is needed by this command only.
   const { serveBundleOverStdio } = await import('../mcp.ts');
-  await serveBundleOverStdio(bundle, err, await expectedDigest(bundle, url, sha256));
+  await serveBundleOverStdio(bundle, err, siteOrigin(url, env), await expectedDigest(bundle, url, sha256));
   return 0;
 }
 

@@ -62,6 +62,11 @@ export async function expectedDigest(bundle: string, url: string | undefined, sh
   return publishedSha256(siteUrl(url), basename(bundle), { signal: AbortSignal.timeout(TIMEOUT) });
 }
 
+/** The origin of the site the data is from (--url, else TREEFARM_URL): where its wiki links point. */
+export function siteOrigin(url: string | undefined, env: Record<string, string | undefined>): string {
+  return new URL(siteUrl(url ?? readEnvironment(cliVariables, env).site)).origin;
+}
+
 function siteUrl(address: string): string {
   if (!URL.canParse(address)) throw new UsageError(`the API address is not a URL: ${address}`);
   return address;

@@ -1,38 +1,73 @@
-// The MCP server of the tools (tools.ts) over one RouteIndex: the online edge (src/edge/mcp.ts,
-// one server a request, stateless) and the offline stdio server (src/client/mcp.ts) both make
-// it here. Errors follow the protocol version the server negotiates (2025-11-25, "Error
-// Handling"): a malformed request, an unknown method or tool is a JSON-RPC error; arguments
-// that fail a tool's schema or name nothing in the data are a tool result flagged isError,
-// naming the argument and what it expects, so the model can correct itself. The SDK's
-// low-level Server rather than McpServer, so each message is ours and the tool list is made
-// once, not converted from the schemas on every request.
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+// The MCP server of the tools (tools.ts), resources (resources.ts) and prompts (prompts.ts)
+// over one RouteIndex: the online edge (src/edge/mcp.ts, one server a request, stateless) and
+// the offline stdio server (src/client/mcp.ts) both make it here, on the SDK's v2 Server,
+// which speaks both eras (2026-07-28 without initialize; 2025-11-25 and older after it). Errors
+// follow the version in use: a malformed request, an unknown method, tool or prompt is a
+// JSON-RPC error; arguments that fail a tool's schema or name nothing in the data are a tool
+// result flagged isError, naming the argument and what it expects, so the model can correct
+// itself. The low-level Server rather than McpServer, so each message is ours (one sentence,
+// where the SDK's own checks would answer with zod's issue list) and each list made once.
 import {
   type CallToolResult,
-  ErrorCode,
-  type InitializeResult,
+  type CompleteResult,
+  type GetPromptResult,
   type JSONRPCRequest,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  Server,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+  type jsonSchemaValidator,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { RouteIndex } from '../resolve.ts';
+import { CACHE_FOUND_SECONDS } from '../headers.ts';
 import { isJsonObject } from '../json-object.ts';
+import type { RouteIndex } from '../resolve.ts';
+import { portableSchema } from './portable.ts';
+import {
+  completePrompt,
+  completeResource,
+  getPrompt,
+  isPromptName,
+  PromptArgumentError,
+  promptList,
+  promptNames,
+} from './prompts.ts';
+import { CursorError, readResource, ResourceMissingError, resourcePage, resourceTemplates } from './resources.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
 
-/** Tools alone, whose list never changes while a server runs. */
-const CAPABILITIES = { tools: { listChanged: false } };
+/** Lists that never change while a server runs; completion of prompt and template arguments. */
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  prompts: { listChanged: false },
+  completions: {},
+};
+
+/**
+ * The answers change only with a data release (a deploy), so a client may keep a list or a
+ * read as long as the API's own answers are kept (Cache-Control: private, max-age=300):
+ * private, as they are behind a token.
+ */
+const CACHE_HINT = { ttlMs: CACHE_FOUND_SECONDS * 1000, cacheScope: 'private' } as const;
+const CACHE_HINTS = Object.fromEntries(
+  ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read', 'server/discover'].map(
+    (method) => [method, CACHE_HINT],
+  ),
+);
+
+/** The newest version an initialize negotiates (2026-07-28 has no initialize). */
+const LEGACY_VERSION = '2025-11-25';
 
 const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
   "the game's published figures (money in in-game dollars, times in seconds, speeds in percent), and the planner " +
   'that ranks the trees a player can reach by profit per hour. Every tool is read-only. Find a record by name, ' +
   'alias or level with find_record (a misspelt name gets the nearest names back), list a kind with ' +
-  'list_records, and work out what a tree earns with tree_economics or what to plant next with plan.';
+  'list_records, and work out what a tree earns with tree_economics or what to plant next with plan. Every ' +
+  'record and release is also a resource (treefarm://<kind>/<slug>, treefarm://releases/<id>).';
 
 /**
  * The server only answers: it never asks a client to fill a form (elicitation), the one use the
@@ -43,21 +78,9 @@ const NO_ELICITATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'this server asks no client for input' }),
 };
 
-/**
- * A JSON-RPC error as the SDK sends what a handler throws: this code and this message as they
- * are (its McpError would prefix "MCP error <code>: " to what goes on the wire).
- */
-class RpcError extends Error {
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
 let listed: Tool[] | undefined;
 
-/** The tool list, made from the schemas once. */
+/** The tool list, made from the schemas once, portable (no type arrays, every field typed). */
 export function toolList(): Tool[] {
   listed ??= toolNames.map((name): Tool => {
     const { title, description, input, output } = tools[name];
@@ -65,85 +88,98 @@ export function toolList(): Tool[] {
       name,
       title,
       description,
-      // Draft 7, which every JSON Schema validator reads (the SDK client's Ajv among them): a
+      // Draft 7, which every JSON Schema validator reads (the v1 SDK client's Ajv among them): a
       // [min, max] range is a tuple, which later drafts write in a way draft 7 misreads.
-      inputSchema: z.toJSONSchema(input, { io: 'input', target: 'draft-7' }) as Tool['inputSchema'],
-      outputSchema: z.toJSONSchema(output, { io: 'output', target: 'draft-7' }) as Tool['outputSchema'],
+      inputSchema: portableSchema(z.toJSONSchema(input, { io: 'input', target: 'draft-7' })) as Tool['inputSchema'],
+      outputSchema: portableSchema(z.toJSONSchema(output, { io: 'output', target: 'draft-7' })) as Tool['outputSchema'],
       annotations: { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     };
   });
   return listed;
 }
 
-/** An MCP server of the tools, answering from `index`. */
-export function createMcpServer(index: RouteIndex): Server {
+const invalidParams = (method: string, what: string) =>
+  new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params of ${method}: ${what}.`);
+
+/** An MCP server of the tools, resources and prompts, answering from `index`; wiki links on `origin`. */
+export function createMcpServer(index: RouteIndex, origin: string): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: NO_ELICITATION,
+    cacheHints: CACHE_HINTS,
   });
-  // The methods that take params are answered here, not through setRequestHandler: the SDK would
-  // check their params against its own schemas first and answer a malformed one (`arguments: []`,
-  // no `name`, a `protocolVersion` that is a number) with -32603 and zod's issue list, where
-  // -32602 with one sentence is due. So its own initialize goes too.
-  server.removeRequestHandler('initialize');
+  // One page holds every tool, prompt and template: a cursor has nothing more to give.
+  server.setRequestHandler('tools/list', () => ({ tools: toolList() }));
+  server.setRequestHandler('prompts/list', () => ({ prompts: promptList() }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: resourceTemplates() }));
+  server.setRequestHandler('resources/list', async (request) => {
+    try {
+      return await resourcePage(index, request.params?.cursor);
+    } catch (error) {
+      if (error instanceof CursorError) throw invalidParams('resources/list', error.message);
+      throw error;
+    }
+  });
+  // The methods whose params are ours to check are answered here, not through
+  // setRequestHandler: the SDK would check them against its own schemas first and answer a
+  // malformed one (`arguments: []`, no `name`) with zod's issue list, where one sentence is due.
   server.fallbackRequestHandler = async (request: JSONRPCRequest) => {
-    if (request.method === 'initialize') return initializeResult(initializeParams(request.params));
+    const params = request.params ?? {};
     if (request.method === 'tools/call') {
-      const { name, args } = toolCallParams(request.params);
+      const { name, args } = toolCallParams(params);
       return callTool(index, name, args);
     }
-    // One page holds every tool: a cursor has nothing more to give.
-    if (request.method === 'tools/list') return { tools: toolList() };
-    throw new RpcError(
-      ErrorCode.MethodNotFound,
-      `Unknown method ${given(request.method)}: this server answers initialize, ping, tools/list and tools/call.`,
+    if (request.method === 'resources/read') return read(index, params, origin);
+    if (request.method === 'prompts/get') return prompt(index, params, origin);
+    if (request.method === 'completion/complete') return complete(index, params);
+    throw new ProtocolError(
+      ProtocolErrorCode.MethodNotFound,
+      `Unknown method ${given(request.method)}: this server answers server/discover, initialize, ping, ` +
+        'tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list, ' +
+        'prompts/get and completion/complete.',
     );
   };
   return server;
 }
 
-/** The protocol version an initialize asks for; a JSON-RPC error (invalid params) naming what is malformed. */
-function initializeParams(params: JSONRPCRequest['params']): string {
-  const invalid = (what: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params of initialize: ${what}.`);
-  const version = params?.['protocolVersion'];
-  if (typeof version !== 'string')
-    throw invalid(
-      `protocolVersion must be an MCP version as text ("${LATEST_PROTOCOL_VERSION}"), got ${given(version)}`,
-    );
-  const capabilities = params?.['capabilities'];
-  if (!isJsonObject(capabilities))
-    throw invalid(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
-  const client = params?.['clientInfo'];
-  if (!isJsonObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
-    throw invalid(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
-  return version;
-}
+type Params = NonNullable<JSONRPCRequest['params']>;
 
 /**
- * The answer to initialize, as the SDK's: the version asked for when this server speaks it, else
- * its newest. The client's capabilities are not kept: this server never asks a client anything
- * (no sampling, roots or elicitation), and with none kept the SDK refuses any such request
- * before it is sent.
+ * What is malformed in an initialize's params, as one sentence of a JSON-RPC error -32602;
+ * undefined when they are well formed. The SDK answers initialize itself (it binds the era),
+ * after checking the params with zod, whose issue list names nothing a person reads: the edge
+ * asks this first.
  */
-function initializeResult(requested: string): InitializeResult {
-  return {
-    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
-    capabilities: CAPABILITIES,
-    serverInfo: MCP_SERVER_INFO,
-    instructions: INSTRUCTIONS,
-  };
+export function initializeFault(params: unknown): string | undefined {
+  const fault = (what: string) => `Invalid params of initialize: ${what}.`;
+  const fields = isJsonObject(params) ? params : {};
+  const version = fields['protocolVersion'];
+  if (typeof version !== 'string')
+    return fault(`protocolVersion must be an MCP version as text ("${LEGACY_VERSION}"), got ${given(version)}`);
+  const capabilities = fields['capabilities'];
+  if (!isJsonObject(capabilities))
+    return fault(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
+  const client = fields['clientInfo'];
+  if (!isJsonObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
+    return fault(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
+  return undefined;
 }
 
 /** The tool's name and arguments of a tools/call; a JSON-RPC error (invalid params) naming what is malformed. */
-function toolCallParams(params: JSONRPCRequest['params']): { name: string; args: Record<string, unknown> | undefined } {
-  const invalid = (what: string) => new RpcError(ErrorCode.InvalidParams, `Invalid params of tools/call: ${what}.`);
-  const name = params?.['name'];
-  const args = params?.['arguments'];
+function toolCallParams(params: Params): { name: string; args: Record<string, unknown> | undefined } {
+  const name = params['name'];
+  const args = params['arguments'];
   if (typeof name !== 'string')
-    throw invalid(`name must be the tool's name as text (${toolNames.join(', ')}), got ${given(name)}`);
+    throw invalidParams(
+      'tools/call',
+      `name must be the tool's name as text (${toolNames.join(', ')}), got ${given(name)}`,
+    );
   if (args !== undefined && !isJsonObject(args))
-    throw invalid(`arguments must be an object of the tool's arguments by name, got ${given(args)}`);
+    throw invalidParams(
+      'tools/call',
+      `arguments must be an object of the tool's arguments by name, got ${given(args)}`,
+    );
   return { name, args: args as Record<string, unknown> | undefined };
 }
 
@@ -159,8 +195,8 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
 ): Promise<CallToolResult> {
   if (!isToolName(name))
-    throw new RpcError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Unknown tool ${JSON.stringify(name)}: the tools are ${toolNames.join(', ')}.`,
     );
   const input = tools[name].input;
@@ -172,7 +208,10 @@ export async function callTool(
   } catch (error) {
     if (error instanceof ToolInputError) return refused(name, error.message);
     // The data could not be read (a damaged build or bundle): say so, without the internals.
-    throw new RpcError(ErrorCode.InternalError, `${name} could not read the data to answer; try again later.`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${name} could not read the data to answer; try again later.`,
+    );
   }
   return {
     content: [
@@ -188,3 +227,50 @@ const refused = (name: string, what: string): CallToolResult => ({
   content: [{ type: 'text', text: `Invalid arguments for ${name}: ${what}` }],
   isError: true,
 });
+
+/** resources/read: the resource's JSON; a URI that names nothing is -32602 naming it (as the protocol says). */
+async function read(index: RouteIndex, params: Params, origin: string): Promise<ReadResourceResult> {
+  const uri = params['uri'];
+  if (typeof uri !== 'string')
+    throw invalidParams('resources/read', `uri must be a resource's URI as text, got ${given(uri)}`);
+  try {
+    return { contents: [await readResource(index, uri, origin)] };
+  } catch (error) {
+    if (error instanceof ResourceMissingError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    throw error;
+  }
+}
+
+/** prompts/get: the prompt's messages; an unknown prompt or arguments that do not fit it are -32602. */
+async function prompt(index: RouteIndex, params: Params, origin: string): Promise<GetPromptResult> {
+  const name = params['name'];
+  const args = params['arguments'] ?? {};
+  if (typeof name !== 'string' || !isPromptName(name))
+    throw invalidParams('prompts/get', `name must be one of ${promptNames.join(', ')}, got ${given(name)}`);
+  if (!isJsonObject(args) || Object.values(args).some((value) => typeof value !== 'string'))
+    throw invalidParams('prompts/get', `arguments must be an object of texts by name, got ${given(args)}`);
+  try {
+    return await getPrompt(index, name, args as Record<string, string>, origin);
+  } catch (error) {
+    if (error instanceof PromptArgumentError) throw invalidParams('prompts/get', error.message);
+    throw error;
+  }
+}
+
+/** completion/complete: values for a prompt's argument or a template's variable, from the data. */
+async function complete(index: RouteIndex, params: Params): Promise<CompleteResult> {
+  const ref = params['ref'];
+  const argument = params['argument'];
+  const context = isJsonObject(params['context']) ? params['context']['arguments'] : undefined;
+  if (!isJsonObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string')
+    throw invalidParams('completion/complete', `argument must be {"name", "value"} as texts, got ${given(argument)}`);
+  const known = isJsonObject(context) ? (context as Record<string, string>) : {};
+  if (isJsonObject(ref) && ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string')
+    return { completion: await completePrompt(index, ref['name'], argument['name'], argument['value'], known) };
+  if (isJsonObject(ref) && ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string')
+    return { completion: await completeResource(index, ref['uri'], argument['name'], argument['value']) };
+  throw invalidParams(
+    'completion/complete',
+    `ref must be {"type": "ref/prompt", "name"} or {"type": "ref/resource", "uri"}, got ${given(ref)}`,
+  );
+}
