@@ -31,7 +31,7 @@ const trackedNames = new Set(tracked.map((file) => basename(file)));
 const textOf = (path: string) => readFileSync(join(projectDir, path), 'utf8');
 
 /** Folders of the repository a citation may start with; `dist/` is the build's output, not the tree. */
-const TREE_ROOTS = /^(src|test|bench|content|releases|docs|public|packages|\.ci)\//;
+const TREE_ROOTS = /^(src|test|bench|content|releases|docs|public|packages|deploy|\.ci)\//;
 const SOURCE_FILE = /^[\w.-]+\.(ts|mjs|astro|toml|css)$/;
 /**
  * A name as code spells it, maybe as `Name.member` or `name()`: camelCase (`parseSearch`),
