@@ -10,12 +10,20 @@ import { exitOf } from '../support/child-output.ts';
 import { until } from './serve-child.ts';
 
 const TOKEN = 'npm-signals-test-token';
-/** Every process started under the npm of the test running, npm's included: killed after the test. */
+/** Every process started under the npm of the test running, npm's included. */
 let started: number[] = [];
+/** npm's process group (npm runs in one of its own): whatever a failed test leaves is killed with it. */
+let group: number | undefined;
 
 afterEach(() => {
   for (const pid of started.filter(alive)) process.kill(pid, 'SIGKILL');
+  try {
+    if (group !== undefined) process.kill(-group, 'SIGKILL');
+  } catch {
+    // The group is empty: nothing was left.
+  }
   started = [];
+  group = undefined;
 });
 
 function alive(pid: number): boolean {
@@ -58,7 +66,9 @@ function npmStart(): { npm: ChildProcess; output: () => string } {
       TRUST_PROXY: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
+  group = npm.pid;
   let output = '';
   npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
