@@ -52,7 +52,7 @@ describe.skipIf(skipPodmanTests())('the container image, run with podman', () =>
     await until(() => output.includes('API:') || hasExited);
     if (hasExited) throw new Error(`the container exited before it served:\n${output}`);
     origin = `http://127.0.0.1:${port}`;
-  }, 1_200_000);
+  }, 1_800_000);
 
   afterAll(async () => {
     if (container && container.exitCode === null) await podman(['rm', '--force', '--time', '0', NAME]).catch(() => {});

@@ -124,6 +124,8 @@ export async function buildImage(tag: string): Promise<void> {
     // Docker's image format: OCI's has no HEALTHCHECK, and podman would drop it.
     '--format',
     'docker',
+    // One commit a stage, not one a step: with vfs each commit copies the whole file system.
+    '--layers=false',
     ...(ca ? ['--secret', `id=ca-certificates,src=${ca}`] : []),
     '--tag',
     tag,
