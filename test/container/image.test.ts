@@ -102,7 +102,7 @@ describe.skipIf(skipPodmanTests())('the container image, run with podman', () =>
     for (const [path, type] of [
       ['/', 'text/html'],
       ['/trees/oak-tree/', 'text/html'],
-      ['/pagefind/pagefind.js', 'text/javascript'],
+      ['/pagefind/pagefind.js', 'application/javascript'],
       ['/downloads/latest.json', 'application/json'],
     ] as const) {
       const response = await fetch(`${origin}${path}`);
