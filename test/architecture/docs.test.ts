@@ -31,7 +31,7 @@ const trackedNames = new Set(tracked.map((file) => basename(file)));
 const textOf = (path: string) => readFileSync(join(projectDir, path), 'utf8');
 
 /** Folders of the repository a citation may start with; `dist/` is the build's output, not the tree. */
-const TREE_ROOTS = /^(src|test|bench|content|releases|docs|public|packages|\.ci)\//;
+const TREE_ROOTS = /^(src|test|bench|content|releases|docs|public|packages|deploy|\.ci)\//;
 const SOURCE_FILE = /^[\w.-]+\.(ts|mjs|astro|toml|css)$/;
 /**
  * A name as code spells it, maybe as `Name.member` or `name()`: camelCase (`parseSearch`),
@@ -44,15 +44,16 @@ const ASSIGNED_VARIABLE = /(?:^|[\s`(])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST|
 
 /**
  * Every word the code spells: names declared or used in src/, test/ and bench/, the configuration
- * files at the top, wrangler.toml's bindings and .ci/run's variables. A name a page cites that
- * occurs nowhere in the code is a name the code no longer has.
+ * files at the top, wrangler.toml's bindings, .ci/run's variables and the Dockerfile's build
+ * arguments. A name a page cites that occurs nowhere in the code is a name the code no longer has.
  */
 function codeWords(): Set<string> {
   const sources = tracked.filter(
     (path) =>
       (/^(src|test|bench|packages)\//.test(path) && /\.(ts|mjs|astro)$/.test(path) && !path.endsWith('.d.ts')) ||
       /^[\w.-]+\.(mjs|ts|json|toml)$/.test(path) ||
-      path === '.ci/run',
+      path === '.ci/run' ||
+      path === 'Dockerfile',
   );
   const text = sources.map(textOf).join('\n');
   return new Set(Array.from(text.matchAll(/[A-Za-z_$][\w$]*/g), (match) => match[0]));

@@ -1,0 +1,63 @@
+# The tree farm data service: the wiki and the API, served by the Node server (docs/deploy.md,
+# "A container image"). Two stages: the build, then a slim runtime that holds only the node
+# binary, the production dependencies, the server's sources and dist/.
+#
+# Node is the project's own (the `node` devDependency: a binary from the npm registry), not
+# Debian's. The build stage fetches it, and npm to run `npm ci` with, from the npm registry, the
+# only place `npm ci` needs anyway; no Node base image is needed, so any Debian base will do
+# (the project's test imports one made with mmdebstrap, as no image registry is reachable there).
+# NODE_VERSION is the lock file's `node` (a test keeps them equal).
+ARG NODE_VERSION=24.21.0
+ARG NPM_VERSION=11.19.1
+ARG BASE_IMAGE=debian:bookworm-slim
+# The npm registry's name for the architecture built for: x64, or arm64 (`--build-arg NODE_ARCH=arm64`).
+ARG NODE_ARCH=x64
+
+FROM ${BASE_IMAGE} AS build
+ARG NODE_VERSION
+ARG NODE_ARCH
+ARG NPM_VERSION
+ADD https://registry.npmjs.org/node-linux-${NODE_ARCH}/-/node-linux-${NODE_ARCH}-${NODE_VERSION}.tgz /tmp/node.tgz
+ADD https://registry.npmjs.org/npm/-/npm-${NPM_VERSION}.tgz /tmp/npm.tgz
+# ADD leaves a remote tarball packed: unpack Node into /usr/local/bin and npm beside it.
+RUN mkdir -p /opt/npm \
+ && tar -xzf /tmp/node.tgz -C /usr/local --strip-components=1 package/bin/node \
+ && tar -xzf /tmp/npm.tgz -C /opt/npm --strip-components=1 \
+ && ln -s /opt/npm/bin/npm-cli.js /usr/local/bin/npm \
+ && rm /tmp/node.tgz /tmp/npm.tgz
+WORKDIR /app
+# The dependencies first, in a layer of their own, so a change to the sources reuses it. The
+# production ones are enough for the build and the server; --ignore-scripts: none is needed.
+COPY package.json package-lock.json ./
+# Behind a proxy that inspects TLS, pass its CA bundle as a secret (docs/deploy.md):
+# --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt
+RUN --mount=type=secret,id=ca-certificates,required=false \
+    if [ -f /run/secrets/ca-certificates ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca-certificates; fi \
+ && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --no-update-notifier
+COPY . .
+# Build dist/ when the context's is missing or older than its sources, as `npm start` would
+# (a fresh clone builds here; a checkout that just built reuses its dist/). SITE_ORIGIN, when
+# given, is the build's own setting (docs/configuration.md).
+ARG SITE_ORIGIN=
+RUN node --input-type=module -e "import { buildWhenStale, projectBuild } from './src/build/site.ts'; \
+  await buildWhenStale(projectBuild, console.log);"
+
+FROM ${BASE_IMAGE} AS runtime
+# A user of its own, with no shell and no home: the server only reads what is below /app.
+RUN useradd --system --user-group --no-create-home --shell /usr/sbin/nologin treefarm
+COPY --from=build /usr/local/bin/node /usr/local/bin/node
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/src ./src
+COPY --from=build /app/dist ./dist
+USER treefarm
+# `npm start`'s defaults, but listening on every address of the container.
+ENV HOST=0.0.0.0 PORT=4321
+EXPOSE 4321
+# The server itself, not npm, is the container's main process: SIGHUP reloads dist/, SIGTERM
+# drains (requests in flight finish, within 10 s; stop with a timeout above that: docs/deploy.md).
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "src/server/serve.ts"]
