@@ -37,7 +37,7 @@ try {
         yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${+count + 1}`),
       );
     }
-    makeRelease(workDir, `Release ${index + 1}.`, new Date(Date.UTC(2026, 0, 1 + index)));
+    makeRelease(workDir, `Release ${index + 1}.`, { now: new Date(Date.UTC(2026, 0, 1 + index)) });
   }
   const content = loadContent(contentDir);
   const releases = loadReleases(workDir);

@@ -2,9 +2,12 @@
 // the very list the endpoint answers) to Discord's REST API for the application, as one bulk
 // overwrite (PUT): idempotent, so running it again after a change replaces the list, and a
 // command dropped from the list is dropped from Discord. docs/discord.md says when to run it.
+import '../schema/node-check.ts';
 import { DISCORD_COMMANDS } from '../contract/discord/commands.ts';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { EnvironmentError } from '../schema/environment.ts';
-import { type RegisterSettings, registerSettings } from './settings.ts';
+import { type RegisterSettings, registerSettings, registerVariables } from './settings.ts';
 
 /** Discord asks every bot client to name itself so (its API reference, "User Agent"). */
 const USER_AGENT = 'DiscordBot (treefarm-data npm run discord:register, 1)';
@@ -53,15 +56,25 @@ export async function registerCommands(settings: RegisterSettings): Promise<stri
   return registered.map(({ name }) => name);
 }
 
+const registerCommand: CommandSpec = {
+  command: 'npm run discord:register',
+  summary: "Puts the Discord app's slash commands to Discord (one bulk overwrite: run it again after a change).",
+  options: {},
+  variables: registerVariables,
+  examples: [
+    'DISCORD_APPLICATION_ID=<id> DISCORD_BOT_TOKEN=<token> DISCORD_GUILD_ID=<server> npm run discord:register',
+  ],
+  version: () => projectVersion(),
+  userErrors: [RegisterError],
+  failure: 'Cannot register the commands',
+};
+
 if (import.meta.main) {
-  try {
+  await runMain(registerCommand, async () => {
     const settings = registerSettings();
     const names = await registerCommands(settings);
     const where = settings.guildId === undefined ? 'every server the app is in' : `server ${settings.guildId}`;
     console.log(`Registered ${names.length} commands for ${where}: ${names.map((name) => `/${name}`).join(', ')}`);
-  } catch (error) {
-    if (!(error instanceof EnvironmentError || error instanceof RegisterError)) throw error;
-    console.error(`Cannot register the commands: ${error.message}`);
-    process.exit(1);
-  }
+    return 0;
+  });
 }
