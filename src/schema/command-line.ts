@@ -95,15 +95,20 @@ function wrapped(text: string, indent: string, width = 100): string[] {
   return lines;
 }
 
+/** The help's section on the variables a command reads, from their own definitions. */
+export function environmentHelp(variables: Variables): string {
+  const lines = Object.values(variables).flatMap((entry) => [
+    `  ${entry.name} (default: ${variableDefault(entry)})`,
+    ...wrapped(plain(entry.description), '      '),
+  ]);
+  return lines.length > 0 ? ['Environment:', ...lines].join('\n') : 'Environment: none read.';
+}
+
 export function helpText(spec: CommandSpec): string {
   const options = Object.entries({ ...spec.options, ...COMMON }).map(
     ([name, option]) => [optionLabel(name, option), option.description] as const,
   );
   const width = Math.max(...options.map(([label]) => label.length));
-  const variables = Object.values(spec.variables).flatMap((entry) => [
-    `  ${entry.name} (default: ${variableDefault(entry)})`,
-    ...wrapped(plain(entry.description), '      '),
-  ]);
   return [
     usageLine(spec),
     '',
@@ -112,12 +117,17 @@ export function helpText(spec: CommandSpec): string {
     'Options:',
     ...options.map(([label, description]) => `  ${label.padEnd(width)}  ${description}`),
     '',
-    ...(variables.length > 0 ? ['Environment:', ...variables, ''] : ['Environment: none read.', '']),
+    environmentHelp(spec.variables),
+    '',
     spec.examples.length > 1 ? 'Examples:' : 'Example:',
     ...spec.examples.map((example) => `  ${example}`),
     ...(spec.epilogue ? ['', spec.epilogue] : []),
   ].join('\n');
 }
+
+/** node:util's parseArgs's words, without its advice on "--" (npm scripts take that themselves). */
+export const argumentProblem = (error: unknown): string =>
+  (error as Error).message.replace(/ ?To specify a positional argument.*$/s, '');
 
 /** The command line's options and operands, or a UsageError saying what is wrong with it. */
 export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedCommand {
@@ -131,8 +141,7 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
   try {
     parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    // node:util's own words, without its advice to use "--" (npm scripts take that themselves).
-    throw new UsageError((error as Error).message.replace(/;? ?To specify a positional argument.*$/s, ''));
+    throw new UsageError(argumentProblem(error));
   }
   if (parsed.values.help || parsed.values.version) return parsed;
   const [least, most] = spec.operandCount ?? [0, 0];

@@ -8,6 +8,7 @@ const problem = nodeProblem(process.versions.node, {
   minimum: MINIMUM_NODE,
   command: process.argv[1] === undefined ? 'This command' : relative(process.cwd(), process.argv[1]),
   features: [['import.meta.main', import.meta.main !== undefined]],
+  advice: "Run it through npm (npm run <script> uses the project's own Node), or install a newer Node.",
 });
 if (problem !== undefined) {
   console.error(problem);

@@ -17,13 +17,15 @@ export function atLeast(version: string, minimum: string): boolean {
 /** Why a command cannot run on this Node, or undefined when it can. */
 export function nodeProblem(
   version: string,
-  { minimum, command, features = [] }: { minimum: string; command: string; features?: readonly [string, boolean][] },
+  {
+    minimum,
+    command,
+    features = [],
+    advice = 'Install a newer Node.',
+  }: { minimum: string; command: string; features?: readonly [string, boolean][]; advice?: string },
 ): string | undefined {
   const missing = features.filter(([, present]) => !present).map(([name]) => name);
   if (atLeast(version, minimum) && missing.length === 0) return undefined;
   const lacking = missing.length > 0 ? ` (it lacks ${missing.join(' and ')})` : '';
-  return (
-    `${command} needs Node ${minimum} or later; this is Node ${version}${lacking}. ` +
-    "Run it through npm (npm run <script> uses the project's own Node) or install a newer Node."
-  );
+  return `${command} needs Node ${minimum} or later; this is Node ${version}${lacking}. ${advice}`;
 }

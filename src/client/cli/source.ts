@@ -62,10 +62,21 @@ export async function expectedDigest(bundle: string, url: string | undefined, sh
   return publishedSha256(siteUrl(url), basename(bundle), { signal: AbortSignal.timeout(TIMEOUT) });
 }
 
+/**
+ * The site of the API, as a user may give it: the site itself, or its API's address (`…/api`,
+ * which the API's own pages show), whose endpoints the client adds to the site.
+ */
 function siteUrl(address: string): string {
-  if (!URL.canParse(address)) throw new UsageError(`the API address is not a URL: ${address}`);
-  return address;
+  const url = URL.parse(address);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`the API address is not an http(s) URL: ${address}; give the site, such as ${LOCAL_ORIGIN}`);
+  url.pathname = url.pathname.replace(/\/api\/?$/, '/');
+  return url.href.replace(/\/$/, '');
 }
+
+/** The site --url or TREEFARM_URL names (the local server's by default). */
+export const siteOf = (url: string | undefined, env: Record<string, string | undefined>): string =>
+  siteUrl(url ?? readEnvironment(cliVariables, env).site);
 
 /** The CLI's commands over either client: both answer every command alike. */
 function sourceOf(data: TreefarmData): Source {
