@@ -59,7 +59,6 @@ function run(file: string, args: string[], env: Record<string, string> = {}, nod
   });
 }
 
-
 test('the list holds every command, each with a bad value to try', () => {
   expect(commands.map(({ script }) => script).sort()).toEqual(Object.keys(badValues).sort());
 });
@@ -155,8 +154,9 @@ describe('what the commands do with what they are given', () => {
         },
       );
       expect(stdout).toBe('');
+      const opened = join(caller, 'here.zip');
       expect(stderr).toContain(
-        `here.zip: NOT a valid bundle. cannot read it: ENOENT: no such file or directory, open '${join(caller, 'here.zip')}'`,
+        `here.zip: NOT a valid bundle. cannot read it: ENOENT: no such file or directory, open '${opened}'`,
       );
     } finally {
       rmSync(caller, { recursive: true, force: true });
@@ -171,7 +171,8 @@ describe('what the commands do with what they are given', () => {
       const { status, stderr } = run('src/server/serve.ts', [], { PORT: String(port), API_TOKENS: 'port-test' });
       expect(status).toBe(1);
       expect(stderr).toContain(
-        `Cannot start: port ${port} on 127.0.0.1 is in use (EADDRINUSE): stop what holds it, or set PORT to another port`,
+        `Cannot start: port ${port} on 127.0.0.1 is in use (EADDRINUSE): stop what holds it, ` +
+          'or set PORT to another port',
       );
       expect(stderr).not.toMatch(STACK);
     } finally {
