@@ -9,8 +9,12 @@ import { EnvironmentError, type Variable, type Variables } from './environment.t
 export interface OptionSpec {
   type: 'string' | 'boolean';
   short?: string;
+  /** Its value when not given (the help shows it). */
+  default?: string | boolean;
   /** The value's name on the usage line: `<dir>`. */
   value?: string;
+  /** The value is a whole number (checked before the command runs). */
+  wholeNumber?: boolean;
   description: string;
 }
 
@@ -65,6 +69,9 @@ const separator = (command: string) => (command.startsWith('npm ') ? ' --' : '')
 const optionLabel = (name: string, { short, type, value }: OptionSpec) =>
   `${short ? `-${short}, ` : ''}--${name}${type === 'string' ? ` ${value ?? '<value>'}` : ''}`;
 
+const optionText = ({ description, default: fallback, type }: OptionSpec) =>
+  type === 'string' && fallback !== undefined ? `${description} (default: ${String(fallback)})` : description;
+
 export function usageLine(spec: CommandSpec): string {
   const own = Object.entries(spec.options).map(([name, option]) => `[${optionLabel(name, option)}]`);
   const words = [...own, ...(spec.operands ? [spec.operands] : [])];
@@ -106,7 +113,7 @@ export function environmentHelp(variables: Variables): string {
 
 export function helpText(spec: CommandSpec): string {
   const options = Object.entries({ ...spec.options, ...COMMON }).map(
-    ([name, option]) => [optionLabel(name, option), option.description] as const,
+    ([name, option]) => [optionLabel(name, option), optionText(option)] as const,
   );
   const width = Math.max(...options.map(([label]) => label.length));
   return [
@@ -132,9 +139,9 @@ export const argumentProblem = (error: unknown): string =>
 /** The command line's options and operands, or a UsageError saying what is wrong with it. */
 export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedCommand {
   const options = Object.fromEntries(
-    Object.entries({ ...spec.options, ...COMMON }).map(([name, { type, short }]) => [
+    Object.entries({ ...spec.options, ...COMMON }).map(([name, { type, short, default: fallback }]) => [
       name,
-      short ? { type, short } : { type },
+      { type, ...(short ? { short } : {}), ...(fallback === undefined ? {} : { default: fallback }) },
     ]),
   );
   let parsed: ParsedCommand;
@@ -144,6 +151,11 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     throw new UsageError(argumentProblem(error));
   }
   if (parsed.values.help || parsed.values.version) return parsed;
+  for (const [name, option] of Object.entries(spec.options)) {
+    const given = parsed.values[name];
+    if (option.wholeNumber && typeof given === 'string' && !/^\d+$/.test(given))
+      throw new UsageError(`--${name} takes a whole number, got ${JSON.stringify(given)}`);
+  }
   const [least, most] = spec.operandCount ?? [0, 0];
   const count = parsed.positionals.length;
   if (count < least || count > most) {
@@ -217,3 +229,26 @@ export async function runMain(
  */
 export const callerPath = (path: string, env: Record<string, string | undefined> = process.env): string =>
   resolve(env.INIT_CWD ?? process.cwd(), path);
+
+/** The values of a command's options, typed by their specs: a string, a switch, given or defaulted. */
+export type OptionValues<O extends Readonly<Record<string, OptionSpec>>> = {
+  [K in keyof O]: O[K] extends { type: 'boolean' }
+    ? boolean | (O[K] extends { default: boolean } ? never : undefined)
+    : string | (O[K] extends { default: string } ? never : undefined);
+};
+
+/**
+ * For a script that runs from its top (the benchmarks): its command line, typed, after --help,
+ * --version and a usage error have been answered and the process ended.
+ */
+export async function commandLine<const O extends Readonly<Record<string, OptionSpec>>>(
+  spec: CommandSpec & { options: O },
+): Promise<{ values: OptionValues<O>; positionals: string[] }> {
+  let parsed: ParsedCommand | undefined;
+  const status = await runCommand(spec, (command) => {
+    parsed = command;
+    return 0;
+  });
+  if (parsed === undefined) process.exit(status);
+  return parsed as { values: OptionValues<O>; positionals: string[] };
+}

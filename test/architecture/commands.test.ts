@@ -19,9 +19,9 @@ const { scripts, version, engines } = JSON.parse(readFileSync(join(projectDir, '
   engines: { node: string };
 };
 
-/** The npm scripts that run a file of the project's own code, by script name (bench/ aside). */
+/** The npm scripts that run a file of the project's own code (the benchmarks' too), by script name. */
 const commands = Object.entries(scripts).flatMap(([script, command]) => {
-  const file = /^(?:exec )?node ((?:src|packages)\/\S+\.ts)/.exec(command)?.[1];
+  const file = /^(?:exec )?node ((?:src|packages|bench)\/\S+\.ts)/.exec(command)?.[1];
   return file === undefined ? [] : [{ script, file, name: script === 'start' ? 'npm start' : `npm run ${script}` }];
 });
 
@@ -38,6 +38,21 @@ const badValues: Record<string, { args?: string[]; env?: Record<string, string>;
   'worker:routes': { args: ['lazy'], status: 2, line: /takes no operands/ },
   'bundle:verify': { args: ['a.zip', '--sha256', 'abc'], status: 2, line: /--sha256/ },
   'client:size': { args: ['dist'], status: 2, line: /takes no operands/ },
+  'bench:build': { args: ['1000'], status: 2, line: /takes no operands/ },
+  'bench:build-api': { args: ['--runs', 'three'], status: 2, line: /--runs takes a whole number, got "three"/ },
+  'bench:bundles': { args: ['--runs', 'three'], status: 2, line: /--runs takes a whole number, got "three"/ },
+  'bench:releases': { args: ['--releases', 'ten'], status: 2, line: /--releases takes a whole number, got "ten"/ },
+  'bench:serve': { args: ['nginx'], status: 2, line: /takes no operands/ },
+  'bench:instructions': { args: ['limit'], status: 2, line: /takes no operands/ },
+  'bench:site': { args: ['--runs', '2.5'], status: 2, line: /--runs takes a whole number, got "2\.5"/ },
+  'bench:soak': { args: ['60'], status: 2, line: /takes no operands/ },
+  'bench:startup': { args: ['--runs', 'x'], status: 2, line: /--runs takes a whole number, got "x"/ },
+  'bench:suggest': { args: ['10000'], status: 2, line: /takes no operands/ },
+  'bench:deploy-scale': { args: ['--trees', '1e4'], status: 2, line: /--trees takes a whole number, got "1e4"/ },
+  'bench:mcp': { args: ['--calls', 'many'], status: 2, line: /--calls takes a whole number, got "many"/ },
+  'bench:discord': { args: ['--calls', 'many'], status: 2, line: /--calls takes a whole number, got "many"/ },
+  'bench:lighthouse': { args: ['--runs', 'five'], status: 2, line: /--runs takes a whole number, got "five"/ },
+  'bench:wiki-compression': { args: ['br'], status: 2, line: /takes no operands/ },
   'discord:register': {
     env: { DISCORD_APPLICATION_ID: 'my-app' },
     status: 1,
