@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
+import { CommandError } from '../../schema/command-line.ts';
 import { documented, readEnvironment, variable } from '../../schema/environment.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
@@ -49,7 +50,7 @@ export async function openSource({ bundle, url, sha256, env }: SourceSettings): 
     return sourceOf(await openBundle(bundle, { sha256: await expectedDigest(bundle, url, sha256) }));
   const { token, site } = readEnvironment(cliVariables, env);
   if (token === undefined)
-    throw new UsageError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
+    throw new CommandError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
   const baseUrl = siteUrl(url ?? site);
   // A command line makes one request: nothing to cache, and a person waits for it.
   return sourceOf(createClient({ baseUrl, token, cache: false, timeout: TIMEOUT }));
