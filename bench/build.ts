@@ -5,16 +5,18 @@
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --dir /dev/shm` to work in another
 // folder than the system temp folder; `-- --cpu-prof` to profile each child (the profiles'
 // folder is printed; open them in Chrome DevTools).
+import '../src/schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { emitApi } from '../src/build/emit.ts';
 import { assetFilesBelow } from '../src/build/deploy-limits.ts';
 import { loadContent } from '../src/build/content.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
 interface Measurement {
   trees: number;
@@ -32,14 +34,30 @@ interface Measurement {
 
 const GOALS = { emitOverRaw: 3, buildSeconds: 60, buildRssBytes: 1.5 * 1024 ** 3, scaling10kTo100k: 12 };
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:build-api',
+  summary:
+    'The API build (loadContent and emitApi) over synthetic content of many trees, beside the raw ceiling of ' +
+    'writing the same files; each size in a fresh child process, the median of --runs.',
   options: {
-    sizes: { type: 'string', default: '1000,10000,100000' },
-    runs: { type: 'string', default: '3' },
-    dir: { type: 'string', default: tmpdir() },
-    'cpu-prof': { type: 'boolean', default: false },
-    'measure-content': { type: 'string' },
+    sizes: {
+      type: 'string',
+      default: '1000,10000,100000',
+      value: '<n,n>',
+      description: 'trees per synthetic content, comma-separated',
+    },
+    runs: { type: 'string', default: '3', value: '<n>', wholeNumber: true, description: 'runs of each size' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the synthetic content is made' },
+    'cpu-prof': { type: 'boolean', default: false, description: 'write a CPU profile of each run' },
+    'measure-content': {
+      type: 'string',
+      value: '<dir>',
+      description: '(a child run) measure the content in this folder',
+    },
   },
+  variables: {},
+  examples: ['npm run bench:build-api -- --sizes 1000,10000 --runs 3'],
+  version: () => projectVersion(),
 });
 
 const profileDir = join(values.dir, 'treefarm-bench-profiles');

@@ -4,10 +4,10 @@
 // treefarm.sqlite and of csv/, the archives with them and without them (the same entries
 // less those files, the manifest without them: the bundle as it was before), and the time to
 // make the database, the CSV files and every entry of a bundle (median of `--runs`, 3).
+import '../src/schema/node-check.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundleEntries, type NamedBytes, packTarGz, packZip } from '../src/build/bundles.ts';
 import { type Content, loadContent } from '../src/build/content.ts';
 import { csvFiles } from '../src/build/csv.ts';
@@ -16,13 +16,22 @@ import { sqliteFile } from '../src/build/sqlite.ts';
 import { BUNDLE_MANIFEST, SQLITE_FILE } from '../src/contract/bundle-layout.ts';
 import type { Manifest } from '../src/schema/manifest.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:bundles',
+  summary:
+    'What the SQLite database and the CSV files add to the offline bundles: bytes and time, for the ' +
+    "project's content and for synthetic content.",
   options: {
-    trees: { type: 'string', default: '10000' },
-    runs: { type: 'string', default: '3' },
-    dir: { type: 'string', default: tmpdir() },
+    trees: { type: 'string', default: '10000', value: '<n,n>', description: 'synthetic trees, comma-separated' },
+    runs: { type: 'string', default: '3', value: '<n>', wholeNumber: true, description: 'runs of each' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the synthetic content is made' },
   },
+  variables: {},
+  examples: ['npm run bench:bundles -- --trees 1000,10000 --runs 3'],
+  version: () => projectVersion(),
 });
 const runs = Number(values.runs);
 

@@ -17,12 +17,12 @@
 // and assets-only. Opt-in: it doubles the build time.
 // Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --bodies
 // assets|r2, --one-more, --dir <tmp>.
+import '../src/schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type AssetFile,
   assetFilesBelow,
@@ -39,17 +39,38 @@ import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { type BucketPlan, bucketPlan, staticInR2Mode } from '../src/cloudflare/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:deploy-scale',
+  summary:
+    'The deployment at scale: content released --releases times with npm run release, built with npm run ' +
+    'build -- --out, and the files a deploy uploads counted (with --worker, served by the Worker).',
   options: {
-    trees: { type: 'string', default: '0' },
-    releases: { type: 'string', default: '51' },
-    changes: { type: 'string', default: '1' },
-    worker: { type: 'boolean', default: false },
-    bodies: { type: 'string', default: 'assets' },
-    'one-more': { type: 'boolean', default: false },
-    dir: { type: 'string', default: tmpdir() },
+    trees: {
+      type: 'string',
+      default: '0',
+      value: '<n>',
+      wholeNumber: true,
+      description: 'synthetic trees (0: the real content)',
+    },
+    releases: { type: 'string', default: '51', value: '<n>', wholeNumber: true, description: 'releases to make' },
+    changes: {
+      type: 'string',
+      default: '1',
+      value: '<n>',
+      wholeNumber: true,
+      description: 'trees changed before each release',
+    },
+    worker: { type: 'boolean', default: false, description: 'serve the result in the Worker and time a request' },
+    bodies: { type: 'string', default: 'assets', value: '<mode>', description: "the Worker's mode: assets or r2" },
+    'one-more': { type: 'boolean', default: false, description: 'time one more release and build after the rest' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the data folder is made' },
   },
+  variables: {},
+  examples: ['npm run bench:deploy-scale -- --trees 10000 --releases 12'],
+  version: () => projectVersion(),
 });
 const TOKEN = 'deploy-scale-token';
 const MiB = 1024 * 1024;

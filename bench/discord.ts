@@ -10,20 +10,29 @@
 //    processes of the run, before and after `--calls` sequential warm requests of each kind,
 //    divided by the requests. It includes what workerd does for any request (HTTP, wrangler's
 //    local entry worker), which the GET's figure shows; Cloudflare bills the Worker's own part.
+import '../src/schema/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { DISCORD_PATH } from '../src/contract/paths.ts';
 import { answerDiscord, discordPublicKey } from '../src/edge/discord/interactions.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { discordKeys } from '../test/support/discord.ts';
 import { freePort } from '../test/support/runtimes.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:discord',
+  summary:
+    "What the Discord app's interactions cost beside a GET of the same name: an autocomplete, a command and " +
+    'the GET, each signed as Discord signs, in Node and in the Worker.',
   options: {
-    calls: { type: 'string', default: '1000' },
-    'skip-worker': { type: 'boolean', default: false },
+    calls: { type: 'string', default: '1000', value: '<n>', wholeNumber: true, description: 'calls of each kind' },
+    'skip-worker': { type: 'boolean', default: false, description: 'measure Node only' },
   },
+  variables: {},
+  examples: ['npm run bench:discord -- --calls 1000'],
+  version: () => projectVersion(),
 });
 const CALLS = Number(values.calls);
 const TOKEN = 'bench-discord-token';

@@ -29,6 +29,7 @@
 // The goal: with the rate limit and access log together, at most 1.10x the instructions a
 // request of the server without them on the serving thread, and 1.25x over all threads (the
 // log's own included): the team's measure of their cost.
+import '../src/schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:http';
@@ -37,6 +38,20 @@ import { join, resolve } from 'node:path';
 import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
+
+await commandLine({
+  command: 'npm run bench:instructions',
+  summary:
+    'The instructions one serving process executes per request of the name search, without and with the rate ' +
+    "limit and the access log, counted by valgrind's callgrind. Reads BENCH_WARM_UP, BENCH_REQUESTS, " +
+    'BENCH_ROUNDS and BENCH_COMPARE (another checkout, for a before and after in one run).',
+  options: {},
+  variables: {},
+  examples: ['BENCH_COMPARE=../main npm run bench:instructions'],
+  version: () => projectVersion(),
+});
 
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 60_000);
 const WARM_UP_PARTS = 5;

@@ -5,14 +5,16 @@
 // Options: `-- --runs 3` (each page this many times; the median score of each is shown, and the
 // lowest where it differs),
 // `-- --keep <dir>` (keep each report's JSON there).
+import '../src/schema/node-check.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
 const PAGES = ['/trees/oak-tree/', '/planner/'];
 const AUDITS = [
@@ -23,7 +25,19 @@ const AUDITS = [
   'total-blocking-time',
 ];
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, keep: { type: 'string' } } });
+const { values } = await commandLine({
+  command: 'npm run bench:lighthouse',
+  summary:
+    'Lighthouse (mobile, simulated throttling) on a record page and the planner as npm start serves them, in ' +
+    "Debian's Chromium: each category's score; the goal is 100 in every one.",
+  options: {
+    runs: { type: 'string', default: '1', value: '<n>', wholeNumber: true, description: 'runs of each page' },
+    keep: { type: 'string', value: '<dir>', description: 'keep the reports in this folder' },
+  },
+  variables: {},
+  examples: ['npm run bench:lighthouse -- --runs 5'],
+  version: () => projectVersion(),
+});
 
 interface Report {
   categories: Record<string, { title: string; score: number | null }>;

@@ -12,7 +12,7 @@
 //    here, so a Worker's wall time on the machine bounds its CPU time from above: this is how
 //    far inside the Free plan's 10 ms of CPU per request a warm tool call is (Cloudflare's own
 //    CPU time is only shown once deployed).
-import { parseArgs } from 'node:util';
+import '../src/schema/node-check.ts';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { projectDir } from '../src/build/site.ts';
 import { answerMcp } from '../src/edge/mcp.ts';
@@ -20,12 +20,21 @@ import { startServer } from '../src/server/app.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:mcp',
+  summary:
+    'What an MCP find_record tool call costs beside the equivalent GET, over the built dist/: in-process ' +
+    'CPU, and over HTTP in Node and in the Worker.',
   options: {
-    calls: { type: 'string', default: '2000' },
-    'skip-worker': { type: 'boolean', default: false },
+    calls: { type: 'string', default: '2000', value: '<n>', wholeNumber: true, description: 'calls of each kind' },
+    'skip-worker': { type: 'boolean', default: false, description: 'measure Node only' },
   },
+  variables: {},
+  examples: ['npm run bench:mcp -- --calls 2000'],
+  version: () => projectVersion(),
 });
 const CALLS = Number(values.calls);
 const TOKEN = 'bench-mcp-token';

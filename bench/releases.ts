@@ -4,23 +4,32 @@
 // current data and of each release, the list of releases) is timed with 0, 1, 4 and all of
 // them, in one process, each `--runs` times (1; the median shown), next to the routes, the
 // distinct bodies and the files it writes (what a release adds shows from row to row).
+import '../src/schema/node-check.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { makeRelease } from '../src/build/make-release.ts';
 import { loadReleases } from '../src/build/releases.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:releases',
+  summary:
+    'What data releases cost the API build: synthetic content released --releases times, then the API built ' +
+    'with 0, 1, 4 and all of them.',
   options: {
-    trees: { type: 'string', default: '10000' },
-    releases: { type: 'string', default: '8' },
-    runs: { type: 'string', default: '1' },
-    dir: { type: 'string', default: tmpdir() },
+    trees: { type: 'string', default: '10000', value: '<n>', wholeNumber: true, description: 'synthetic trees' },
+    releases: { type: 'string', default: '8', value: '<n>', wholeNumber: true, description: 'releases to make' },
+    runs: { type: 'string', default: '1', value: '<n>', wholeNumber: true, description: 'runs of each build' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the synthetic content is made' },
   },
+  variables: {},
+  examples: ['npm run bench:releases -- --trees 10000 --releases 8'],
+  version: () => projectVersion(),
 });
 
 const workDir = mkdtempSync(join(values.dir, 'treefarm-bench-releases-'));
@@ -37,7 +46,7 @@ try {
         yaml.replace(/^logCount: (\d+)$/m, (_line, count: string) => `logCount: ${+count + 1}`),
       );
     }
-    makeRelease(workDir, `Release ${index + 1}.`, new Date(Date.UTC(2026, 0, 1 + index)));
+    makeRelease(workDir, `Release ${index + 1}.`, { now: new Date(Date.UTC(2026, 0, 1 + index)) });
   }
   const content = loadContent(contentDir);
   const releases = loadReleases(workDir);

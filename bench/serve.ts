@@ -19,6 +19,7 @@
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same rounds, without and with the limit and log: a before/after on a shared machine.
 // BENCH_ONLY=<role>,<role> loads only these servers (roles as in `Role`), e.g. ours,ours-limited.
+import '../src/schema/node-check.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,19 @@ import {
   WARM_UP_SECONDS,
   withChildren,
 } from './lib/load.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
+
+await commandLine({
+  command: 'npm run bench:serve',
+  summary:
+    'Throughput and p99 latency of the local server beside a bare node:http floor and nginx serving the same ' +
+    'bytes. Reads BENCH_COMPARE (another checkout), BENCH_ONLY and BENCH_CPU_PROF.',
+  options: {},
+  variables: {},
+  examples: ['npm run bench:serve'],
+  version: () => projectVersion(),
+});
 
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const distDir = join(projectDir, 'dist');

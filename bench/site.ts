@@ -4,21 +4,37 @@
 // time to build the whole site (wiki, API, search index, bundles) from the real content, each
 // run in a fresh process into a temporary folder.
 // Options: `-- --runs 5` (3 by default).
+import '../src/schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { buildSite, projectDir } from '../src/build/site.ts';
 import { loadContent } from '../src/build/content.ts';
 import { kinds } from '../src/schema/kinds.ts';
 import { recordPath } from '../src/wiki/site.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
 const PAGE_BUDGET_BYTES = 30 * 1024;
 
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, 'build-into': { type: 'string' } },
+const { values } = await commandLine({
+  command: 'npm run bench:site',
+  summary:
+    "The wiki's budgets: the weight of the heaviest record page and its CSS gzipped (30 KB), and the time to " +
+    'build the whole site, the median of --runs.',
+  options: {
+    runs: { type: 'string', default: '3', value: '<n>', wholeNumber: true, description: 'builds to time' },
+    'build-into': {
+      type: 'string',
+      value: '<dir>',
+      description: '(a child run) build into this folder and print the time',
+    },
+  },
+  variables: {},
+  examples: ['npm run bench:site -- --runs 5'],
+  version: () => projectVersion(),
 });
 
 // A child run: build into the given folder and report the time on stdout.

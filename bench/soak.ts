@@ -5,6 +5,7 @@
 // connections, zero wrong responses, RSS growth under 20 MB after the warm-up.
 // Env: SOAK_SECONDS (60), SOAK_WARMUP_SECONDS (10), SOAK_CONNECTIONS (32), SOAK_RELOADS (0:
 // that many SIGHUP reloads of dist/, spread over the time after the warm-up).
+import '../src/schema/node-check.ts';
 import { existsSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -18,6 +19,20 @@ import { versionOf } from '../test/reliability/api-client.ts';
 import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
 import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
+
+await commandLine({
+  command: 'npm run bench:soak',
+  summary:
+    'The local server under mixed keep-alive traffic at full speed, every status checked and 1 in 50 answers ' +
+    'in full: zero 5xx, no failed request, memory flat. Reads SOAK_SECONDS, SOAK_WARMUP_SECONDS, ' +
+    'SOAK_CONNECTIONS and SOAK_RELOADS.',
+  options: {},
+  variables: {},
+  examples: ['SOAK_SECONDS=600 npm run bench:soak'],
+  version: () => projectVersion(),
+});
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 60);
 const WARMUP_SECONDS = Math.min(Number(process.env.SOAK_WARMUP_SECONDS ?? 10), SECONDS / 4);

@@ -8,10 +8,10 @@
 // synthetic builds there and reuse them on the next run; default: a temp folder, removed),
 // --worker-runs 15 (the Worker's startup profiles of each build: the median of five put two
 // scripts of the same size 1.14x apart on this machine, of fifteen 1.00x), --parts serve,worker.
+import '../src/schema/node-check.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
@@ -20,15 +20,40 @@ import { servingProcesses, startServe } from '../test/reliability/serve-child.ts
 import { distDir as realDistDir } from '../test/support/runtimes.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
 import { workerStartup } from './lib/worker-startup.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:startup',
+  summary:
+    'How long npm run serve takes to be ready and the memory it then holds, for the real build and synthetic ' +
+    "ones, and the Worker's startup CPU and script size.",
   options: {
-    sizes: { type: 'string', default: 'real,100000' },
-    runs: { type: 'string', default: '3' },
-    work: { type: 'string' },
-    'worker-runs': { type: 'string', default: '15' },
-    parts: { type: 'string', default: 'serve,worker' },
+    sizes: {
+      type: 'string',
+      default: 'real,100000',
+      value: '<list>',
+      description: 'builds to measure: real and numbers of API records, comma-separated',
+    },
+    runs: { type: 'string', default: '3', value: '<n>', wholeNumber: true, description: 'runs of each' },
+    work: { type: 'string', value: '<dir>', description: 'make the synthetic builds in this folder and keep them' },
+    'worker-runs': {
+      type: 'string',
+      default: '15',
+      value: '<n>',
+      wholeNumber: true,
+      description: "runs of the Worker's start",
+    },
+    parts: {
+      type: 'string',
+      default: 'serve,worker',
+      value: '<list>',
+      description: 'what to measure: serve, worker or both',
+    },
   },
+  variables: {},
+  examples: ['npm run bench:startup -- --sizes real --parts serve'],
+  version: () => projectVersion(),
 });
 const parts = new Set(values.parts.split(','));
 const TOKEN = 'startup-bench-token';

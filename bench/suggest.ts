@@ -9,12 +9,12 @@
 // 2. Throughput: the server (src/server/serve.ts, one process) over the real dist/ and over an
 //    API-only build of the largest synthetic size, wrk side by side in one run: the name search,
 //    a prefix suggestion, and near misses 1 and 2 edits away.
+import '../src/schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { assetFilesBelow } from '../src/build/deploy-limits.ts';
 import { emitApi } from '../src/build/emit.ts';
 import { loadContent, type Content } from '../src/build/content.ts';
@@ -38,14 +38,27 @@ import {
   WARM_UP_SECONDS,
 } from './lib/load.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:suggest',
+  summary:
+    'What the suggestion index costs the build (real and synthetic content, each in a fresh child process), ' +
+    'and how fast /api/{kind}/suggest answers beside the name search.',
   options: {
-    sizes: { type: 'string', default: '10000' },
-    dir: { type: 'string', default: tmpdir() },
-    'skip-serve': { type: 'boolean', default: false },
-    'measure-content': { type: 'string' },
+    sizes: { type: 'string', default: '10000', value: '<n,n>', description: 'synthetic trees, comma-separated' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the synthetic content is made' },
+    'skip-serve': { type: 'boolean', default: false, description: 'measure the index only' },
+    'measure-content': {
+      type: 'string',
+      value: '<label and dir>',
+      description: '(a child run) measure the content in this folder',
+    },
   },
+  variables: {},
+  examples: ['npm run bench:suggest -- --sizes 10000 --skip-serve'],
+  version: () => projectVersion(),
 });
 
 interface IndexCost {

@@ -5,12 +5,14 @@
 // polls /proc for the peak RSS of the whole process tree (npm, Node, Pagefind together).
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --full` adds 100k; `-- --dir /dev/shm`
 // to work in another folder than the system temp folder; `-- --keep` keeps the folders.
+import '../src/schema/node-check.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeSyntheticProject } from './lib/synthetic-project.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 
 interface Measurement {
   trees: number;
@@ -28,13 +30,20 @@ interface Measurement {
 const GOALS = { seconds10k: 180, rss10k: 2 * 1024 ** 3, scaling10kTo100k: 12 };
 const POLL_MS = 250;
 
-const { values } = parseArgs({
+const { values } = await commandLine({
+  command: 'npm run bench:build',
+  summary:
+    'The real npm run build over a copy of the project with synthetic content of 1k and 10k trees (100k with ' +
+    '--full), each under /usr/bin/time: wall clock, CPU time and peak memory.',
   options: {
-    sizes: { type: 'string', default: '1000,10000' },
-    full: { type: 'boolean', default: false },
-    dir: { type: 'string', default: tmpdir() },
-    keep: { type: 'boolean', default: false },
+    sizes: { type: 'string', default: '1000,10000', value: '<n,n>', description: 'synthetic trees, comma-separated' },
+    full: { type: 'boolean', default: false, description: 'add 100,000 trees' },
+    dir: { type: 'string', default: tmpdir(), value: '<dir>', description: 'where the copies are made' },
+    keep: { type: 'boolean', default: false, description: 'keep the copies' },
   },
+  variables: {},
+  examples: ['npm run bench:build -- --sizes 1000'],
+  version: () => projectVersion(),
 });
 
 async function main(): Promise<void> {

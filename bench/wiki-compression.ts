@@ -3,6 +3,7 @@
 // compressed (src/server/static-text.ts's TEXT_TYPES, outside api/ and downloads/) in dist/,
 // in each encoding and quality, one after another on one core: bytes and time in all, and the
 // time of the largest file (the longest a first request waits).
+import '../src/schema/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -11,6 +12,19 @@ import { DOWNLOADS_DIR } from '../src/contract/bundle-layout.ts';
 import { encodeBytes } from '../src/server/encode.ts';
 import { TEXT_TYPES } from '../src/server/static-text.ts';
 import { distDir } from '../test/support/runtimes.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
+
+await commandLine({
+  command: 'npm run bench:wiki-compression',
+  summary:
+    "What compressing the wiki's text files costs in each encoding and quality, one after another on one " +
+    'core: bytes and time, to choose where it is done.',
+  options: {},
+  variables: {},
+  examples: ['npm run bench:wiki-compression'],
+  version: () => projectVersion(),
+});
 
 const brotli = (quality: number) => (bytes: Buffer) =>
   brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } });

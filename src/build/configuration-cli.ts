@@ -2,9 +2,12 @@
 // variable, from the settings' own definitions (each process's `documented` variables), so the
 // docs cannot list a variable the code does not read or miss one it does. A test compares the
 // file with what this makes.
+import '../schema/node-check.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliVariables } from '../client/cli/source.ts';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { registerVariables } from '../discord/settings.ts';
 import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
@@ -83,10 +86,22 @@ export function configurationPage(): string {
   ].join('\n');
 }
 
+const configurationCommand: CommandSpec = {
+  command: 'npm run docs:configuration',
+  summary: `Writes ${CONFIGURATION_DOC}, the table of every environment variable, from the settings' own definitions.`,
+  options: {},
+  variables: {},
+  examples: ['npm run docs:configuration'],
+  version: () => projectVersion(),
+};
+
 if (import.meta.main) {
-  const path = join(projectDir, CONFIGURATION_DOC);
-  const page = configurationPage();
-  const changed = readFileSync(path, { encoding: 'utf8', flag: 'a+' }) !== page;
-  writeFileSync(path, page);
-  console.log(changed ? `Wrote ${CONFIGURATION_DOC}.` : `${CONFIGURATION_DOC} was up to date.`);
+  await runMain(configurationCommand, () => {
+    const path = join(projectDir, CONFIGURATION_DOC);
+    const page = configurationPage();
+    const changed = readFileSync(path, { encoding: 'utf8', flag: 'a+' }) !== page;
+    writeFileSync(path, page);
+    console.log(changed ? `Wrote ${CONFIGURATION_DOC}.` : `${CONFIGURATION_DOC} was up to date.`);
+    return 0;
+  });
 }

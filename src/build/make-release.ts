@@ -4,7 +4,7 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { nextReleaseId, releaseIdParts } from '../schema/release-ids.ts';
-import { changesBetween } from './changes.ts';
+import { type Changes, changesBetween, type RecordRef } from './changes.ts';
 import { loadContent } from './content.ts';
 import { loadReleases, releaseDigest, RELEASES_FOLDER, sameRecords, snapshotOf, type ReleaseData } from './releases.ts';
 
@@ -19,9 +19,21 @@ export interface MadeRelease {
   file: string;
   /** One line for the maintainer. */
   summary: string;
+  /** What changed, a line per record: `+ trees Oak Tree (level 1)`, `~ cutters Knife: cost 1120 -> 1200`. */
+  changes: string[];
 }
 
-export function makeRelease(dataDir: string, notes: string, now = new Date()): MadeRelease {
+/** The release the content would make, checked as a real one is, with nothing written (--dry-run). */
+export interface ReleaseOptions {
+  now?: Date;
+  dryRun?: boolean;
+}
+
+export function makeRelease(
+  dataDir: string,
+  notes: string,
+  { now = new Date(), dryRun = false }: ReleaseOptions = {},
+): MadeRelease {
   if (notes.trim() === '') throw new ReleaseRefused('Say what changed: npm run release -- --notes "..."');
   const content = loadContent(join(dataDir, 'content'), dataDir);
   const releases = loadReleases(dataDir);
@@ -41,15 +53,36 @@ export function makeRelease(dataDir: string, notes: string, now = new Date()): M
     records: snapshotOf(content),
   };
   const file = `${RELEASES_FOLDER}/${id}.json`;
-  writeNew(join(dataDir, file), `${JSON.stringify({ ...data, sha256: releaseDigest(data) }, null, 2)}\n`);
+  const path = join(dataDir, file);
+  if (!dryRun) writeNew(path, `${JSON.stringify({ ...data, sha256: releaseDigest(data) }, null, 2)}\n`);
   const changes = changesBetween(latest?.content, content);
+  const counted =
+    `(data version ${content.version}): ${changes.added.length} added, ` +
+    `${changes.removed.length} removed, ${changes.changed.length} changed`;
   return {
     id,
     file,
-    summary:
-      `Released ${id} (data version ${content.version}): ${changes.added.length} added, ` +
-      `${changes.removed.length} removed, ${changes.changed.length} changed. Commit ${file}.`,
+    summary: dryRun
+      ? `Would release ${id} ${counted}, as ${file}; nothing was written (--dry-run).`
+      : `Released ${id} ${counted}. Commit ${file}.`,
+    changes: changeLines(changes),
   };
+}
+
+const named = ({ kind, name, level }: RecordRef) => `${kind} ${name ?? `level ${level}`}`;
+const shown = (value: unknown) => (value === null ? 'none' : JSON.stringify(value));
+
+function changeLines({ added, removed, changed }: Changes): string[] {
+  return [
+    ...added.map((record) => `+ ${named(record)}`),
+    ...removed.map((record) => `- ${named(record)}`),
+    ...changed.map(
+      (record) =>
+        `~ ${named(record)}: ${Object.entries(record.fields)
+          .map(([field, { from, to }]) => `${field} ${shown(from)} -> ${shown(to)}`)
+          .join(', ')}`,
+    ),
+  ];
 }
 
 /** Writes a temp file beside `path`, flushed, then links it as `path`, which fails if it exists. */

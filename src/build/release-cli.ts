@@ -1,21 +1,38 @@
-// `npm run release -- --notes "..."`: makes a data release of the content (make-release.ts).
+// `npm run release -- --notes "..."`: makes a data release of the content (make-release.ts);
+// with --dry-run, shows the release it would make and writes nothing.
+import '../schema/node-check.ts';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { ContentError } from './content.ts';
 import { makeRelease, ReleaseRefused } from './make-release.ts';
 import { dataDirOf } from './releases.ts';
+import { buildSettings, buildVariables } from './settings.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+const { dataDir } = buildVariables;
 
-try {
-  const { values } = parseArgs({ options: { notes: { type: 'string' } } });
-  const made = makeRelease(dataDirOf(projectDir), values.notes ?? '');
+const spec: CommandSpec = {
+  command: 'npm run release',
+  summary:
+    'Records the content as a new data release: one new file in releases/, written whole or not at all, ' +
+    'never over another. Refused, writing nothing, when the content is invalid or the same as the latest release.',
+  options: {
+    notes: { type: 'string', value: '<text>', description: 'what changed, for the wiki and /api/releases (needed)' },
+    'dry-run': { type: 'boolean', description: 'show the release it would make, and write nothing' },
+  },
+  variables: { dataDir },
+  examples: ['npm run release -- --notes "Giant Sequoia\'s price corrected" --dry-run'],
+  version: () => projectVersion(),
+  userErrors: [ContentError, ReleaseRefused],
+  failure: 'No release was made',
+};
+
+await runMain(spec, ({ values }) => {
+  buildSettings();
+  const notes = typeof values.notes === 'string' ? values.notes : '';
+  const made = makeRelease(dataDirOf(projectDir), notes, { dryRun: values['dry-run'] === true });
   console.log(made.summary);
-} catch (error) {
-  const badArguments = (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS') ?? false;
-  const known = error instanceof ContentError || error instanceof ReleaseRefused || badArguments;
-  console.error(known ? (error as Error).message : error);
-  if (badArguments) console.error('Usage: npm run release -- --notes "what changed"');
-  console.error('No release was made; nothing was written.');
-  process.exit(1);
-}
+  if (values['dry-run'] === true) for (const line of made.changes) console.log(`  ${line}`);
+  return 0;
+});

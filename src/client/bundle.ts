@@ -169,7 +169,14 @@ async function bytesOf(source: string | Uint8Array | ArrayBuffer): Promise<Uint8
   if (source instanceof ArrayBuffer) return new Uint8Array(source);
   // Imported here, so the client also runs where there is no file system (given bytes).
   const { readFile } = await import('node:fs/promises');
-  return new Uint8Array(await readFile(source));
+  try {
+    return new Uint8Array(await readFile(source));
+  } catch (error) {
+    // A missing or unreadable file is the caller's mistake: one line naming it, as every bundle error.
+    const { code, message } = error as NodeJS.ErrnoException;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : message;
+    throw new BundleError(`Cannot read the bundle ${source}: ${reason}`, source);
+  }
 }
 
 /**

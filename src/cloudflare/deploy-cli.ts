@@ -3,12 +3,12 @@
 // BODIES=r2) and deploys the Worker. --dry-run prints the plan and changes nothing (a stale
 // build is said so and planned as it is); --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
+import '../schema/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import {
   assetFilesBelow,
   assetsIgnoreOf,
@@ -20,6 +20,8 @@ import {
 } from '../build/deploy-limits.ts';
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { BUCKET_BINDING } from '../contract/bindings.ts';
 import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import {
@@ -35,6 +37,7 @@ import { BucketUnreachable, r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-
 import { exitOnSignals } from './temporary-folder.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
+const { distDir, bodies, bucket, downloadsAbove } = workerDevVariables;
 const requireHere = createRequire(import.meta.url);
 const wranglerManifest = requireHere.resolve('wrangler/package.json');
 /** wrangler's command line, run with node. Its package exports no path to it: its package.json's bin names it. */
@@ -211,26 +214,43 @@ function wrangler(args: string[]): void {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed (${result.status})`);
 }
 
+const deployCommand: CommandSpec = {
+  command: 'npm run deploy',
+  summary:
+    'Builds dist/ when it is stale, says which mode and Cloudflare plan the build needs, then uploads to R2 what ' +
+    'the bucket lacks (BODIES=r2) and deploys the Worker with wrangler.',
+  options: {
+    'dry-run': { type: 'boolean', description: 'print the plan and change nothing' },
+    local: { type: 'boolean', description: "fill wrangler's local R2 simulation (.wrangler/state) and deploy nothing" },
+  },
+  variables: { distDir, bodies, bucket, downloadsAbove },
+  examples: ['BODIES=r2 npm run deploy -- --dry-run'],
+  version: () => projectVersion(),
+  failure: 'Cannot deploy',
+};
+
 if (import.meta.main) {
   // Ctrl-C or SIGTERM partway: the temporary folders go with the exit.
   exitOnSignals();
-  try {
-    const { values } = parseArgs({ options: { 'dry-run': { type: 'boolean' }, local: { type: 'boolean' } } });
-    const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);
-    // The project's own dist/ is built when stale; another DIST_DIR is deployed as it is.
-    const ownBuild = resolve(distDir) === resolve(projectDir, 'dist');
-    await deploy({
-      distDir,
-      ...(ownBuild ? { source: projectBuild } : {}),
-      bodies,
-      bucket,
-      downloadsAbove,
-      dryRun: values['dry-run'] ?? false,
-      ...(values.local ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
-      log: console.log,
-    });
-  } catch (error) {
-    console.error(`Cannot deploy: ${(error as Error).message}`);
-    process.exit(1);
-  }
+  await runMain(deployCommand, async ({ values }) => {
+    try {
+      const { bodies, distDir, bucket, downloadsAbove } = settingsFromEnvironment(process.env, workerDevVariables);
+      // The project's own dist/ is built when stale; another DIST_DIR is deployed as it is.
+      const ownBuild = resolve(distDir) === resolve(projectDir, 'dist');
+      await deploy({
+        distDir,
+        ...(ownBuild ? { source: projectBuild } : {}),
+        bodies,
+        bucket,
+        downloadsAbove,
+        dryRun: values['dry-run'] === true,
+        ...(values.local === true ? { localPersistDir: join(projectDir, '.wrangler', 'state') } : {}),
+        log: console.log,
+      });
+      return 0;
+    } catch (error) {
+      console.error(`Cannot deploy: ${(error as Error).message}`);
+      return 1;
+    }
+  });
 }

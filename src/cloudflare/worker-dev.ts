@@ -9,12 +9,15 @@
 // R2_DOWNLOADS_ABOVE), the static assets without them, and the Worker run first only for the
 // routes that need it. The tokens go to wrangler in memory, and from it to workerd on a pipe:
 // never on a command line or in a file.
+import '../schema/node-check.ts';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { unstable_startWorker } from 'wrangler';
 import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { discordVariables, RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 
@@ -286,25 +289,40 @@ export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
   return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, ...vars };
 }
 
+const workerCommand: CommandSpec = {
+  command: 'npm run worker',
+  summary:
+    'Runs the Cloudflare Worker locally with wrangler and workerd, over the existing dist/, until Ctrl-C: the ' +
+    'wiki and the API as Cloudflare would serve them.',
+  options: {},
+  variables: workerDevVariables,
+  examples: ['API_TOKENS=dev-token BODIES=r2 npm run worker'],
+  version: () => projectVersion(),
+  failure: 'Cannot start',
+};
+
 if (import.meta.main) {
   // Ctrl-C or SIGTERM, before the Worker is up or after: an exit, whose handlers stop workerd
   // (wrangler's) and remove the run's temporary folders.
   exitOnSignals();
-  try {
-    const settings = settingsFromEnvironment(process.env, workerDevVariables);
-    const worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
-    console.log(`Worker (workerd, local): ${worker.url}/`);
-    if (settings.bodies === 'r2')
+  await runMain(workerCommand, async () => {
+    try {
+      const settings = settingsFromEnvironment(process.env, workerDevVariables);
+      const worker = await startWorker({ ...workerOptionsFrom(settings), echo: true });
+      console.log(`Worker (workerd, local): ${worker.url}/`);
+      if (settings.bodies === 'r2')
+        console.log(
+          `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
+            '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
+        );
       console.log(
-        `  R2 mode: the API (and bundles past R2_DOWNLOADS_ABOVE) in the local R2 bucket "${settings.bucket}" ` +
-          '(.wrangler/state), the Worker run only for /api, /mcp, /healthz and the bundles.',
+        "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
       );
-    console.log(
-      "CF-Connecting-IP: set from each request's socket address, as Cloudflare sets it; a client's own is replaced.",
-    );
-    if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
-  } catch (error) {
-    console.error(`Cannot start: ${(error as Error).message}`);
-    process.exit(1);
-  }
+      if (settings.madeUpToken) console.log(madeUpTokenNotice(worker.url, settings.madeUpToken));
+      return 0;
+    } catch (error) {
+      console.error(`Cannot start: ${(error as Error).message}`);
+      return 1;
+    }
+  });
 }

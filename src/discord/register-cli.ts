@@ -3,13 +3,16 @@
 // Discord's REST API for the application, as one bulk overwrite (PUT): idempotent, so running
 // it again after a change replaces the list, and a command dropped from the list is dropped
 // from Discord. docs/discord.md says when to run it.
+import '../schema/node-check.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type CommandBounds, discordCommands } from '../contract/discord/commands.ts';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { EnvironmentError } from '../schema/environment.ts';
 import { callDiscord, DiscordApiError } from './discord-api.ts';
 import { distBounds } from './dist-bounds.ts';
-import { type RegisterSettings, registerSettings } from './settings.ts';
+import { type RegisterSettings, registerSettings, registerVariables } from './settings.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -58,8 +61,21 @@ export async function registerCommands(
   return registered.map((command) => String((command as { name?: unknown }).name));
 }
 
+const registerCommand: CommandSpec = {
+  command: 'npm run discord:register',
+  summary: "Puts the Discord app's slash commands to Discord (one bulk overwrite: run it again after a change).",
+  options: {},
+  variables: registerVariables,
+  examples: [
+    'DISCORD_APPLICATION_ID=<id> DISCORD_BOT_TOKEN=<token> DISCORD_GUILD_ID=<server> npm run discord:register',
+  ],
+  version: () => projectVersion(),
+  userErrors: [DiscordApiError],
+  failure: 'Cannot register the commands',
+};
+
 if (import.meta.main) {
-  try {
+  await runMain(registerCommand, async () => {
     const settings = registerSettings();
     const bounds = await distBounds(fileURLToPath(new URL('../../dist/', import.meta.url)));
     const names = await registerCommands(settings, bounds, (seconds, tryNumber) =>
@@ -67,10 +83,6 @@ if (import.meta.main) {
     );
     const where = settings.guildId === undefined ? 'wherever the app is installed' : `server ${settings.guildId}`;
     console.log(`Registered ${names.length} commands for ${where}: ${names.map((name) => `/${name}`).join(', ')}`);
-  } catch (error) {
-    // Every failure is one the developer acts on (a setting, the build, Discord's answer): its words, no stack.
-    if (!(error instanceof Error)) throw error;
-    console.error(`Cannot register the commands: ${error.message}`);
-    process.exit(1);
-  }
+    return 0;
+  });
 }

@@ -5,10 +5,13 @@
 // reliability tests use copies); API_RATE_LIMIT limits each token; ACCESS_LOG=off turns the
 // access log (a JSON line per request on stdout) off; TRUST_PROXY (and TRUST_PROXY_HEADER) names
 // the proxies in front, whose forwarded client address is believed (docs/deploy.md).
+import '../schema/node-check.ts';
 import cluster from 'node:cluster';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { supervise, type ServingMessage } from './cluster.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';
-import { describeBuild, settingsFromEnvironment, type ServeSettings } from './settings.ts';
+import { describeBuild, settingsFromEnvironment, type ServeSettings, serveVariables } from './settings.ts';
 
 /** One serving process under the supervisor (or alone, as bench:instructions runs it). */
 export async function serveInThisProcess(settings: ServeSettings): Promise<void> {
@@ -65,9 +68,37 @@ export async function serve(settings = settingsFromEnvironment()): Promise<void>
   else await serveInThisProcess(settings);
 }
 
+/** Why the server did not start, in one line: a port in use says which variable moves it. */
+export function startFailure(error: unknown): string {
+  const { code, port, address } = error as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (code === 'EADDRINUSE')
+    return (
+      `port ${port ?? '(PORT)'} on ${address ?? 'HOST'} is in use (EADDRINUSE): stop what holds it, ` +
+      'or set PORT to another port (PORT=0: any free one)'
+    );
+  return error instanceof Error ? error.message : String(error);
+}
+
+export const serveCommand: CommandSpec = {
+  command: 'npm run serve',
+  summary:
+    'Serves the existing dist/ (the wiki and the API) until SIGTERM or SIGINT; SIGHUP reloads a new build. ' +
+    '`npm start` builds dist/ first when it is stale.',
+  options: {},
+  variables: serveVariables,
+  examples: ['PORT=8080 WORKERS=4 API_TOKEN_SHA256=ops:<sha256> npm run serve'],
+  version: () => projectVersion(),
+  failure: 'Cannot start',
+};
+
 if (import.meta.main) {
-  serve().catch((error: unknown) => {
-    console.error(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+  await runMain(serveCommand, async () => {
+    try {
+      await serve();
+      return 0;
+    } catch (error) {
+      console.error(`Cannot start: ${startFailure(error)}`);
+      return 1;
+    }
   });
 }

@@ -1,19 +1,34 @@
 // `npm start`: build dist/ when it is missing or older than its sources, then serve it.
+import '../schema/node-check.ts';
 import { buildWhenStale, projectBuild } from '../build/site.ts';
 import { ContentError } from '../build/content.ts';
-import { serve } from './serve.ts';
-import { settingsFromEnvironment } from './settings.ts';
+import { buildVariables } from '../build/settings.ts';
+import { runMain } from '../schema/command-line.ts';
+import { serve, serveCommand, startFailure } from './serve.ts';
+import { serveVariables, settingsFromEnvironment } from './settings.ts';
 
-try {
-  // Checked before any build: a bad variable is refused at once.
-  const settings = settingsFromEnvironment();
-  await buildWhenStale(projectBuild, console.log);
-  await serve(settings);
-} catch (error) {
-  console.error(
-    error instanceof ContentError
-      ? error.message
-      : `Cannot start: ${error instanceof Error ? error.message : String(error)}`,
-  );
-  process.exit(1);
-}
+const { siteOrigin, dataDir } = buildVariables;
+
+await runMain(
+  {
+    ...serveCommand,
+    command: 'npm start',
+    summary:
+      'Builds dist/ when it is missing, older than its sources or made with other settings, then serves the wiki ' +
+      'and the API until SIGTERM or SIGINT; SIGHUP reloads a new build.',
+    variables: { ...serveVariables, siteOrigin, dataDir },
+    examples: ['PORT=8080 npm start'],
+  },
+  async () => {
+    try {
+      // Checked before any build: a bad variable is refused at once.
+      const settings = settingsFromEnvironment();
+      await buildWhenStale(projectBuild, console.log);
+      await serve(settings);
+      return 0;
+    } catch (error) {
+      console.error(error instanceof ContentError ? error.message : `Cannot start: ${startFailure(error)}`);
+      return 1;
+    }
+  },
+);

@@ -1,7 +1,10 @@
 // `npm run token -- <name>`: makes a new API token (32 random bytes, base64url) and prints it
 // with the `name:<sha256>` entry to add to API_TOKEN_SHA256, so the server holds only the
 // digest and its access log shows the name.
+import '../schema/node-check.ts';
 import { createHash, randomBytes } from 'node:crypto';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { TOKEN_NAME, TOKEN_NAME_RULE } from '../schema/environment.ts';
 
 export interface NewToken {
@@ -21,16 +24,26 @@ export function newToken(name: string | undefined): NewToken {
   return { token, entry: `${name}:${createHash('sha256').update(token, 'utf8').digest('hex')}` };
 }
 
+const tokenCommand: CommandSpec = {
+  command: 'npm run token',
+  summary:
+    'Makes a new API token (32 random bytes) and prints it once, with the name:<sha256> entry to add to ' +
+    'API_TOKEN_SHA256: the server holds only the digest, and its access log shows the name.',
+  operands: '<name>',
+  operandCount: [1, 1],
+  options: {},
+  variables: {},
+  examples: ['npm run token -- discord-bot'],
+  version: () => projectVersion(),
+  userErrors: [RangeError],
+  failure: 'Cannot make a token',
+};
+
 if (import.meta.main) {
-  const args = process.argv.slice(2);
-  try {
-    if (args.length > 1)
-      throw new RangeError(`one name, got ${args.length} arguments (usage: npm run token -- <name>)`);
-    const { token, entry } = newToken(args[0]);
+  await runMain(tokenCommand, ({ positionals }) => {
+    const { token, entry } = newToken(positionals[0]);
     console.log(`Token (give it to its user; it is shown only now): ${token}`);
     console.log(`Add this entry to API_TOKEN_SHA256 (comma-separated): ${entry}`);
-  } catch (error) {
-    console.error(`Cannot make a token: ${(error as Error).message}`);
-    process.exit(1);
-  }
+    return 0;
+  });
 }

@@ -69,23 +69,25 @@ test('a former name becomes an alias of the renamed record, unless a record hold
 });
 
 test('npm run release numbers later releases of the same UTC day -2, -3', () => {
-  expect(makeRelease(project.root, 'One.', DAY).id).toBe('2026-12-01');
+  expect(makeRelease(project.root, 'One.', { now: DAY }).id).toBe('2026-12-01');
   project.patch('trees/oak-tree.yaml', { logValue: 7 });
-  expect(makeRelease(project.root, 'Two.', DAY).id).toBe('2026-12-01-2');
+  expect(makeRelease(project.root, 'Two.', { now: DAY }).id).toBe('2026-12-01-2');
   project.patch('trees/oak-tree.yaml', { logValue: 8 });
-  expect(makeRelease(project.root, 'Three.', new Date('2026-12-02T00:00:01Z')).id).toBe('2026-12-02');
+  expect(makeRelease(project.root, 'Three.', { now: new Date('2026-12-02T00:00:01Z') }).id).toBe('2026-12-02');
   expect(loadReleases(project.root).map((release) => release.id)).toEqual(['2026-12-01', '2026-12-01-2', '2026-12-02']);
 });
 
 test('npm run release needs notes, and refuses a clock before the latest release', () => {
-  expect(() => makeRelease(project.root, '  ', DAY)).toThrow('Say what changed');
-  makeRelease(project.root, 'One.', DAY);
+  expect(() => makeRelease(project.root, '  ', { now: DAY })).toThrow('Say what changed');
+  makeRelease(project.root, 'One.', { now: DAY });
   project.patch('trees/oak-tree.yaml', { logValue: 7 });
-  expect(() => makeRelease(project.root, 'Two.', new Date('2026-11-30T12:00:00Z'))).toThrow('dated after today');
+  expect(() => makeRelease(project.root, 'Two.', { now: new Date('2026-11-30T12:00:00Z') })).toThrow(
+    'dated after today',
+  );
 });
 
 test('a release file whose name is not its id, or that is no release at all, fails, naming it', () => {
-  makeRelease(project.root, 'One.', DAY);
+  makeRelease(project.root, 'One.', { now: DAY });
   const releases = join(project.root, 'releases');
   renameSync(join(releases, '2026-12-01.json'), join(releases, '2026-12-09.json'));
   writeFileSync(join(releases, 'notes.txt'), 'hello');
@@ -98,7 +100,7 @@ test('a release file whose name is not its id, or that is no release at all, fai
 });
 
 test('a release whose records the schemas refuse fails, naming the file and the record', () => {
-  makeRelease(project.root, 'One.', DAY);
+  makeRelease(project.root, 'One.', { now: DAY });
   const path = join(project.root, 'releases/2026-12-01.json');
   const release = JSON.parse(readFileSync(path, 'utf8')) as ReleaseFile;
   const oak = release.records.trees.find((record) => record.slug === 'oak-tree');

@@ -20,11 +20,11 @@ const DAY = new Date('2026-12-01T10:00:00Z');
 const asPairs = (routes: Iterable<ApiRoute>) => [...routes].map(({ route, body }) => [route, body]);
 
 test("each release's routes are those of its own records, whatever the scopes before it", () => {
-  makeRelease(project.root, 'First.', DAY);
+  makeRelease(project.root, 'First.', { now: DAY });
   project.patch('trees/oak-tree.yaml', { logValue: 7 });
-  makeRelease(project.root, 'A figure.', DAY);
+  makeRelease(project.root, 'A figure.', { now: DAY });
   project.patch('cutters/knife.yaml', { name: 'Blade' });
-  makeRelease(project.root, 'A rename.', DAY);
+  makeRelease(project.root, 'A rename.', { now: DAY });
   project.patch('trees/oak-tree.yaml', { level: 40 });
   const releases = loadReleases(project.root);
   const [, ...releaseScopes] = publishedScopes(loadContent(project.contentDir), releases);

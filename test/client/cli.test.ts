@@ -9,6 +9,7 @@ import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { growthSpeedOf, treeEconomics } from '../../src/contract/economics.ts';
 import type { Plot, Tree } from '../../src/schema/records.ts';
+import type { ReleaseSummary } from '../../src/schema/releases.ts';
 import { installedClient, type InstalledClient } from '../support/packed-client.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { scriptedServer } from '../support/scripted-server.ts';
@@ -54,6 +55,18 @@ function treefarm(args: string[], env: Record<string, string | undefined> = {}, 
   });
 }
 
+/** What is wrong, then the usage line, on stderr; exit status 2, nothing on stdout. */
+function expectUsageError(outcome: Outcome, message: RegExp): void {
+  const [problem, usage, ...more] = outcome.stderr.trimEnd().split('\n');
+  expect({ code: outcome.code, stdout: outcome.stdout, usage, more }).toEqual({
+    code: 2,
+    stdout: '',
+    usage: 'Usage: treefarm <command> [arguments] [options] (treefarm --help lists the commands)',
+    more: [],
+  });
+  expect(problem).toMatch(message);
+}
+
 /** One line on stderr, nothing on stdout. */
 function expectOneLineError(outcome: Outcome, code: number, message: string | RegExp): void {
   expect({ code: outcome.code, stdout: outcome.stdout, lines: outcome.stderr.trimEnd().split('\n').length }).toEqual({
@@ -95,9 +108,42 @@ describe('found: exit status 0', () => {
     expect(stdout).toContain('TREEFARM_TOKEN');
   });
 
-  test('treefarm --version prints the package version', async () => {
+  test('treefarm --version prints the package version and the version of the data the site serves', async () => {
     const { code, stdout } = await treefarm(['--version']);
-    expect({ code, stdout: stdout.trim() }).toEqual({ code: 0, stdout: '1.0.0' });
+    expect({ code, stdout }).toEqual({
+      code: 0,
+      stdout: `treefarm (treefarm-data-client) 1.0.0\ndata version ${version} (${runtime.url})\n`,
+    });
+  });
+
+  test("treefarm --version --bundle <file> names the bundle's data version", async () => {
+    const { code, stdout } = await treefarm(['--version', '--bundle', bundle('zip')]);
+    expect({ code, stdout }).toEqual({
+      code: 0,
+      stdout: `treefarm (treefarm-data-client) 1.0.0\ndata version ${version} (${bundle('zip')})\n`,
+    });
+  });
+
+  test("--url may be the API's own address (…/api): the site is what is below it", async () => {
+    const { code, stdout } = await treefarm(['trees', 'oak tree', '--json', '--url', `${runtime.url}/api/`]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject([{ name: 'Oak Tree' }]);
+  });
+
+  test("a Node older than the package's engines is refused in one line", async () => {
+    const older = 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"18.20.0"})';
+    const outcome = await new Promise<Outcome>((resolve) =>
+      execFile(
+        process.execPath,
+        ['--import', older, join(client.packageDir, 'dist', 'cli.js'), '--help'],
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      ),
+    );
+    expect(outcome).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'treefarm needs Node 20.0.0 or later; this is Node 18.20.0. Install a newer Node.\n',
+    });
   });
 });
 
@@ -127,8 +173,13 @@ describe('offline: --bundle <file>', () => {
     expectOneLineError(await treefarm(['trees', '--bundle', join(distDir, 'manifest.json')]), 2, /Not a bundle/);
   });
 
-  test('a bundle that does not exist: exit status 2', async () => {
-    expectOneLineError(await treefarm(['trees', '--bundle', join(distDir, 'missing.zip')]), 2, /ENOENT/);
+  test('a bundle that does not exist: exit status 2, one line naming the file', async () => {
+    const missing = join(distDir, 'missing.zip');
+    expectOneLineError(
+      await treefarm(['trees', '--bundle', missing]),
+      2,
+      `treefarm: Cannot read the bundle ${missing}: no such file\n`,
+    );
   });
 });
 
@@ -177,9 +228,9 @@ describe('usage, token and network errors: exit status 2', () => {
     [['unicorns'], /unknown command unicorns/],
     [['trees', 'oak', 'tree'], /takes one search; quote a name with spaces/],
     [['suggest', 'unicorns', 'oa'], /suggest needs a kind first/],
-    [['trees', '--colour'], /Unknown option '--colour'/],
-  ])('treefarm %j', async (args, message) => {
-    expectOneLineError(await treefarm(args), 2, message);
+    [['trees', '--colour'], /^treefarm: Unknown option '--colour'\.$/],
+  ])('treefarm %j: what is wrong, then the usage line', async (args, message) => {
+    expectUsageError(await treefarm(args), message);
   });
 });
 
@@ -213,6 +264,24 @@ describe('suggest and releases', () => {
         .sort()
         .reverse(),
     );
+  });
+
+  test('treefarm releases prints a table: a row per release, its changes counted', async () => {
+    const { code, stdout } = await treefarm(['releases']);
+    const [header, rule, ...rows] = stdout.trimEnd().split('\n');
+    const releases = JSON.parse((await treefarm(['releases', '--json'])).stdout) as ReleaseSummary[];
+    expect(code).toBe(0);
+    expect(header?.split(/ +/)).toEqual(['id', 'date', 'version', 'added', 'removed', 'changed', 'notes']);
+    expect(rule).toMatch(/^[- ]+$/);
+    expect(rows.map((row) => row.split(/ +/).slice(0, 6))).toEqual(
+      releases.map(({ id, date, version, changes }) => [
+        id,
+        date,
+        version,
+        ...Object.values(changes).map((list) => list.length.toLocaleString('en-US')),
+      ]),
+    );
+    for (const line of [header, ...rows]) expect(line?.length).toBeLessThan(160);
   });
 
   test('a bundle answers suggest and releases as the API does', async () => {
@@ -295,6 +364,6 @@ describe('economics: every tree through the formulas, online and offline', () =>
     [['economics', 'oak'], /economics takes no arguments/],
     [['trees', '--plot', '3'], /--plot is an option of economics, not of trees/],
   ])('treefarm %j is a usage error', async (args, message) => {
-    expectOneLineError(await treefarm(args), 2, message);
+    expectUsageError(await treefarm(args), message);
   });
 });

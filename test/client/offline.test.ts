@@ -729,3 +729,17 @@ describe("the archive's published SHA-256: what shows a bundle is the file the s
     });
   });
 });
+
+describe('a bundle that cannot be read', () => {
+  test.each([
+    ['a missing file', join(projectDir, 'no-such-bundle.zip'), 'no such file'],
+    ['a folder', projectDir, 'a folder, not a file'],
+  ])('%s is a BundleError naming the file', async (_case, path, reason) => {
+    const refusal = await openBundle(path).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(BundleError);
+    expect({ file: (refusal as BundleError).file, message: (refusal as BundleError).message }).toEqual({
+      file: path,
+      message: `Cannot read the bundle ${path}: ${reason}`,
+    });
+  });
+});

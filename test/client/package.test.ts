@@ -14,7 +14,7 @@ import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { CLIENT_SIZE_LIMIT, measureOnlineClient } from '../../packages/client/scripts/size.ts';
-import { installedClient, type InstalledClient } from '../support/packed-client.ts';
+import { installedClient, type InstalledClient, whilePackingAlone } from '../support/packed-client.ts';
 import { distDir, freePort, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { launchBrowser, skipBrowserTests } from '../wiki/browser.ts';
 
@@ -85,6 +85,41 @@ describe('the tarball', () => {
     const source = client.files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
     expect(source).toEqual([]);
   });
+
+  test("holds the LICENSE (the repository's own) and the CHANGELOG", () => {
+    expect(client.files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md']));
+    expect(readFileSync(join(client.packageDir, 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(projectDir, 'LICENSE'), 'utf8'),
+    );
+  });
+
+  test("its package.json names the repository (the package's folder in it), a homepage and where bugs go", () => {
+    const manifest = JSON.parse(readFileSync(join(client.packageDir, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest).toMatchObject({
+      repository: {
+        type: 'git',
+        url: expect.stringMatching(/^git\+https:\/\/\S+\.git$/),
+        directory: 'packages/client',
+      },
+      homepage: expect.stringMatching(/^https:\/\/\S+#readme$/),
+      bugs: { url: expect.stringMatching(/^https:\/\/\S+\/issues$/) },
+    });
+  });
+
+  test('npm run client:pack packs into a folder git ignores, leaving nothing in the root', async () => {
+    const untracked = () =>
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: projectDir, encoding: 'utf8' });
+    await whilePackingAlone(async () => {
+      const before = untracked();
+      const { stdout } = await runFile('npm', ['run', '--silent', 'client:pack'], { cwd: projectDir });
+      const tarball = join(projectDir, 'packages', 'client', 'packed', stdout.trim().split('\n').at(-1) ?? '');
+      expect(existsSync(tarball)).toBe(true);
+      expect(untracked()).toBe(before);
+    });
+  }, 180_000);
 
   test('the installed project has no TypeScript at all', () => {
     expect(existsSync(join(client.project, 'node_modules', 'typescript'))).toBe(false);

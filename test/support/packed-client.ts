@@ -26,6 +26,9 @@ export interface InstalledClient {
   packageDir: string;
 }
 
+/** Runs `work` while no other test file builds or packs the client (it rewrites packages/client/dist). */
+export const whilePackingAlone = (work: () => Promise<void>): Promise<void> => withLock(join(outputDir, 'lock'), work);
+
 export async function installedClient(): Promise<InstalledClient> {
   const dir = join(outputDir, sourceHash());
   const ready = join(dir, 'ready.json');

@@ -1,7 +1,11 @@
 // `npm run client:size`: what the online client costs a web page or a Worker, measured as a
 // bundler ships it: packages/client/dist/index.js and the chunks it imports, minified
 // (esbuild) and gzipped (level 9). The package's promise: under CLIENT_SIZE_LIMIT.
+import '../../../src/schema/node-check.ts';
+import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
+import { projectVersion } from '../../../src/contract/project-version.ts';
+import { CommandError, type CommandSpec, runMain } from '../../../src/schema/command-line.ts';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -33,10 +37,25 @@ export async function measureOnlineClient(entry: URL = ONLINE_ENTRY): Promise<Si
   return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, imports };
 }
 
+const sizeCommand: CommandSpec = {
+  command: 'npm run client:size',
+  summary:
+    'Measures what the online client costs a web page or a Worker: packages/client/dist/index.js and the chunks ' +
+    'it imports, minified and gzipped (run npm run client:build first). Exit status 1 past the limit.',
+  options: {},
+  variables: {},
+  examples: ['npm run client:build && npm run client:size'],
+  version: () => projectVersion(),
+};
+
 if (import.meta.main) {
-  const { minified, gzipped, imports } = await measureOnlineClient();
-  const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
-  console.log(`online client (treefarm-data-client): ${kb(minified)} minified, ${kb(gzipped)} minified + gzip`);
-  console.log(`limit ${kb(CLIENT_SIZE_LIMIT)}; imports from other packages: ${imports.join(', ') || 'none'}`);
-  if (gzipped >= CLIENT_SIZE_LIMIT || imports.length > 0) process.exitCode = 1;
+  await runMain(sizeCommand, async () => {
+    if (!existsSync(ONLINE_ENTRY))
+      throw new CommandError(`${fileURLToPath(ONLINE_ENTRY)} is not built: npm run client:build`);
+    const { minified, gzipped, imports } = await measureOnlineClient();
+    const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
+    console.log(`online client (treefarm-data-client): ${kb(minified)} minified, ${kb(gzipped)} minified + gzip`);
+    console.log(`limit ${kb(CLIENT_SIZE_LIMIT)}; imports from other packages: ${imports.join(', ') || 'none'}`);
+    return gzipped >= CLIENT_SIZE_LIMIT || imports.length > 0 ? 1 : 0;
+  });
 }

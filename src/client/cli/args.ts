@@ -2,6 +2,7 @@
 // request, so a mistake is a usage error (exit status 2) with a message that says which.
 import { parseArgs } from 'node:util';
 import { kindIds, type KindId } from '../../schema/kind-ids.ts';
+import { argumentProblem, UsageError } from '../../schema/command-line.ts';
 import { asSha256, notASha256 } from '../digest.ts';
 
 export type Command =
@@ -22,9 +23,8 @@ export interface Invocation {
   sha256: string | undefined;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+// One kind of usage error for every command of the project.
+export { UsageError } from '../../schema/command-line.ts';
 
 const isKind = (word: string | undefined): word is KindId => kindIds.some((kind) => kind === word);
 const KINDS = kindIds.join(', ');
@@ -34,7 +34,7 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(argumentProblem(error));
   }
   const { values, positionals } = parsed;
   const options = { json: values.json ?? false, bundle: values.bundle, url: values.url, sha256: digestOf(values) };

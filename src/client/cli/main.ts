@@ -2,14 +2,31 @@
 // found, 2 for a usage, token, bundle or network error; errors are one line on stderr.
 // Everything printed is made printable first: records and errors may hold a bundle's text.
 import { readFile } from 'node:fs/promises';
+import { HEALTH_PATH } from '../../contract/health.ts';
 import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
+import { environmentHelp } from '../../schema/command-line.ts';
+import type { ReleaseSummary } from '../../schema/releases.ts';
+import { openBundle } from '../bundle.ts';
 import { NotFoundError } from '../errors.ts';
 import { printable, printableLine } from '../terminal.ts';
 import { parseCommandLine, UsageError, type Command } from './args.ts';
-import { expectedDigest, openSource, siteOrigin, type Source, type SourceSettings } from './source.ts';
+import {
+  cliVariables,
+  expectedDigest,
+  openSource,
+  siteOf,
+  siteOrigin,
+  type Source,
+  type SourceSettings,
+} from './source.ts';
 import { formatJson, formatTable } from './table.ts';
 
-export const HELP = `Usage: treefarm <command> [arguments] [options]
+/** The oldest Node the package runs on: packages/client/package.json's engines names it. */
+export const CLIENT_MINIMUM_NODE = '20.0.0';
+
+export const USAGE = 'Usage: treefarm <command> [arguments] [options]';
+
+export const HELP = `${USAGE}
 
 The tree farm's reference data, from the API or from an offline bundle.
 
@@ -31,11 +48,9 @@ Options:
   --url <address>         the site of the API (default: TREEFARM_URL, else http://127.0.0.1:4321)
   --plot <level>          economics on the plot of that level (its growth speed)
   -h, --help              this help
-  -v, --version           the version of treefarm
+  -v, --version           the version of treefarm and of the data it would answer from
 
-Environment:
-  TREEFARM_TOKEN          the API token (needed unless --bundle)
-  TREEFARM_URL            the site of the API
+${environmentHelp(cliVariables)}
 
 Exit status: 0 found, 1 not found, 2 usage, token, bundle or network error.
 
@@ -63,7 +78,7 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
   try {
     const { command, json, ...settings } = parseCommandLine(argv);
     if (command.name === 'help' || command.name === 'version') {
-      out(command.name === 'help' ? HELP : await version());
+      out(command.name === 'help' ? HELP : await versions({ ...settings, env }));
       return 0;
     }
     if (command.name === 'mcp') return await serveMcp(settings, env, err);
@@ -75,11 +90,13 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
       err(`treefarm: nothing matches ${argv.filter((word) => !word.startsWith('-')).join(' ')}`);
       return 1;
     }
-    out(json ? formatJson(data) : formatTable(data));
+    if (json) out(formatJson(data));
+    // Releases are a list however many there are, each a row: their changes counted, the records --json's.
+    else out(command.name === 'releases' ? formatTable(releaseRows(data), { rows: true }) : formatTable(data));
     return 0;
   } catch (error) {
-    const hint = error instanceof UsageError ? ' (treefarm --help lists the commands)' : '';
-    err(`treefarm: ${oneLine(error)}${hint}`);
+    err(`treefarm: ${oneLine(error)}`);
+    if (error instanceof UsageError) err(`${USAGE} (treefarm --help lists the commands)`);
     return error instanceof NotFoundError ? 1 : 2;
   }
 }
@@ -130,7 +147,7 @@ function oneLine(error: unknown): string {
 }
 
 /** The version in the package's package.json, next to the built dist/. */
-async function version(): Promise<string> {
+async function packageVersion(): Promise<string> {
   try {
     const text = await readFile(new URL('../package.json', import.meta.url), 'utf8');
     return (JSON.parse(text) as { version: string }).version;
@@ -138,3 +155,33 @@ async function version(): Promise<string> {
     return 'unknown (not run from the package)';
   }
 }
+
+/** treefarm's version, and the data's: the bundle's, or what the site's /healthz says it serves. */
+async function versions({ bundle, url, env }: Omit<SourceSettings, 'sha256'>): Promise<string> {
+  const own = `treefarm (treefarm-data-client) ${await packageVersion()}`;
+  if (bundle !== undefined) return `${own}\ndata version ${(await openBundle(bundle)).version} (${bundle})`;
+  const site = siteOf(url, env);
+  try {
+    const response = await fetch(new URL(HEALTH_PATH, site), { signal: AbortSignal.timeout(HEALTH_TIMEOUT) });
+    const { dataVersion } = (await response.json()) as { dataVersion?: unknown };
+    if (typeof dataVersion !== 'string') throw new Error(`${HEALTH_PATH} named no dataVersion`);
+    return `${own}\ndata version ${dataVersion} (${site})`;
+  } catch (error) {
+    return `${own}\ndata: ${site} did not answer ${HEALTH_PATH} (${oneLine(error)})`;
+  }
+}
+
+/** How long --version waits for the site's /healthz, in milliseconds. */
+const HEALTH_TIMEOUT = 3_000;
+
+/** A release as a table's row: its changes counted (the full lists are --json's). */
+const releaseRows = (releases: readonly unknown[]) =>
+  (releases as ReleaseSummary[]).map(({ id, date, version, changes, notes }) => ({
+    id,
+    date,
+    version,
+    added: changes.added.length,
+    removed: changes.removed.length,
+    changed: changes.changed.length,
+    notes,
+  }));

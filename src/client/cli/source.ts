@@ -4,6 +4,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
+import { CommandError } from '../../schema/command-line.ts';
 import { documented, readEnvironment, variable } from '../../schema/environment.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
@@ -49,7 +50,7 @@ export async function openSource({ bundle, url, sha256, env }: SourceSettings): 
     return sourceOf(await openBundle(bundle, { sha256: await expectedDigest(bundle, url, sha256) }));
   const { token, site } = readEnvironment(cliVariables, env);
   if (token === undefined)
-    throw new UsageError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
+    throw new CommandError('TREEFARM_TOKEN is not set: export the API token, or answer offline with --bundle <file>');
   const baseUrl = siteUrl(url ?? site);
   // A command line makes one request: nothing to cache, and a person waits for it.
   return sourceOf(createClient({ baseUrl, token, cache: false, timeout: TIMEOUT }));
@@ -62,15 +63,25 @@ export async function expectedDigest(bundle: string, url: string | undefined, sh
   return publishedSha256(siteUrl(url), basename(bundle), { signal: AbortSignal.timeout(TIMEOUT) });
 }
 
-/** The origin of the site the data is from (--url, else TREEFARM_URL): where its wiki links point. */
-export function siteOrigin(url: string | undefined, env: Record<string, string | undefined>): string {
-  return new URL(siteUrl(url ?? readEnvironment(cliVariables, env).site)).origin;
+/**
+ * The site of the API, as a user may give it: the site itself, or its API's address (`…/api`,
+ * which the API's own pages show), whose endpoints the client adds to the site.
+ */
+function siteUrl(address: string): string {
+  const url = URL.parse(address);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`the API address is not an http(s) URL: ${address}; give the site, such as ${LOCAL_ORIGIN}`);
+  url.pathname = url.pathname.replace(/\/api\/?$/, '/');
+  return url.href.replace(/\/$/, '');
 }
 
-function siteUrl(address: string): string {
-  if (!URL.canParse(address)) throw new UsageError(`the API address is not a URL: ${address}`);
-  return address;
-}
+/** The site --url or TREEFARM_URL names (the local server's by default). */
+export const siteOf = (url: string | undefined, env: Record<string, string | undefined>): string =>
+  siteUrl(url ?? readEnvironment(cliVariables, env).site);
+
+/** The origin of the site the data is from (--url, else TREEFARM_URL): where its wiki links point. */
+export const siteOrigin = (url: string | undefined, env: Record<string, string | undefined>): string =>
+  new URL(siteOf(url, env)).origin;
 
 /** The CLI's commands over either client: both answer every command alike. */
 function sourceOf(data: TreefarmData): Source {

@@ -30,13 +30,16 @@ function columnsOf(rows: readonly Row[]): string[] {
   return [...new Set(rows.flatMap((row) => [...row.keys()]))];
 }
 
-/** One record: "field  value" per line, nothing cut. Several: a table under a header line. */
-export function formatTable(records: readonly unknown[]): string {
+/**
+ * One record: "field  value" per line, nothing cut. Several, or any number with `rows`: a
+ * table under a header line.
+ */
+export function formatTable(records: readonly unknown[], { rows: asRows = false } = {}): string {
   const rows: Row[] = records.map(
     (record) => new Map(Object.entries(record ?? {}).map(([key, value]) => [printableLine(key), value])),
   );
   const [only] = rows;
-  if (rows.length === 1 && only) {
+  if (rows.length === 1 && only && !asRows) {
     const width = Math.max(...[...only.keys()].map((key) => key.length));
     return [...only].map(([key, value]) => `${key.padEnd(width)}  ${cell(value)}`).join('\n');
   }
