@@ -124,7 +124,7 @@ describe('decisionSender', () => {
       encoding: 'identity',
       omitBody: false,
     };
-    const send = decisionSender({ bytes: () => new Uint8Array() });
+    const send = decisionSender({ bytes: () => Buffer.alloc(0) });
     const responses: ServerResponse[] = [];
     const server = createServer((request, response) => {
       send(response, answer, String(request.headers['x-rate-limit']));
