@@ -22,7 +22,9 @@ function series(text: string, name: string, labels = ''): number | undefined {
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-test('with WORKERS=2, /metrics on its own port gives every series, summed over the processes and the restart', async () => {
+const EVERY_SERIES =
+  'with WORKERS=2, /metrics on its own port gives every series, summed over the processes and the restart';
+test(EVERY_SERIES, async () => {
   const port = await freePort();
   running = await startServe({ tokens: [TOKEN], processes: 2, rateLimit: '5/60s', metrics: `127.0.0.1:${port}` });
   expect(running.output()).toContain(`Metrics: http://127.0.0.1:${port}/metrics`);

@@ -1,6 +1,7 @@
 // Lines for stderr (src/server/stderr.ts): written off the serving thread, bounded as the access log
 // is: past MAX_WAITING_BYTES waiting they are dropped and counted, and the count is said once stderr
-// takes lines again. Over a real stalled pipe, under a flood of failures: test/reliability/faults.test.ts.
+// takes lines again. Over a real stalled pipe, under a flood of failures:
+// test/reliability/stalled-stderr.test.ts.
 import type { write } from 'node:fs';
 import { expect, test } from 'vitest';
 import { StderrLines } from '../../src/server/stderr.ts';
@@ -47,7 +48,8 @@ test('once stderr takes lines again, what waited is written in order, then one l
   const taken = Math.floor(4096 / LINE_BYTES);
   expect(out.slice(0, -1)).toEqual(Array.from({ length: taken }, (_, index) => line(index)));
   expect(out.at(-1)).toBe(
-    `Server: ${1000 - taken} lines for stderr dropped: stderr took lines more slowly than they came (at most 4 KiB wait to be written).`,
+    `Server: ${1000 - taken} lines for stderr dropped: stderr took lines more slowly than they came ` +
+      '(at most 4 KiB wait to be written).',
   );
   // Room again: the next line is taken.
   expect(lines.say(line(1000))).toBe(true);
