@@ -115,7 +115,9 @@ describe('decisionSender', () => {
     }
   });
 
-  test("a response's headers are its own: a later request's RateLimit value never shows on an earlier response", async () => {
+  const OWN_HEADERS =
+    "a response's headers are its own: a later request's RateLimit value never shows on an earlier one";
+  test(OWN_HEADERS, async () => {
     const answer: EdgeResponse = {
       type: 'respond',
       status: 204,
