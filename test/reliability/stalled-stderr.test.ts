@@ -6,7 +6,7 @@ import { closeSync, createReadStream, openSync, type ReadStream, readFileSync, r
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { expect, test } from 'vitest';
+import { expect, onTestFinished, test } from 'vitest';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
 import { freePort } from '../support/runtimes.ts';
 import { copyDist, tempDir } from './builds.ts';
@@ -29,6 +29,10 @@ test('a flood of failures into a stalled stderr is dropped past the bound and co
   const child = spawn(process.execPath, [serveScript], {
     env: { ...process.env, PORT: '0', DIST_DIR: dist, ACCESS_LOG: 'off', METRICS: String(metricsPort), WORKERS: '' },
     stdio: ['ignore', 'pipe', stderrFd],
+  });
+  // Also when the test times out (a finally block would not run then).
+  onTestFinished(() => {
+    child.kill('SIGKILL');
   });
   const readers: ReadStream[] = [];
   try {
