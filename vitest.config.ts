@@ -38,7 +38,6 @@ export const unitTests: readonly string[] = [
   'test/server/access-log-lines.test.ts',
   'test/cloudflare/bucket-objects.test.ts',
   'test/server/encode.test.ts',
-  'test/server/held-headers.test.ts',
   'test/server/node-adapter.test.ts',
   'test/server/rate-counter.test.ts',
   'test/server/restart-policy.test.ts',

@@ -67,19 +67,23 @@ export function has(command: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
 
-/** Starts a server and waits until it answers on `port` (a large build takes a while to load). */
+/**
+ * Starts a server and waits until it answers on `port` (a large build takes a while to load;
+ * one under valgrind on a loaded machine, minutes: `attempts` of about 50 ms).
+ */
 export async function startChild(
   command: string,
   args: string[],
   env: Record<string, string>,
   port: number,
+  attempts = 2400,
 ): Promise<ChildProcess> {
   const child = spawn(command, args, {
     cwd: projectDir,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let attempt = 0; attempt < 2400; attempt++) {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     try {
       await fetch(`${serverOrigin(port)}/`, { method: 'HEAD' });
       return child;

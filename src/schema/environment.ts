@@ -220,6 +220,37 @@ export const rateLimitVariables = {
   ),
 };
 
+/** Where the Node server answers `/metrics`: an address and port of its own, never the API's. */
+export interface MetricsAddress {
+  host: string;
+  port: number;
+}
+
+/** METRICS: `off` (or 0), a port (on 127.0.0.1), or `host:port` (`[v6]:port`). */
+const metricsAddress: z.ZodType<MetricsAddress | undefined, string> = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    if (value === '' || OFF.has(value.toLowerCase())) return undefined;
+    const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^\s/:[\]]+):)?(\d{1,5})$/.exec(value);
+    const port = Number(match?.[2]);
+    if (!match || port > 65535) {
+      context.addIssue({ code: 'custom', message: 'must be off, a port, or host:port (such as 127.0.0.1:9464)' });
+      return z.NEVER;
+    }
+    return { host: match[1]?.replace(/^\[(.*)\]$/, '$1') ?? '127.0.0.1', port };
+  });
+
+/** The Node server's Prometheus metrics: off unless the operator names where they are served. */
+export const metricsVariables = {
+  metrics: documented(
+    variable('METRICS', metricsAddress),
+    'Prometheus metrics at `/metrics` on an address of their own: a port (on 127.0.0.1) or `host:port`; never on ' +
+      "the API's port. Anyone who reaches it sees the traffic ([running.md](running.md#metrics)).",
+    'off',
+  ),
+};
+
 /** The tokens the API accepts: every runtime reads them so (the Worker from its secrets). */
 export const tokenVariables = {
   tokens: secret(

@@ -5,12 +5,12 @@
 // While records come it reads them every BATCH_DELAY_MS, so each read takes a batch and the
 // serving thread never has to wake it. Once a read finds the ring empty it says it sleeps
 // (control[SLEEPING]) and waits for a message, which the next record's writer sends.
-import { writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { fdSink, LineMaker } from './access-log-lines.ts';
 import { type AccessRecord, RingReader, type RingMemory, SLEEPING, WRITTEN } from './access-log-ring.ts';
+import { sayOnceNow } from './stderr.ts';
 
 /** How long the thread lets records gather between reads while they come. */
 export const BATCH_DELAY_MS = 20;
@@ -24,11 +24,11 @@ export interface LogThreadData {
 }
 
 const { fd, ring, timeOrigin } = workerData as LogThreadData;
-// stderr directly: a worker's process.stderr goes through the serving thread's event loop,
-// which is not turning when this happens during its exit.
+// At once: a worker's process.stderr goes through the serving thread's event loop, which is not
+// turning when this happens during its exit. Said once: the log stops with it.
 const where = fd === 1 ? 'stdout' : `file descriptor ${fd}`;
 const lines = new LineMaker(
-  fdSink(fd, (reason) => writeSync(2, `Access log stopped: writing to ${where} failed (${reason}).\n`)),
+  fdSink(fd, (reason) => sayOnceNow(`Access log stopped: writing to ${where} failed (${reason}).`)),
 );
 const reader = new RingReader(ring);
 const { control } = ring;

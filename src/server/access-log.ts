@@ -11,13 +11,15 @@
 //
 // When stdout takes lines more slowly than requests come (a pipe whose reader stalls), the ring
 // fills (RING_BYTES, with records cut to size as they are written); later records are dropped and
-// counted, and once lines move again one line on stderr says how many. Neither the server's
-// memory nor its answers wait on the log's reader. At exit the server waits EXIT_WAIT_MS for the
-// lines, and says on stderr how many it leaves unwritten or dropped.
+// counted, and within DROPPED_NOTICE_MS of a loss one line on stderr says how many, whether or not
+// a request follows (stderr.ts bounds that line too: stderr may be the same stalled pipe). Neither
+// the server's memory nor its answers wait on the log's reader. At exit the server waits
+// EXIT_WAIT_MS for the lines, and says on stderr how many it leaves unwritten or dropped.
 import { performance } from 'node:perf_hooks';
 import { Worker as Thread } from 'node:worker_threads';
 import { type AccessRecord, RING_BYTES, type RingMemory, ringMemory, RingWriter, WRITTEN } from './access-log-ring.ts';
 import type { LogThreadData } from './access-log-thread.ts';
+import { stderrLines } from './stderr.ts';
 
 export interface AccessLog {
   /** Adds the record of a request answered at `answeredAt` (a performance.now()); its line is written later. */
@@ -29,6 +31,8 @@ export interface AccessLog {
 const STDOUT = 1;
 /** How long an exiting process waits for the log's thread to write the last lines. */
 const EXIT_WAIT_MS = 10_000;
+/** How soon after a record is dropped its count is said on stderr (one line for all dropped by then). */
+export const DROPPED_NOTICE_MS = 500;
 
 /**
  * Records written and not yet written out, from the two running counts (`added` on this thread,
@@ -43,6 +47,8 @@ export interface LogThreadOptions {
   exitWaitMs?: number;
   /** The ring (tests hand in a small one, or one they write into themselves). */
   ring?: RingMemory;
+  /** Where its lines for stderr go (stderr.ts; tests catch them). */
+  say?: (line: string) => unknown;
 }
 
 /**
@@ -63,15 +69,24 @@ export function accessLog(fd = STDOUT, options: LogThreadOptions = {}): LogThrea
 export class LogThread implements AccessLog {
   private readonly thread: Thread;
   private readonly exitWaitMs: number;
+  private readonly say: (line: string) => unknown;
   private readonly control: Int32Array<SharedArrayBuffer>;
   private readonly ring: RingWriter;
   private added = 0;
   /** Records dropped (while the ring was full) and not yet said on stderr. */
   private dropped = 0;
+  /** Records dropped since the log started (the metrics'). */
+  droppedTotal = 0;
+  /** The timer that says the dropped count, while one is set. */
+  private notice: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(fd: number, { exitWaitMs = EXIT_WAIT_MS, ring = ringMemory() }: LogThreadOptions = {}) {
+  constructor(
+    fd: number,
+    { exitWaitMs = EXIT_WAIT_MS, ring = ringMemory(), say = (line) => stderrLines.say(line) }: LogThreadOptions = {},
+  ) {
     this.exitWaitMs = exitWaitMs;
+    this.say = say;
     this.control = ring.control;
     this.ring = new RingWriter(ring);
     const workerData: LogThreadData = { fd, ring, timeOrigin: performance.timeOrigin };
@@ -79,7 +94,7 @@ export class LogThread implements AccessLog {
     this.thread.unref();
     this.thread.on('error', (error) => {
       this.stopped = true;
-      process.stderr.write(`Access log stopped: its thread failed (${error.message}).\n`);
+      this.say(`Access log stopped: its thread failed (${error.message}).\n`);
     });
   }
 
@@ -87,14 +102,17 @@ export class LogThread implements AccessLog {
     if (this.stopped) return;
     if (!this.ring.write(record, answeredAt)) {
       this.dropped++;
+      this.droppedTotal++;
+      // Said by a timer, not by the next request: none may come.
+      this.notice ??= setTimeout(() => {
+        this.notice = undefined;
+        this.sayDropped();
+      }, DROPPED_NOTICE_MS).unref();
       return;
     }
     this.added = (this.added + 1) | 0;
     // A message, not Atomics.notify: the thread waits on its event loop, which a message keeps alive.
     if (this.ring.wakeNeeded()) this.thread.postMessage(null);
-    // Not said while dropping: stderr may be the same stalled pipe (where Node would queue the line in
-    // memory, without bound) or a stopped terminal (where the write would block serving).
-    if (this.dropped > 0) this.sayDropped();
   }
 
   /**
@@ -104,9 +122,11 @@ export class LogThread implements AccessLog {
   flushSync(): void {
     const waiting = this.waitForLines();
     if (this.stopped) return;
+    clearTimeout(this.notice);
+    this.notice = undefined;
     this.sayDropped();
     if (waiting > 0)
-      process.stderr.write(
+      this.say(
         `Access log: up to ${waiting} lines not written: stdout did not take them ` +
           `in the ${this.exitWaitMs / 1000} s the server waited before exiting.\n`,
       );
@@ -128,7 +148,7 @@ export class LogThread implements AccessLog {
   /** One line on stderr for the records dropped since it was last said, if any. */
   private sayDropped(): void {
     if (this.dropped === 0) return;
-    process.stderr.write(
+    this.say(
       `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
         `(at most ${RING_BYTES / 1024 / 1024} MiB of records wait to be written).\n`,
     );
@@ -138,6 +158,7 @@ export class LogThread implements AccessLog {
   /** Stops the thread (the log is not used again). */
   terminate(): Promise<number> {
     this.stopped = true;
+    clearTimeout(this.notice);
     return this.thread.terminate();
   }
 }

@@ -27,7 +27,9 @@ import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
 import { type DiscordExchange, discordExchange, readDiscordBody } from './discord-exchange.ts';
 import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
+import { KIND, type RequestTally } from './metrics.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
+import { stderrLines } from './stderr.ts';
 import { countBodyBytes, staticSite, type StaticSite } from './static-site.ts';
 import { type Proxies, publicOrigin } from './public-origin.ts';
 
@@ -51,6 +53,8 @@ export interface ServerOptions {
   rateClock?: () => number;
   /** Where each request's line goes; no log when absent. */
   accessLog?: AccessLog | undefined;
+  /** Where each request is counted for METRICS (metrics.ts); not counted when absent. */
+  tally?: RequestTally | undefined;
   /** TRUST_PROXY: the proxies whose forwarded client address is believed; off (the socket's address) when absent. */
   trustProxy?: TrustedProxies | undefined;
   /** TRUST_PROXY_HEADER: the header they forward it in; X-Forwarded-For when absent. */
@@ -157,9 +161,13 @@ function requestHandler(
   state: { current: Generation; closing: boolean },
   log: AccessLog | undefined,
   proxies: Proxies | undefined,
+  metrics: RequestTally | undefined,
 ) {
+  // A request refused before routing, counted (a log line is only the routed requests').
+  const refused = (response: ServerResponse, start: number) =>
+    metrics?.answered(KIND.refused, response.statusCode, performance.now() - start);
   return (request: IncomingMessage, response: ServerResponse) => {
-    const start = log === undefined ? 0 : performance.now();
+    const start = log === undefined && metrics === undefined ? 0 : performance.now();
     if (!admitQueued(request, response)) return;
     // Once closing, every response ends its connection, so keep-alive clients neither linger nor send more.
     if (state.closing) response.setHeader('Connection', 'close');
@@ -168,13 +176,15 @@ function requestHandler(
     // /mcp and the Discord app bound their own bodies (readMcpBody), to answer one past it with their own 413.
     if (!ownsBody(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
+      refused(response, start);
       return;
     }
     if (!target) {
       response.writeHead(400, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Bad request target\n');
+      refused(response, start);
       return;
     }
-    const exchange = new Exchange(request, response, target, state.current, log, start, proxies);
+    const exchange = new Exchange(request, response, target, state.current, log, start, proxies, metrics);
     // A request seen before is answered at once; any other waits for the core.
     const decision = exchange.generation.edge.decide(exchange);
     if (decision instanceof Promise)
@@ -200,7 +210,8 @@ class Exchange implements EdgeRequest {
   readonly response: ServerResponse;
   readonly generation: Generation;
   private readonly log: AccessLog | undefined;
-  /** performance.now() when the request arrived, for the log. */
+  private readonly metrics: RequestTally | undefined;
+  /** performance.now() when the request arrived, for the log and metrics. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
   /** The body of a request to /mcp or the Discord app, read from its first byte on (else undefined: never read). */
@@ -216,6 +227,7 @@ class Exchange implements EdgeRequest {
     log: AccessLog | undefined,
     start: number,
     proxies: Proxies | undefined,
+    metrics: RequestTally | undefined,
   ) {
     this.method = request.method ?? 'GET';
     this.pathname = target.pathname;
@@ -229,6 +241,7 @@ class Exchange implements EdgeRequest {
     this.response = response;
     this.generation = generation;
     this.log = log;
+    this.metrics = metrics;
     this.start = start;
     this.ownBody =
       target.pathname === MCP_PATH
@@ -248,15 +261,16 @@ class Exchange implements EdgeRequest {
   answer(decision: EdgeDecision): void {
     const { send, serveStatic } = this.generation;
     if (decision.type === 'static') {
-      if (this.log) {
+      if (this.log || this.metrics) {
         const sent = countBodyBytes(this.response);
         // Taken now: the static site rewrites request.url, and the log shows what the client asked.
         const target = this.request.url ?? '';
         // 'close', not 'finish': a client that closes its connection as the last bytes arrive gets no 'finish'.
-        this.response.once('close', () => this.logLine(this.method === 'HEAD' ? 0 : sent(), target));
+        this.response.once('close', () => this.done(KIND.wiki, this.method === 'HEAD' ? 0 : sent(), target));
       }
       const path = this.query === '' ? this.pathname : `${this.pathname}?${this.query}`;
-      serveStatic(this.request, this.response, path).catch((error: unknown) => this.failed(error));
+      // Counted as the wiki's 500 when the response closes.
+      serveStatic(this.request, this.response, path).catch((error: unknown) => this.failed(error, false));
       return;
     }
     const answer = decision.type === 'counted' ? decision.answer : decision;
@@ -270,14 +284,14 @@ class Exchange implements EdgeRequest {
       return;
     }
     const bytes = send(this.response, answer, rateLimit);
-    if (this.log) this.logLine(bytes);
+    if (this.log || this.metrics) this.done(KIND.api, bytes);
   }
 
   private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
     const body = this.ownBody ?? readMcpBody(this.request, this.response);
     const origin = publicOrigin(this.request, this.proxies);
     sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit, origin).then(
-      (bytes) => this.log && this.logLine(bytes),
+      (bytes) => this.done(KIND.mcp, bytes),
       (error: unknown) => this.failed(error),
     );
   }
@@ -290,27 +304,30 @@ class Exchange implements EdgeRequest {
     }
     const body = this.ownBody ?? readDiscordBody(this.request, this.response);
     discord(this.request, this.response, body, store.index, publicOrigin(this.request, this.proxies)).then(
-      (bytes) => this.log && this.logLine(bytes),
+      (bytes) => this.done(KIND.discord, bytes),
       (error: unknown) => this.failed(error),
     );
   }
 
   /** A failure the core did not decide: the API's JSON 500 (src/edge/failure.ts), the detail to stderr. */
-  failed(error: unknown): void {
+  failed(error: unknown, countAsFailed = true): void {
     const response = this.response;
     if (response.writableEnded || response.destroyed) return;
-    console.error(`${this.method} ${this.pathname} failed:`, error);
+    stderrLines.sayError(`${this.method} ${this.pathname} failed:`, error);
     // Once headers went out, only a cut connection tells the client the body is incomplete.
     if (response.headersSent) response.destroy();
     else {
       const { status, headers, body } = failureAnswer();
       response.writeHead(status, { ...headers, 'Content-Length': Buffer.byteLength(body) }).end(body);
     }
+    if (countAsFailed) this.metrics?.answered(KIND.failed, 500, performance.now() - this.start);
   }
 
-  /** `target`: the request target as sent. */
-  private logLine(bytes: number, target = this.request.url ?? ''): void {
+  /** A request of `kind` answered: its line logged and it counted (where they are on). `target`: as sent. */
+  private done(kind: number, bytes: number, target = this.request.url ?? ''): void {
+    if (this.log === undefined && this.metrics === undefined) return;
     const answeredAt = performance.now();
+    this.metrics?.answered(kind, this.response.statusCode, answeredAt - this.start);
     this.log?.add(
       {
         method: this.method,
@@ -378,6 +395,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       state,
       options.accessLog,
       options.trustProxy && { trusted: options.trustProxy, header: options.trustProxyHeader ?? 'x-forwarded-for' },
+      options.tally,
     ),
   );
   guardConnections(server);

@@ -6,9 +6,11 @@
 import cluster, { type Worker as ServingProcess } from 'node:cluster';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type MetricsEndpoint, serveMetrics } from './metrics-endpoint.ts';
 import { countForServingProcesses } from './rate-ipc.ts';
 import { afterDeath, RESTART_POLICY } from './restart-policy.ts';
 import { type BuildSummary, printBanner, type ServeSettings } from './settings.ts';
+import { stderrLines } from './stderr.ts';
 
 /** What a serving process tells the supervisor once it serves. */
 export interface ServingMessage {
@@ -64,7 +66,7 @@ function forkAll(
 }
 
 /** Once running: restarts by the policy, passes signals on, and stops when all processes have. */
-function superviseRunning(processes: Set<ServingProcess>, fork: () => void): void {
+function superviseRunning(processes: Set<ServingProcess>, fork: () => void, metrics?: MetricsEndpoint): void {
   let stopping = false;
   let deaths: number[] = [];
   const stop = (signal: string, exitCode: number) => {
@@ -85,15 +87,16 @@ function superviseRunning(processes: Set<ServingProcess>, fork: () => void): voi
     deaths = next.recentDeaths;
     const died = `Serving process ${serving.process.pid} died (${signal ?? `exit ${code}`})`;
     if (next.action === 'restart') {
-      console.error(`${died}: starting another in its place.`);
+      stderrLines.say(`${died}: starting another in its place.`);
+      metrics?.restarted();
       fork();
     } else {
-      console.error(`${died}; ${deaths.length} deaths in ${RESTART_POLICY.windowMs / 1000} s: stopping.`);
+      stderrLines.say(`${died}; ${deaths.length} deaths in ${RESTART_POLICY.windowMs / 1000} s: stopping.`);
       stop('Too many deaths', 1);
     }
   });
   cluster.on('message', (serving, message: unknown) => {
-    if (isServingMessage(message)) console.error(`Serving process ${serving.process.pid} serving again.`);
+    if (isServingMessage(message)) stderrLines.say(`Serving process ${serving.process.pid} serving again.`);
   });
   process.on('SIGHUP', () => {
     for (const serving of processes) serving.process.kill('SIGHUP');
@@ -111,12 +114,16 @@ export async function supervise(settings: ServeSettings): Promise<void> {
   // with reusePort, which Linux spreads evenly, works on Linux and a few BSDs only.)
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: fileURLToPath(new URL('./serve.ts', import.meta.url)) });
+  const port = await sharedPort(settings);
+  // Never beside the API: whoever reaches the API would reach the metrics.
+  if (settings.metrics?.port === port)
+    throw new Error(`METRICS: port ${port} is the API's own (PORT); metrics need a port of their own`);
   // Every process serves the same tokens, including a token made up for this run.
   const env = {
     API_TOKENS: settings.tokens.join(','),
     API_TOKEN_SHA256: settings.tokenSha256.join(','),
     DIST_DIR: settings.distDir,
-    PORT: String(await sharedPort(settings)),
+    PORT: String(port),
     HOST: settings.host,
     API_RATE_LIMIT: settings.rateLimit ? `${settings.rateLimit.requests}/${settings.rateLimit.seconds}s` : '',
     ACCESS_LOG: settings.accessLog ? 'on' : 'off',
@@ -124,8 +131,11 @@ export async function supervise(settings: ServeSettings): Promise<void> {
   // One count for every process, so a token gets its limit once across the server.
   if (settings.rateLimit && settings.processes > 1) countForServingProcesses(settings.rateLimit);
   const processes = new Set<ServingProcess>();
+  // Listening before any process starts: a METRICS address in use stops the server at once.
+  const metrics = settings.metrics && (await serveMetrics(settings.metrics, () => processes));
   const fork = () => processes.add(cluster.fork(env));
   const first = await forkAll(settings, fork, processes);
   printBanner(settings, first.url, first.build);
-  superviseRunning(processes, fork);
+  if (metrics) console.log(`  Metrics: ${metrics.url}`);
+  superviseRunning(processes, fork, metrics);
 }

@@ -2,12 +2,11 @@
 // into a response. Nothing here decides anything about the API. It runs for every request,
 // so it reads the raw header list rather than building header objects, parses the request
 // target with a plain pattern when that gives what a URL parser would, and writes each
-// answer's headers from a set made and checked once per answer.
+// answer's headers from a list made once per answer, through writeHead (node:http's public API).
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { EdgeResponse } from '../edge/core.ts';
 import { encodeText } from './encode.ts';
 import type { BodyStore } from './body-store.ts';
-import { type HeldHeaders, holdHeaders, writeHeld } from './held-headers.ts';
 
 /** The request's URL, or undefined for a target no URL parser accepts. */
 export function requestUrl(target: string): URL | undefined {
@@ -82,11 +81,11 @@ function isHeaderName(sent: string, lowerName: string): boolean {
 export type SendDecision = (response: ServerResponse, decision: EdgeResponse, rateLimit?: string) => number;
 
 /**
- * Sends decisions of one build: the headers of each answer (with its Content-Length) are made,
- * checked and held once (held-headers.ts), then reused by every request that gets that answer.
- * A second set ends in a RateLimit header, whose value each request under a limit sets to its
- * own just before the headers are written (writing turns them into text at once); that value is
- * made by rateLimitState from two whole numbers, so it needs no check of its own.
+ * Sends decisions of one build: the header list of each answer (with its Content-Length) is made
+ * once, then handed to writeHead by every request that gets that answer. A second list ends in a
+ * RateLimit header, whose value each request under a limit sets to its own just before writeHead,
+ * which turns the list into text at once: no response keeps the list (writeHead with an array
+ * stores nothing getHeader reads), so a later request's value never shows on an earlier response.
  */
 export function decisionSender(store: Pick<BodyStore, 'bytes'>): SendDecision {
   const prepared = new WeakMap<EdgeResponse, PreparedAnswer>();
@@ -100,8 +99,8 @@ export function decisionSender(store: Pick<BodyStore, 'bytes'>): SendDecision {
     const headers: OutgoingHttpHeader[] = Object.entries(decision.headers).flat();
     if (body) headers.push('Content-Length', String(body.length));
     const ready: PreparedAnswer = {
-      headers: answerHeaders(headers),
-      limited: answerHeaders([...headers, RATE_LIMIT, '']),
+      headers,
+      limited: [...headers, 'RateLimit', ''],
       body: decision.omitBody ? undefined : body,
     };
     prepared.set(decision, ready);
@@ -109,43 +108,20 @@ export function decisionSender(store: Pick<BodyStore, 'bytes'>): SendDecision {
   };
   return (response, decision, rateLimit) => {
     const { headers, limited, body } = prepared.get(decision) ?? prepare(decision);
-    if (rateLimit === undefined) writeHeaders(response, decision.status, headers);
+    if (rateLimit === undefined) response.writeHead(decision.status, headers);
     else {
-      setRateLimit(limited, rateLimit);
-      writeHeaders(response, decision.status, limited);
+      limited[limited.length - 1] = rateLimit;
+      response.writeHead(decision.status, limited);
     }
     response.end(body);
     return body?.length ?? 0;
   };
 }
 
-const RATE_LIMIT = 'RateLimit';
-/** Its name as held headers are keyed. */
-const RATE_LIMIT_KEY = 'ratelimit';
-
-/** An answer's headers: the flat array writeHead takes, and the same held (where they can be). */
-interface AnswerHeaders {
-  flat: OutgoingHttpHeader[];
-  held: HeldHeaders | undefined;
-}
-
-const answerHeaders = (flat: OutgoingHttpHeader[]): AnswerHeaders => ({ flat, held: holdHeaders(flat) });
-
-/** Writes the status line and headers: held, or through writeHead's checks where they cannot be. */
-function writeHeaders(response: ServerResponse, status: number, { flat, held }: AnswerHeaders): void {
-  if (!held || !writeHeld(response, status, held)) response.writeHead(status, flat);
-}
-
-/** Sets the value of the RateLimit header that ends `headers`. */
-function setRateLimit({ flat, held }: AnswerHeaders, value: string): void {
-  flat[flat.length - 1] = value;
-  const entry = held?.[RATE_LIMIT_KEY];
-  if (entry) entry[1] = value;
-}
-
 interface PreparedAnswer {
-  headers: AnswerHeaders;
+  /** The answer's headers as writeHead takes them: name, value, name, value, ... */
+  headers: OutgoingHttpHeader[];
   /** `headers` and a RateLimit header, whose value is set for each request. */
-  limited: AnswerHeaders;
+  limited: OutgoingHttpHeader[];
   body: Uint8Array | undefined;
 }

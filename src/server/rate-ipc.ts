@@ -9,7 +9,7 @@
 // again. Counting alone rather than refusing (503) keeps the API up while each process still
 // holds every token to the limit (docs/limits.md, "Rate limits", says why).
 import cluster from 'node:cluster';
-import { write } from 'node:fs';
+import { stderrLines } from './stderr.ts';
 import type { RateLimit } from '../schema/environment.ts';
 import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
 
@@ -55,12 +55,10 @@ export function countForServingProcesses(limit: RateLimit): void {
 }
 
 /**
- * One line on stderr without waiting for it (off the serving thread): the terminal that
- * stalled the supervisor may be the one this process writes to.
+ * One line on stderr without waiting for it (stderr.ts: off the serving thread, bounded): the
+ * terminal that stalled the supervisor may be the one this process writes to.
  */
-function sayOnStderr(line: string): void {
-  write(2, `${line}\n`, () => undefined);
-}
+const sayOnStderr = (line: string): unknown => stderrLines.say(line);
 
 /** A count asked of the supervisor, its request still waiting for the answer. */
 interface Asked {

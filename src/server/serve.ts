@@ -10,8 +10,10 @@ import cluster from 'node:cluster';
 import { projectVersion } from '../contract/project-version.ts';
 import { type CommandSpec, runMain } from '../schema/command-line.ts';
 import { supervise, type ServingMessage } from './cluster.ts';
+import { answerMetricsRequests, RequestTally } from './metrics.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';
 import { describeBuild, settingsFromEnvironment, type ServeSettings, serveVariables } from './settings.ts';
+import { stderrLines } from './stderr.ts';
 
 /** One serving process under the supervisor (or alone, as bench:instructions runs it). */
 export async function serveInThisProcess(settings: ServeSettings): Promise<void> {
@@ -19,13 +21,21 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
   const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
   const { rateLimit } = settings;
   const log = settings.accessLog ? accessLog() : undefined;
+  const tally = settings.metrics ? new RequestTally() : undefined;
   const running = await startServer({
     ...settings,
     // One process counts alone (the server's default); several ask the supervisor, which holds
     // one count for all, and count alone while it does not answer in time (rate-ipc.ts).
     ...(rateLimit && settings.processes > 1 ? { rateCounter: supervisorRateCounter(rateLimit) } : {}),
     accessLog: log,
+    tally,
   });
+  if (tally)
+    answerMetricsRequests(tally, () => ({
+      logLinesDropped: log?.droppedTotal ?? 0,
+      stderrLinesDropped: stderrLines.droppedTotal,
+      dataVersion: running.manifest().version,
+    }));
   const { version, counts } = running.manifest();
   process.send?.({ type: 'serving', url: running.url, build: { version, counts } } satisfies ServingMessage);
   const name = settings.processes > 1 ? `process ${process.pid}: ` : '';
@@ -34,7 +44,7 @@ export async function serveInThisProcess(settings: ServeSettings): Promise<void>
     running.reload().then(
       (manifest) => console.log(`${name}Reloaded: ${describeBuild(manifest)}`),
       (error: unknown) =>
-        console.error(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`),
+        stderrLines.say(`${name}Reload refused, still serving the previous build: ${(error as Error).message}`),
     );
   });
   let stopping = false;

@@ -9,6 +9,7 @@ import {
   documented,
   folderPath,
   hostName,
+  metricsVariables,
   onOff,
   rateLimitVariables,
   readEnvironment,
@@ -59,6 +60,7 @@ export const serveVariables = {
   ...tokenVariables,
   ...rateLimitVariables,
   ...discordVariables,
+  ...metricsVariables,
   /** One JSON line per request on stdout; `off` turns it off. */
   accessLog: documented(
     variable('ACCESS_LOG', onOff, true),

@@ -64,3 +64,14 @@ test('no hidden globals: no code of src/ keeps state on globalThis or publishes 
   const hidden = files.filter((file) => HIDDEN_GLOBAL.test(readFileSync(join(projectDir, file), 'utf8')));
   expect(hidden).toEqual([]);
 });
+
+// A library's private parts change without notice (node:http renamed its headers' slot once): src/
+// reaches node:http and every library through their public API only.
+/** A private slot found by its symbol (`getOwnPropertySymbols`), or node:http's own slot names. */
+const PRIVATE_SLOT = /getOwnPropertySymbols\(|\bkOutHeaders\b|\bkNeedDrain\b|\b_storeHeader\b|\b_header\b/;
+
+test("no private internals: no code of src/ looks up a library's private slot or symbol", () => {
+  const files = filesOf('src').filter((file) => /\.(ts|mjs|astro)$/.test(file));
+  const reaching = files.filter((file) => PRIVATE_SLOT.test(readFileSync(join(projectDir, file), 'utf8')));
+  expect(reaching).toEqual([]);
+});

@@ -26,6 +26,10 @@ export interface ServeOptions {
   trustProxyHeader?: string;
   /** DISCORD_PUBLIC_KEY (hex); absent: the Discord app is off. */
   discordPublicKey?: string;
+  /** METRICS; absent: off. */
+  metrics?: string;
+  /** PORT; absent: any free port. */
+  port?: number;
 }
 
 export interface ServeChild {
@@ -46,7 +50,7 @@ export interface RunningServeChild extends ServeChild {
 export function spawnServe(options: ServeOptions = {}): ServeChild {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PORT: '0',
+    PORT: String(options.port ?? 0),
     HOST: '127.0.0.1',
     API_TOKENS: '',
     API_TOKEN_SHA256: '',
@@ -57,6 +61,7 @@ export function spawnServe(options: ServeOptions = {}): ServeChild {
     TRUST_PROXY: options.trustProxy ?? '',
     TRUST_PROXY_HEADER: options.trustProxyHeader ?? '',
     DISCORD_PUBLIC_KEY: options.discordPublicKey ?? '',
+    METRICS: options.metrics ?? '',
   };
   if (options.distDir) env.DIST_DIR = options.distDir;
   if (options.tokens) env.API_TOKENS = options.tokens.join(',');

@@ -18,7 +18,7 @@ import {
   RingWriter,
   SLEEPING,
 } from '../../src/server/access-log-ring.ts';
-import { accessLog, LogThread, stillWaiting } from '../../src/server/access-log.ts';
+import { accessLog, DROPPED_NOTICE_MS, LogThread, stillWaiting } from '../../src/server/access-log.ts';
 import { readAll, accessRecord as record } from '../support/access-record.ts';
 
 describe('the ring between the serving thread and the log', () => {
@@ -139,11 +139,11 @@ describe("the log's thread", () => {
   });
 
   /** A LogThread writing to a fresh file; `text()` reads what it wrote. */
-  function threadOnFile(ring: RingMemory = ringMemory()) {
+  function threadOnFile(ring: RingMemory = ringMemory(), say?: (line: string) => unknown) {
     const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
     const file = join(dir, 'log');
     const fd = openSync(file, 'w');
-    const thread = accessLog(fd, { ring });
+    const thread = accessLog(fd, { ring, ...(say ? { say } : {}) });
     cleanups.push(
       () => rmSync(dir, { recursive: true, force: true }),
       () => closeSync(fd),
@@ -204,9 +204,21 @@ describe("the log's thread", () => {
     expect(time).toBeLessThanOrEqual(after - 60_000 + 1);
   });
 
+  /** A stand-in for the log's lines for stderr: `said` holds them, `next()` waits for the next one. */
+  function stderrCatcher() {
+    const said: string[] = [];
+    let waiting: ((line: string) => void) | undefined;
+    const say = vi.fn((line: string) => {
+      said.push(line);
+      waiting?.(line);
+    });
+    const next = () => new Promise<string>((resolve) => (waiting = resolve));
+    return { said, say, next };
+  }
+
   /**
    * A LogThread writing to a FIFO that nothing reads until the test does (`fd` reads it), with
-   * stderr caught; `options` as LogThread takes them.
+   * its lines for stderr caught; `options` as LogThread takes them.
    */
   function threadOnStalledPipe(options: { exitWaitMs?: number; ring?: RingMemory } = {}) {
     const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
@@ -214,13 +226,12 @@ describe("the log's thread", () => {
     execFileSync('mkfifo', [fifo]);
     // Read and write: opening waits for no reader, and the thread's writes block once the pipe is full.
     const fd = openSync(fifo, 'r+');
-    const thread = new LogThread(fd, options);
-    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stderr = stderrCatcher();
+    const thread = new LogThread(fd, { ...options, say: stderr.say });
     cleanups.push(
       () => rmSync(dir, { recursive: true, force: true }),
       () => closeSync(fd),
       () => thread.terminate(),
-      () => stderr.mockRestore(),
     );
     return { thread, fd, stderr };
   }
@@ -248,21 +259,36 @@ describe("the log's thread", () => {
     `Access log: ${dropped} lines dropped: stdout took lines more slowly than requests came ` +
     '(at most 4 MiB of records wait to be written).\n';
 
-  test('a stalled stdout: the ring fills, later records are dropped, counted on stderr once lines move', async () => {
+  test('a stalled stdout: the ring fills, later records are dropped, and their count is said on stderr ' +
+    `within ${DROPPED_NOTICE_MS} ms though no request follows and stdout is still stalled`, async () => {
     // Far more lines than a pipe holds (64 KiB), so the thread's first read blocks.
     const { ring, waiting } = fullRing(512 * 1024, pathsNumbered(10_000));
     const { thread, fd, stderr } = threadOnStalledPipe({ ring });
+    const notice = stderr.next();
     const dropped = pathsNumbered(1000, '/api/cutters/');
     for (const path of dropped) thread.add(record(path), performance.now());
-    expect(stderr).not.toHaveBeenCalled();
+    // Nothing more is added, and nothing reads stdout: the timer alone says it.
+    expect(await notice).toBe(droppedLine(dropped.length));
 
     const written = await readLines(fd, waiting.length);
     expect(written.map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(waiting);
     expect(thread.waitForLines()).toBe(0);
     thread.add(record('/api/gifts'), performance.now());
-    expect(stderr.mock.calls).toEqual([[droppedLine(dropped.length)]]);
     const [line] = await readLines(fd, 1);
     expect((JSON.parse(line ?? '') as AccessRecord).path).toBe('/api/gifts');
+    expect(stderr.said).toEqual([droppedLine(dropped.length)]);
+  }, 120_000);
+
+  test('records dropped after the count was said are said again, in a line of their own', async () => {
+    const { ring } = fullRing(512 * 1024, pathsNumbered(10_000));
+    const { thread, stderr } = threadOnStalledPipe({ ring });
+    const first = stderr.next();
+    for (const path of pathsNumbered(300, '/api/cutters/')) thread.add(record(path), performance.now());
+    expect(await first).toBe(droppedLine(300));
+    const second = stderr.next();
+    for (const path of pathsNumbered(200, '/api/gifts/')) thread.add(record(path), performance.now());
+    expect(await second).toBe(droppedLine(200));
+    expect(thread.droppedTotal).toBe(500);
   }, 120_000);
 
   test('a stalled stdout: what waits is bounded in bytes, so long targets wait in fewer records', () => {
@@ -283,7 +309,7 @@ describe("the log's thread", () => {
     for (const path of pathsNumbered(2048, '/api/cutters/')) thread.add(record(path), performance.now());
     await readLines(fd, waiting.length);
     thread.flushSync();
-    expect(stderr.mock.calls).toEqual([[droppedLine(2048)]]);
+    expect(stderr.said).toEqual([droppedLine(2048)]);
   }, 120_000);
 
   test('at exit, lines stdout did not take in the wait are counted on stderr', () => {
@@ -295,8 +321,8 @@ describe("the log's thread", () => {
     cleanups.push(() => readLines(fd, 1024));
     // Nothing reads: the wait runs out, however fast the thread.
     thread.flushSync();
-    expect(stderr).toHaveBeenCalledTimes(1);
-    const said = String(stderr.mock.calls[0]?.[0]);
+    expect(stderr.said).toHaveLength(1);
+    const said = String(stderr.said[0]);
     const unwritten = Number(/^Access log: up to (\d+) lines not written: /.exec(said)?.[1]);
     expect(said).toMatch(
       /lines not written: stdout did not take them in the 0\.1 s the server waited before exiting\.\n$/,
@@ -320,18 +346,10 @@ describe("the log's thread", () => {
     const ring = ringMemory();
     new Float64Array(ring.records).fill(Number.NaN, 0, 16);
     Atomics.store(ring.control, HEAD, 16);
-    const stderrLines: string[] = [];
-    const stderr = vi.spyOn(process.stderr, 'write');
-    cleanups.push(() => stderr.mockRestore());
-    const stopped = () => stderrLines.filter((line) => line.startsWith('Access log stopped'));
-    const firstStopLine = new Promise<string>((resolve) => {
-      stderr.mockImplementation((chunk) => {
-        stderrLines.push(String(chunk));
-        if (stopped().length > 0) resolve(stopped()[0] ?? '');
-        return true;
-      });
-    });
-    const { thread, text } = threadOnFile(ring);
+    const stderr = stderrCatcher();
+    const stopped = () => stderr.said.filter((line) => line.startsWith('Access log stopped'));
+    const firstStopLine = stderr.next();
+    const { thread, text } = threadOnFile(ring, stderr.say);
     expect(await firstStopLine).toMatch(/^Access log stopped: its thread failed \(.+\)\.\n$/);
 
     thread.add(record('/api/cutters'), performance.now());

@@ -1,7 +1,7 @@
 // The Node adapter's request translation: the plain-pattern shortcut for request targets
 // must give exactly what a WHATWG URL parser gives, and repeated headers read as fetch's
 // Headers joins them.
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -110,6 +110,35 @@ describe('decisionSender', () => {
         rateLimits.push(response.headers.get('ratelimit'));
       }
       expect(rateLimits).toEqual(['"token";r=2;t=9', null, '"token";r=1;t=9']);
+    } finally {
+      server.close();
+    }
+  });
+
+  const OWN_HEADERS =
+    "a response's headers are its own: a later request's RateLimit value never shows on an earlier one";
+  test(OWN_HEADERS, async () => {
+    const answer: EdgeResponse = {
+      type: 'respond',
+      status: 204,
+      headers: { 'Cache-Control': 'no-store' },
+      body: undefined,
+      encoding: 'identity',
+      omitBody: false,
+    };
+    const send = decisionSender({ bytes: () => Buffer.alloc(0) });
+    const responses: ServerResponse[] = [];
+    const server = createServer((request, response) => {
+      send(response, answer, String(request.headers['x-rate-limit']));
+      responses.push(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      for (const value of ['"token";r=2;t=9', '"token";r=1;t=9'])
+        await (await fetch(url, { headers: { 'X-Rate-Limit': value } })).arrayBuffer();
+      const [first] = responses;
+      expect(first?.getHeader('RateLimit')).not.toBe('"token";r=1;t=9');
     } finally {
       server.close();
     }

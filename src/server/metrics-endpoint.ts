@@ -1,0 +1,108 @@
+// `/metrics` for the whole server (METRICS, docs/running.md#metrics): the supervisor listens on
+// an address of its own, never the API's port, so nothing reaches it that the operator did not
+// put there. A scrape asks every serving process for its metrics over the cluster's IPC channel
+// (metrics.ts), adds the supervisor's own (serving processes, restarts) and sums them with
+// prom-client's cluster aggregation: one server's figures, however many processes serve.
+import type { Worker as ServingProcess } from 'node:cluster';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
+import type { MetricsAddress } from '../schema/environment.ts';
+import type { MetricJson, MetricsAnswer, MetricsRequest } from './metrics.ts';
+
+/** How long a scrape waits for a serving process; one that does not answer is left out of that scrape. */
+const ANSWER_WAIT_MS = 2_000;
+export const METRICS_PATH = '/metrics';
+
+export interface MetricsEndpoint {
+  /** `http://host:port/metrics`. */
+  url: string;
+  /** Counts a serving process started in place of one that died. */
+  restarted(): void;
+}
+
+const isMetricsAnswer = (message: unknown): message is MetricsAnswer =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'metrics';
+
+/** Asks each process for its metrics; the answers that came within ANSWER_WAIT_MS. */
+function askProcesses(processes: Iterable<ServingProcess>, nextId: () => number): Promise<MetricJson[][]> {
+  const asked = [...processes].filter((serving) => serving.isConnected());
+  return Promise.all(
+    asked.map(
+      (serving) =>
+        new Promise<MetricJson[]>((resolve) => {
+          const id = nextId();
+          const done = (metrics: MetricJson[]) => {
+            clearTimeout(timer);
+            serving.off('message', onMessage);
+            resolve(metrics);
+          };
+          const onMessage = (message: unknown) => {
+            if (isMetricsAnswer(message) && message.id === id) done(message.metrics);
+          };
+          const timer = setTimeout(() => done([]), ANSWER_WAIT_MS);
+          serving.on('message', onMessage);
+          serving.send({ type: 'metrics-request', id } satisfies MetricsRequest);
+        }),
+    ),
+  );
+}
+
+/** The supervisor's own metrics: the processes serving now, and how many were started in place of one that died. */
+function supervisorRegistry(processes: () => ReadonlySet<ServingProcess>) {
+  const registry = new Registry();
+  new Gauge({
+    name: 'treefarm_serving_processes',
+    help: 'Serving processes running now.',
+    registers: [registry],
+    collect() {
+      this.set(processes().size);
+    },
+  });
+  const restarts = new Counter({
+    name: 'treefarm_serving_process_restarts_total',
+    help: 'Serving processes started in place of one that died.',
+    registers: [registry],
+  });
+  return { registry, restarts };
+}
+
+/** Listens on `address` and answers `/metrics` with the whole server's metrics. */
+export async function serveMetrics(
+  address: MetricsAddress,
+  processes: () => ReadonlySet<ServingProcess>,
+): Promise<MetricsEndpoint> {
+  const { registry, restarts } = supervisorRegistry(processes);
+  let lastId = 0;
+  const scrape = async () => {
+    const answers = await askProcesses(processes(), () => ++lastId);
+    return AggregatorRegistry.aggregate([...answers, await registry.getMetricsAsJSON()]);
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const plain = { 'Content-Type': 'text/plain; charset=utf-8' };
+    if (request.url !== METRICS_PATH) response.writeHead(404, plain).end(`Not found: metrics are at ${METRICS_PATH}\n`);
+    else if (request.method !== 'GET' && request.method !== 'HEAD')
+      response.writeHead(405, { ...plain, Allow: 'GET, HEAD' }).end('Method not allowed\n');
+    else
+      scrape()
+        .then(async (aggregated) => {
+          const text = await aggregated.metrics();
+          response.writeHead(200, { 'Content-Type': aggregated.contentType, 'Cache-Control': 'no-store' });
+          response.end(request.method === 'HEAD' ? undefined : text);
+        })
+        .catch((error: unknown) => response.writeHead(500, plain).end(`Metrics failed: ${(error as Error).message}\n`));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`METRICS: cannot listen on ${address.host}:${address.port} (${error.code ?? error.message})`)),
+    );
+    server.listen(address.port, address.host, resolve);
+  });
+  // The supervisor exits when its processes have: this listener keeps nothing alive.
+  server.unref();
+  const { address: host, family, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${family === 'IPv6' ? `[${host}]` : host}:${port}${METRICS_PATH}`,
+    restarted: () => restarts.inc(),
+  };
+}
