@@ -10,6 +10,7 @@ import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
 import { type BucketPlan, type UploadCount, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { temporaryFolder } from './temporary-folder.ts';
+import { keepWranglerLocal } from './wrangler-local.ts';
 
 /**
  * The routes that run the Worker in the R2 mode: those that need the core, and the offline
@@ -166,6 +167,7 @@ export async function seedBucket(
   plan: BucketPlan,
   dryRun = false,
 ): Promise<UploadCount> {
+  if (persistDir !== undefined) keepWranglerLocal();
   const copy = dryRun && persistDir !== undefined ? copyOfLocalBucket(persistDir) : undefined;
   const stateDir = copy?.path ?? persistDir;
   const { getPlatformProxy } = await import('wrangler');
