@@ -1,10 +1,12 @@
 // The check at the end of the integration project (test/setup/no-leftovers.ts) finds what a run
-// leaves running: a process started from the checkout, and one whose parent was killed.
+// leaves running: a process started from the checkout, and one whose parent was killed. And a
+// runtime a file leaves open, or still starting, is closed at the file's end (close-runtimes.ts).
 import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { ancestry, leftoverProcesses, processInfo } from '../support/leftover-processes.ts';
+import { closeStartedRuntimes, startRuntime } from '../support/runtimes.ts';
 
 const started: number[] = [];
 afterEach(() => {
@@ -52,3 +54,13 @@ test('a process whose parent was killed (SIGKILL) is found, its parent gone', as
   expect(found()).toContain(child);
   expect(processInfo(child)?.parent).not.toBe(parent.pid);
 });
+
+test("a Worker still starting at its file's end is closed once started: no workerd of it runs on", async () => {
+  // As a beforeAll that timed out leaves it: started, never awaited, never closed by the file.
+  const starting = startRuntime('worker', { tokens: ['t'] });
+  const ours = () => found().filter((pid) => ancestry(pid).has(process.pid));
+  await closeStartedRuntimes();
+  const runtime = await starting;
+  await expect(fetch(`${runtime.url}/healthz`)).rejects.toThrow();
+  expect(ours()).toEqual([]);
+}, 180_000);
