@@ -6,7 +6,10 @@
 // under its global config folder (~/.config/.wrangler) and registers each dev session there; the
 // build command's npm checks the registry for a newer npm and writes a debug log in ~/.npm.
 import { join } from 'node:path';
-import { temporaryFolder } from './temporary-folder.ts';
+import { fileURLToPath } from 'node:url';
+
+/** wrangler's folder of the project (git-ignored), where its local state already is. */
+const projectWrangler = fileURLToPath(new URL('../../.wrangler/', import.meta.url));
 
 /** The variables set, each as the tool that reads it documents it. */
 const LOCAL_ONLY: Readonly<Record<string, string>> = {
@@ -25,14 +28,15 @@ let done = false;
 /**
  * Sets, once a process, what keeps wrangler local: the variables above, and its global config
  * folder (XDG_CONFIG_HOME, where the metrics file and the dev registry go) and npm's cache
- * folder in a temporary folder removed at exit. Only for local runs: a deploy to Cloudflare needs the login kept there.
+ * folder in the project's .wrangler/. Not a temporary folder: a process stopped by a signal
+ * with no handler left (vitest's workers are) would leave it behind. Only for local runs: a
+ * deploy to Cloudflare needs the login kept in the user's own config folder.
  */
 export function keepWranglerLocal(): void {
   if (done) return;
   done = true;
-  const folder = temporaryFolder('treefarm-wrangler-').path;
   Object.assign(process.env, LOCAL_ONLY);
-  process.env.XDG_CONFIG_HOME = join(folder, 'config');
+  process.env.XDG_CONFIG_HOME = join(projectWrangler, 'config');
   // npm makes its cache folder (~/.npm) even when it writes nothing there.
-  process.env.npm_config_cache = join(folder, 'npm');
+  process.env.npm_config_cache = join(projectWrangler, 'npm');
 }
