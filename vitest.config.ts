@@ -70,8 +70,11 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           exclude: [...unitTests],
-          // Builds dist/ once when it is missing or stale; suites that serve it rely on that.
-          globalSetup: ['test/setup/build-once.ts'],
+          // Builds dist/ once when it is missing or stale; suites that serve it rely on that. At the
+          // end, fails if a process the run started (workerd, node) is still running.
+          globalSetup: ['test/setup/build-once.ts', 'test/setup/no-leftovers.ts'],
+          // Each file's runtimes closed at its end, however its own hooks went.
+          setupFiles: ['test/setup/close-runtimes.ts'],
           hookTimeout: 180_000,
         },
       },

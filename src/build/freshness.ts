@@ -1,15 +1,17 @@
-// Whether dist/ needs a rebuild: missing, older than anything it is built from, or made with
-// other settings of those that change what a build writes (SITE_ORIGIN, in BUILD_SETTINGS_FILE).
+// Whether dist/ needs a rebuild: missing, older than anything it is built from (the data folder's
+// content/ and releases/ included), or made with other settings of those that change what a
+// build writes (SITE_ORIGIN, TREEFARM_DATA_DIR: outputSettings, in BUILD_SETTINGS_FILE).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
-import { type BuildSettings, buildSettings, outputSettings } from './settings.ts';
+import { buildSettings, dataFolder, type OutputSettings, outputSettings } from './settings.ts';
 
-/** What a build reads: a change to any of these makes dist/ stale. */
+/** What a build reads from the data folder (the project, or TREEFARM_DATA_DIR). */
+const DATA_SOURCES = ['content', 'releases'];
+
+/** What a build reads from the project: a change to any of these (or the data's) makes dist/ stale. */
 const SOURCES = [
-  'content',
-  'releases',
   'src',
   'public',
   // The wiki's API page shows the contract as written there.
@@ -45,19 +47,30 @@ function newestChange(path: string, skipped: ReadonlySet<string>): { time: numbe
 export function staleReason(
   projectDir: string,
   distDir = join(projectDir, 'dist'),
-  settings: Pick<BuildSettings, 'siteOrigin'> = buildSettings(),
+  settings: OutputSettings = buildSettings(),
 ): string | undefined {
   const manifest = join(distDir, MANIFEST_FILE);
   if (!existsSync(manifest)) return `${distDir} has no build yet`;
-  const settingChanged = changedSetting(join(distDir, BUILD_SETTINGS_FILE), outputSettings(settings));
+  const settingChanged = changedSetting(join(distDir, BUILD_SETTINGS_FILE), outputSettings(settings, projectDir));
   if (settingChanged) return settingChanged;
   const built = statSync(manifest).mtimeMs;
   const skipped = new Set(NOT_SOURCES.map((folder) => join(projectDir, folder)));
-  for (const source of SOURCES) {
-    const changed = newestChange(join(projectDir, source), skipped);
-    if (changed && changed.time > built) return `${relative(projectDir, changed.path)} changed since the last build`;
+  const data = dataFolder(settings, projectDir);
+  const sources = [
+    ...DATA_SOURCES.map((source) => join(data, source)),
+    ...SOURCES.map((source) => join(projectDir, source)),
+  ];
+  for (const source of sources) {
+    const changed = newestChange(source, skipped);
+    if (changed && changed.time > built) return `${shownPath(projectDir, changed.path)} changed since the last build`;
   }
   return undefined;
+}
+
+/** A path as a reason shows it: relative inside the project, absolute outside it (a data folder elsewhere). */
+function shownPath(projectDir: string, path: string): string {
+  const inside = relative(projectDir, path);
+  return inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
 /** Which setting differs from the one the build recorded, said as a reason; undefined when none does. */

@@ -26,6 +26,8 @@ export interface TreefarmDataOptions {
 
 export default function treefarmData(options: TreefarmDataOptions = {}): AstroIntegration {
   let data = options.data;
+  // The project Astro builds (its root): a data folder that is the project itself is recorded as unset.
+  let projectDir = '';
   let downloads: Promise<NamedBytes[]> | undefined;
   const loaded = (): BuildData => {
     if (!data) throw new Error('the build data is read in astro:config:setup, before any page or collection');
@@ -41,6 +43,7 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
     name: 'treefarm-data',
     hooks: {
       'astro:config:setup': ({ config, updateConfig }) => {
+        projectDir = fileURLToPath(config.root);
         data ??= loadBuildData(contentDirOf(config.root));
         updateConfig({
           vite: {
@@ -63,7 +66,8 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
             `data version ${api.manifest.version}`,
         );
         logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
-        writeFileSync(join(outDir, BUILD_SETTINGS_FILE), `${JSON.stringify(outputSettings(buildSettings()))}\n`);
+        const recorded = outputSettings(buildSettings(), projectDir);
+        writeFileSync(join(outDir, BUILD_SETTINGS_FILE), `${JSON.stringify(recorded)}\n`);
         logger.info(await writeSearchIndex(outDir));
         // Last, so every file the build writes is counted.
         logger.info(deploySummary(outDir));

@@ -27,13 +27,13 @@ import {
   namesOf,
   validateKind,
 } from './content.ts';
-import { buildSettings } from './settings.ts';
+import { buildSettings, dataFolder } from './settings.ts';
 
 /** The folder of the project that holds the releases. */
 export const RELEASES_FOLDER = 'releases';
 
 /** The folder holding content/ and releases/: the project's, or TREEFARM_DATA_DIR (tests build copies). */
-export const dataDirOf = (projectDir: string): string => buildSettings().dataDir ?? projectDir;
+export const dataDirOf = (projectDir: string): string => dataFolder(buildSettings(), projectDir);
 
 /** The content/ folder a build of the project at `root` (a path, or Astro's root URL) reads. */
 export const contentDirOf = (root: string | URL): string =>

@@ -1,5 +1,6 @@
 // What the build and `npm run release` are told by their environment, read and checked here, in
 // one place, as src/server/settings.ts does for the serving processes.
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { documented, folderPath, readEnvironment, type ValuesOf, variable } from '../schema/environment.ts';
 
@@ -20,7 +21,8 @@ export const buildVariables = {
   dataDir: documented(
     variable('TREEFARM_DATA_DIR', folderPath),
     'A folder to read `content/` and `releases/` from instead of the project itself (`npm run build`, ' +
-      '`npm run release`).',
+      '`npm run release`). `npm start` and `npm run deploy` build again when it names another folder than ' +
+      'the build was made from, or a file there changed since.',
     'the project',
   ),
   /** Astro's `site`: the one source of every absolute URL the build writes. */
@@ -46,10 +48,25 @@ export const buildVariables = {
 
 export type BuildSettings = ValuesOf<typeof buildVariables>;
 
-/** The settings that change what a build writes, by variable (null: unset), as BUILD_SETTINGS_FILE records them. */
-export const outputSettings = ({ siteOrigin }: Pick<BuildSettings, 'siteOrigin'>): Record<string, string | null> => ({
-  SITE_ORIGIN: siteOrigin ?? null,
-});
+/** The folder a build reads content/ and releases/ from: TREEFARM_DATA_DIR, else the project itself; absolute. */
+export const dataFolder = ({ dataDir }: Pick<BuildSettings, 'dataDir'>, projectDir: string): string =>
+  resolve(dataDir ?? projectDir);
+
+/** The settings that change what a build writes. */
+export type OutputSettings = Pick<BuildSettings, 'siteOrigin' | 'dataDir'>;
+
+/**
+ * The settings that change what a build of `projectDir` writes, by variable (null: unset), as
+ * BUILD_SETTINGS_FILE records them. The data folder is absolute, and null when it is the project
+ * itself (the same build as with the variable unset). CI changes only what the build prints.
+ */
+export function outputSettings(settings: OutputSettings, projectDir: string): Record<string, string | null> {
+  const data = dataFolder(settings, projectDir);
+  return {
+    SITE_ORIGIN: settings.siteOrigin ?? null,
+    [buildVariables.dataDir.name]: data === resolve(projectDir) ? null : data,
+  };
+}
 
 /** The build's settings (an EnvironmentError naming each bad variable). */
 export const buildSettings = (env: object = process.env): BuildSettings => readEnvironment(buildVariables, env);

@@ -35,6 +35,7 @@ import {
 import { type BodiesMode, settingsFromEnvironment, workerDevVariables } from '../server/settings.ts';
 import { BucketUnreachable, r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
 import { exitOnSignals } from './temporary-folder.ts';
+import { checkWranglerVars } from './wrangler-vars.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const { distDir, bodies, bucket, downloadsAbove } = workerDevVariables;
@@ -54,6 +55,8 @@ export interface DeployOptions {
   bucket: string;
   /** Bundles larger than this many bytes go to the bucket (R2_DOWNLOADS_ABOVE; 25 MiB by default). */
   downloadsAbove?: number;
+  /** The folder of the wrangler.toml deployed (the project's by default): its [vars] are checked first. */
+  configDir?: string;
   /** wrangler's local R2 simulation in this folder instead of Cloudflare's; no Worker deploy. */
   localPersistDir?: string;
   log: (line: string) => void;
@@ -115,7 +118,8 @@ function deployAssetsOnly(options: DeployOptions, needsR2: boolean): undefined {
     log('--local: nothing deployed, and this mode has no bucket to fill (npm run worker serves it).');
   else {
     log('Deploying the Worker with dist/ as its assets.');
-    (options.wrangler ?? wrangler)(['deploy']);
+    const config = options.configDir === undefined ? [] : ['--config', join(options.configDir, 'wrangler.toml')];
+    (options.wrangler ?? wrangler)(['deploy', ...config]);
   }
   return undefined;
 }
@@ -125,6 +129,8 @@ function deployAssetsOnly(options: DeployOptions, needsR2: boolean): undefined {
  * that is (undefined where no bucket was read: the assets-only mode, a dry run without --local).
  */
 export async function deploy(options: DeployOptions): Promise<UploadCount | undefined> {
+  // Before any build or upload: a malformed variable would only show on the deployed Worker.
+  await checkWranglerVars(options.configDir ?? projectDir);
   await buildToDeploy(options);
   const { plan, needsR2 } = logPlan(options);
   if (options.bodies === 'assets') return deployAssetsOnly(options, needsR2);
@@ -143,7 +149,7 @@ export async function deploy(options: DeployOptions): Promise<UploadCount | unde
   let config: { path: string; remove(): void } | undefined;
   try {
     // The run's config names its assets (dist/ without api/), routes, bucket and API_INDEX.
-    config = await r2RunConfig(projectDir, {
+    config = await r2RunConfig(options.configDir ?? projectDir, {
       assetsDir: staged.dir,
       bucket: { name: options.bucket, remote: !local },
       indexId: plan.indexId,

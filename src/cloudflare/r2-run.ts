@@ -10,6 +10,7 @@ import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
 import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
 import { type BucketPlan, type UploadCount, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { temporaryFolder } from './temporary-folder.ts';
+import { keepWranglerLocal } from './wrangler-local.ts';
 
 /**
  * The routes that run the Worker in the R2 mode: those that need the core, and the offline
@@ -41,8 +42,8 @@ export interface R2Run {
   workerRoutes: readonly string[];
 }
 
-/** The settings of wrangler.toml this file reads or sets; the others are passed on as they are. */
-interface WranglerConfig {
+/** The settings of wrangler.toml this tooling reads or sets; the others are passed on as they are. */
+export interface WranglerConfig {
   main?: string;
   /** The build command (npm run worker:routes) and where it runs: relative to wrangler.toml. */
   build?: { command?: string; cwd?: string; watch_dir?: string | string[] };
@@ -72,9 +73,7 @@ function handMadeR2Setting(project: WranglerConfig): string | undefined {
  * is refused, naming the setting.
  */
 export async function r2RunConfig(configDir: string, run: R2Run): Promise<{ path: string; remove(): void }> {
-  const { experimental_readRawConfig } = await import('wrangler');
-  const projectPath = join(configDir, 'wrangler.toml');
-  const project = (experimental_readRawConfig({ config: projectPath }) as { rawConfig: WranglerConfig }).rawConfig;
+  const { config: project } = await projectConfig(configDir);
   const handMade = handMadeR2Setting(project);
   const wrong = handMade ? `sets up the R2 mode by hand (${handMade})` : 'has no "run_worker_first = true"';
   if (handMade !== undefined || project.assets?.run_worker_first !== true)
@@ -101,6 +100,13 @@ export async function r2RunConfig(configDir: string, run: R2Run): Promise<{ path
   const path = join(folder.path, 'wrangler.json');
   writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
   return { path, remove: folder.remove };
+}
+
+/** The wrangler.toml of `configDir` as wrangler itself reads it, and its path. */
+export async function projectConfig(configDir: string): Promise<{ path: string; config: WranglerConfig }> {
+  const { experimental_readRawConfig } = await import('wrangler');
+  const path = join(configDir, 'wrangler.toml');
+  return { path, config: (experimental_readRawConfig({ config: path }) as { rawConfig: WranglerConfig }).rawConfig };
 }
 
 /** The build table with its folders made absolute from `configDir`. */
@@ -161,6 +167,7 @@ export async function seedBucket(
   plan: BucketPlan,
   dryRun = false,
 ): Promise<UploadCount> {
+  if (persistDir !== undefined) keepWranglerLocal();
   const copy = dryRun && persistDir !== undefined ? copyOfLocalBucket(persistDir) : undefined;
   const stateDir = copy?.path ?? persistDir;
   const { getPlatformProxy } = await import('wrangler');

@@ -1,14 +1,14 @@
 // `npm run worker`: the Worker in workerd through wrangler's programmatic API (its DevEnv, what
-// `wrangler dev` runs), locally and offline, in front of the existing dist/. Honours PORT
-// (8787), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256; with no token configured it makes
-// one up, as the Node server does. With API_RATE_LIMIT it runs with Cloudflare's rate limiting
-// binding, which wrangler simulates. Clients reach it through a small front on PORT that sets
-// CF-Connecting-IP from the socket, as Cloudflare's edge does; wrangler listens behind it on a
-// port of loopback the system picks. With BODIES=r2 it runs the R2 mode (docs/deploy.md): the
-// API's files in wrangler's local R2, seeded from dist/ with what it lacks (and the bundles past
-// R2_DOWNLOADS_ABOVE), the static assets without them, and the Worker run first only for the
-// routes that need it. The tokens go to wrangler in memory, and from it to workerd on a pipe:
-// never on a command line or in a file.
+// `wrangler dev` runs), locally and offline (wrangler-local.ts), in front of the existing dist/.
+// Honours PORT (8787), HOST (127.0.0.1), API_TOKENS and API_TOKEN_SHA256; with no token
+// configured it makes one up, as the Node server does. With API_RATE_LIMIT it runs with
+// Cloudflare's rate limiting binding, which wrangler simulates. Clients reach it through a small
+// front on PORT that sets CF-Connecting-IP from the socket, as Cloudflare's edge does; wrangler
+// listens behind it on a port of loopback the system picks. With BODIES=r2 it runs the R2 mode
+// (docs/deploy.md): the API's files in wrangler's local R2, seeded from dist/ with what it lacks
+// (and the bundles past R2_DOWNLOADS_ABOVE), the static assets without them, and the Worker run
+// first only for the routes that need it. The tokens go to wrangler in memory, and from it to
+// workerd on a pipe: never on a command line or in a file.
 import '../schema/node-check.ts';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import { devNull } from 'node:os';
@@ -34,6 +34,7 @@ import {
 import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
 import { r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
 import { exitOnSignals } from './temporary-folder.ts';
+import { keepWranglerLocal } from './wrangler-local.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -260,6 +261,7 @@ async function startInWorkerd(options: WorkerOptions, run: RunFiles): Promise<Wr
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  keepWranglerLocal();
   const host = options.host ?? '127.0.0.1';
   const run = await runFiles(options);
   const worker = await startInWorkerd(options, run).catch((error: unknown) => {

@@ -22,7 +22,7 @@ export const SITEMAP_INDEX_FILE = `${SITEMAP_NAME}-index.xml`;
 export const PACK_FILE = `${API_DIR}/bodies.pack`;
 
 /**
- * The settings a build was made with that change what it writes (SITE_ORIGIN): `npm start` and
+ * The settings a build was made with that change what it writes (SITE_ORIGIN, TREEFARM_DATA_DIR): `npm start` and
  * `npm run deploy` build again when they differ from the settings now. Not deployed.
  */
 export const BUILD_SETTINGS_FILE = `${API_DIR}/build-settings.json`;

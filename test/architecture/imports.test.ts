@@ -21,8 +21,9 @@ const allowed: Record<string, readonly string[]> = {
   // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It
   // reads its settings where every process does and makes up tokens as the Node server does
   // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
-  // contract's names. Nothing imports it but its own CLIs and tests: no layer lists it.
-  cloudflare: ['server', 'edge', 'schema', 'contract'],
+  // contract's names, and checks wrangler.toml's [vars] by the Worker's own rules (worker/settings.ts).
+  // Nothing imports it but its own CLIs and tests: no layer lists it.
+  cloudflare: ['server', 'worker', 'edge', 'schema', 'contract'],
   build: ['schema', 'contract'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],

@@ -205,6 +205,80 @@ describe('a stale build is built first, saying why; a dry run builds nothing', (
   });
 });
 
+describe("wrangler.toml's [vars] are checked by the Worker's own rules before anything is built or uploaded", () => {
+  const KEY = 'a'.repeat(64);
+  /** A folder with the project's wrangler.toml, these lines added under [vars]. */
+  const configWith = (vars: string): string => {
+    const dir = temporary('deploy-config-');
+    const shipped = readFileSync(join(projectDir, 'wrangler.toml'), 'utf8');
+    writeFileSync(join(dir, 'wrangler.toml'), `${shipped}\n[vars]\n${vars}\n`);
+    return dir;
+  };
+  /** A deploy of a stale build with `configDir`, recording what it built, uploaded and ran. */
+  const attempt = async (configDir: string, more: Partial<DeployOptions>) => {
+    const done: string[] = [];
+    const lines: string[] = [];
+    const outcome = deploy({
+      distDir: build(),
+      bodies: 'r2',
+      bucket: DEFAULT_BUCKET,
+      dryRun: false,
+      configDir,
+      source: { staleReason: () => 'stale', build: async () => void done.push('built') },
+      upload: async () => {
+        done.push('uploaded');
+        return { missing: 0, corrupt: 0 };
+      },
+      wrangler: (args) => void done.push(`wrangler ${args[0]}`),
+      log: (line) => lines.push(line),
+      ...more,
+    });
+    return { outcome, done, lines };
+  };
+
+  test.for([
+    { mode: 'r2', dryRun: false },
+    { mode: 'r2', dryRun: true },
+    { mode: 'assets', dryRun: false },
+    { mode: 'assets', dryRun: true },
+  ] as const)(
+    'a malformed value is refused, naming the variable and the value (BODIES=$mode, dry run $dryRun)',
+    async ({ mode, dryRun }) => {
+      const dir = configWith('DISCORD_PUBLIC_KEY = "abc"');
+      const { outcome, done, lines } = await attempt(dir, { bodies: mode, dryRun });
+      await expect(outcome).rejects.toThrow(
+        `${join(dir, 'wrangler.toml')} [vars]: DISCORD_PUBLIC_KEY must be the Discord application's public key: ` +
+          '64 hex digits, got "abc". The deployed Worker would find the same',
+      );
+      expect({ done, lines }).toEqual({ done: [], lines: [] });
+    },
+  );
+
+  test("a secret's malformed value is named by its variable, the value not shown", async () => {
+    const { outcome } = await attempt(configWith('API_TOKEN_SHA256 = "not-a-digest-3f9a"'), {});
+    const error = await outcome.then(
+      () => expect.unreachable('deployed'),
+      (reason: unknown) => reason as Error,
+    );
+    expect(error.message).toContain('API_TOKEN_SHA256 entry 1 is not 64 lowercase hex digits');
+    expect(error.message).not.toContain('3f9a');
+  });
+
+  test('every malformed variable is named at once, a number where the Worker reads text among them', async () => {
+    const { outcome } = await attempt(configWith('API_RATE_LIMIT = 100\nDISCORD_PUBLIC_KEY = "xyz"'), {});
+    await expect(outcome).rejects.toThrow(
+      'API_RATE_LIMIT must be a quoted string, got 100; DISCORD_PUBLIC_KEY must be',
+    );
+  });
+
+  test('well-formed values pass: the deploy goes on to build, upload and deploy', async () => {
+    const dir = configWith(`DISCORD_PUBLIC_KEY = "${KEY}"\nAPI_RATE_LIMIT = "100/60s"\nOTHER = 5`);
+    const { outcome, done } = await attempt(dir, { localPersistDir: undefined });
+    await outcome;
+    expect(done).toEqual(['built', 'uploaded', 'wrangler deploy']);
+  });
+});
+
 test('an interrupted upload names the object and the bucket; a second run puts exactly the rest', async () => {
   const bucket = memoryBucket();
   const deployed = build();

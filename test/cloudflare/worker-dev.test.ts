@@ -69,7 +69,9 @@ function startCli(env: Record<string, string>): { cli: ChildProcess; tmp: string
     env: { ...process.env, TMPDIR: tmp, ...env },
   });
   const remove = () => {
-    if (cli.exitCode === null && cli.signalCode === null) cli.kill('SIGKILL');
+    // SIGTERM, never SIGKILL: the CLI then exits through its exit hooks, which stop its workerd;
+    // killed outright, it would leave workerd running with no parent.
+    if (cli.exitCode === null && cli.signalCode === null) cli.kill('SIGTERM');
     rmSync(tmp, { recursive: true, force: true });
   };
   return { cli, tmp, remove };

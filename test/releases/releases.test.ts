@@ -6,8 +6,11 @@ import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { staleReason } from '../../src/build/freshness.ts';
 import { releaseDigest, type ReleaseData } from '../../src/build/releases.ts';
+import { projectDir } from '../../src/build/site.ts';
 import { createClient, NotFoundError, openBundle, type TreefarmData } from '../../src/client/index.ts';
+import { BUILD_SETTINGS_FILE } from '../../src/contract/build-files.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { minimalRecords } from '../fixtures/minimal-content.ts';
@@ -56,6 +59,18 @@ afterAll(() => history?.project.remove());
 
 test('the history builds', () => {
   expect({ status: build.status, output: build.status === 0 ? '' : build.output }).toEqual({ status: 0, output: '' });
+});
+
+test('the build records its data folder (TREEFARM_DATA_DIR): npm start of the project would build again', () => {
+  const root = history.project.root;
+  expect(JSON.parse(readFileSync(join(dist, BUILD_SETTINGS_FILE), 'utf8'))).toEqual({
+    SITE_ORIGIN: HISTORY_ORIGIN,
+    TREEFARM_DATA_DIR: root,
+  });
+  expect(staleReason(projectDir, dist, { siteOrigin: HISTORY_ORIGIN, dataDir: root })).toBeUndefined();
+  expect(staleReason(projectDir, dist, { siteOrigin: HISTORY_ORIGIN, dataDir: undefined })).toBe(
+    `TREEFARM_DATA_DIR is now unset; the last build was made with ${JSON.stringify(root)}`,
+  );
 });
 
 test('release ids are the UTC date, then -2, -3, -4 for later releases the same day', () => {

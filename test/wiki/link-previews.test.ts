@@ -128,13 +128,16 @@ describe('with SITE_ORIGIN', () => {
   );
 
   test('the build records SITE_ORIGIN, unpublished: npm start builds again when it changes, not else', () => {
-    expect(JSON.parse(readFileSync(join(withOrigin, BUILD_SETTINGS_FILE), 'utf8'))).toEqual({ SITE_ORIGIN: ORIGIN });
+    expect(JSON.parse(readFileSync(join(withOrigin, BUILD_SETTINGS_FILE), 'utf8'))).toEqual({
+      SITE_ORIGIN: ORIGIN,
+      TREEFARM_DATA_DIR: null,
+    });
     expect(readFileSync(join(withOrigin, ASSETS_IGNORE_FILE), 'utf8').split('\n')).toContain(BUILD_SETTINGS_FILE);
-    expect(staleReason(projectDir, withOrigin, { siteOrigin: ORIGIN })).toBeUndefined();
-    expect(staleReason(projectDir, withOrigin, { siteOrigin: undefined })).toBe(
+    expect(staleReason(projectDir, withOrigin, { siteOrigin: ORIGIN, dataDir: undefined })).toBeUndefined();
+    expect(staleReason(projectDir, withOrigin, { siteOrigin: undefined, dataDir: undefined })).toBe(
       `SITE_ORIGIN is now unset; the last build was made with "${ORIGIN}"`,
     );
-    expect(staleReason(projectDir, distDir, { siteOrigin: ORIGIN })).toBe(
+    expect(staleReason(projectDir, distDir, { siteOrigin: ORIGIN, dataDir: undefined })).toBe(
       `SITE_ORIGIN is now "${ORIGIN}"; the last build was made without it`,
     );
   });
