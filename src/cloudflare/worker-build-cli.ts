@@ -1,11 +1,12 @@
 // `npm run worker:build`, wrangler's build command (wrangler.toml [build]): bundles the Worker
-// (src/worker/worker.ts) into build/worker/ with esbuild's code splitting, which wrangler uploads
-// as it is (no_bundle): the main module, what it imports at once, and a module of its own for
-// each app the Worker imports by its first request (src/worker/apps.ts), with what the apps
-// share with each other and with the main module (zod, the contract) in shared modules, so an
-// isolate evaluates each once. Nothing is written under src/. esbuild is given wrangler's own
-// settings (target, conditions, names kept). A file is written only when its bytes change, and
-// by a rename, and a module no longer built is removed: several `wrangler dev` runs at once (the
+// (src/worker/worker.ts) into build/worker/ with esbuild's code splitting: the main module, and in
+// chunks/ a module of its own for each app the Worker imports by its first request
+// (src/worker/apps.ts) and shared modules for what the apps share with each other and with the
+// main module (zod, the contract), so an isolate evaluates each once. wrangler uploads the chunks
+// as they are (find_additional_modules) and the main module as its own bundle of it. Nothing is
+// written under src/. esbuild is given wrangler's own settings (target, conditions, names kept).
+// A file is written only when its bytes change, and by a rename, and a module no longer built is
+// removed: several `wrangler dev` runs at once (the
 // test suites) build alike, and none sees a half-written module or reloads for nothing.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

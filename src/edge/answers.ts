@@ -71,6 +71,7 @@ export class AnswerCache {
   private preflightAnswer: EdgeResponse | undefined;
   private mcpPreflightAnswer: EdgeResponse | undefined;
   private readonly guardedHandOffs = new Map<AppName, AppHandOff>();
+  private readonly unguardedHandOffs = new Map<AppName, AppHandOff>();
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   private baseHeaders: Headers | undefined;
 
@@ -141,6 +142,13 @@ export class AnswerCache {
     if (mcp) this.mcpPreflightAnswer = answer;
     else this.preflightAnswer = answer;
     return answer;
+  }
+
+  /** The hand-off of every request to an app that is not guarded: no token, no count, no headers of the API. */
+  unguardedHandOff(app: AppName): AppHandOff {
+    const known = this.unguardedHandOffs.get(app) ?? Object.freeze({ type: 'app' as const, app, headers: {} });
+    this.unguardedHandOffs.set(app, known);
+    return known;
   }
 
   /** The hand-off of every request to a guarded app (/mcp) let through: the API's headers, never cached. */

@@ -80,23 +80,11 @@ export function createEdge({
   const limiter = rateLimit && rateLimiter(rateLimit, answers);
   const resolveApi = apiAnswers(index, answers);
 
-  /** The hand-off of an app that is not guarded: no token, no count, no headers of the API. */
-  const unguarded = new Map<AppName, AppHandOff>();
-  const handOff = (app: AppName): AppHandOff => {
-    const known = unguarded.get(app) ?? Object.freeze({ type: 'app' as const, app, headers: NO_HEADERS });
-    unguarded.set(app, known);
-    return known;
-  };
-
   /**
    * An /api/ or guarded app's request once any limit has let it through: without a valid token
    * the 401, so nothing about either leaks; with one, the API's answer, or the app handed over.
    */
-  const answerApi = (
-    request: EdgeRequest,
-    verdict: Verdict,
-    app: AppName | undefined,
-  ): Promise<EdgeResponse | AppHandOff> => {
+  const answerApi = (request: EdgeRequest, verdict: Verdict, app?: AppName): Promise<EdgeResponse | AppHandOff> => {
     if (typeof verdict !== 'object')
       return answers.fixed(
         401,
@@ -111,7 +99,7 @@ export function createEdge({
     // Method and path.
     const route = routeOf(request, apps);
     if (route === 'static') return STATIC;
-    if (typeof route === 'object' && !route.guarded) return handOff(route.name);
+    if (typeof route === 'object' && !route.guarded) return answers.unguardedHandOff(route.name);
     if (route === 'api-folder') return answers.fixed(404, 'not-found', request, NO_HEADERS, OUTSIDE_API);
     if (route === 'static-method')
       return answers.fixed(405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, OUTSIDE_API);

@@ -6,7 +6,7 @@
 import { type AppName, type AppTable, appTable } from '../edge/apps.ts';
 import type { Feature, WorkerConfiguration } from './settings.ts';
 
-/** The apps of each feature a malformed setting may turn off (the API's, guarded by it, are turned off with it: worker.ts). */
+/** The apps each feature turned off takes with it (the API's guarded apps go with it in worker.ts). */
 const APPS_OF: Record<Feature, readonly AppName[]> = { api: [], discord: ['discord'], invocations: [] };
 
 /** The 503's message of a feature turned off. */

@@ -68,7 +68,7 @@ test('a malformed DISCORD_PUBLIC_KEY: the Discord route 503 naming it, logged on
   expect(String(logged.mock.calls[0]?.[0])).toContain('DISCORD_PUBLIC_KEY');
 });
 
-test('a malformed API_RATE_LIMIT: /api/ and /mcp 503 naming it (never unlimited); the wiki and /healthz serve', async () => {
+test('a malformed API_RATE_LIMIT: /api/ and /mcp 503 naming it (never unlimited); the rest serves', async () => {
   const { fetch, logged } = await isolate({ API_RATE_LIMIT: 'lots' });
   for (const answer of [await fetch('/api/trees'), await fetch('/mcp', mcpCall)]) {
     expect(answer.status).toBe(503);

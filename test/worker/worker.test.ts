@@ -251,7 +251,7 @@ describe('a deployment whose settings cannot work says which setting: 500, or 50
     expect(answer.body.message).toContain('API_RATE_LIMIT (its numbers, such as 100/60s) is not set');
   });
 
-  test('a bad API_RATE_LIMIT turns the API off (503, never unlimited), naming the variable; both set serve', async () => {
+  test('a bad API_RATE_LIMIT turns the API off (503, never unlimited), naming it; both set serve', async () => {
     const answer = await misconfigured({ API_RATE_LIMIT: 'lots', API_RATE_LIMITER: binding });
     expect(answer.status).toBe(503);
     expect(answer.body.message).toContain("This deployment's api feature is off: API_RATE_LIMIT must be");
