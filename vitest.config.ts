@@ -3,7 +3,6 @@
 // - unit: the files below, in-process, that need no build, no server, no browser and no child
 //   process (test/architecture/test-projects.test.ts keeps them so); runnable on a fresh clone.
 // - integration: every other file, after one build of dist/ when it is missing or stale.
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export const unitTests: readonly string[] = [
@@ -49,16 +48,6 @@ export const unitTests: readonly string[] = [
 ];
 
 export default defineConfig({
-  resolve: {
-    // The Worker imports a lazily loaded route (src/worker/lazy-route.ts) as the bundle wrangler
-    // uploads, src/worker/lazy/<route>.js: in-process, the tests run its source instead.
-    alias: [
-      {
-        find: /^\.\/lazy\/([\w-]+)\.js$/,
-        replacement: `${fileURLToPath(new URL('./src/worker/lazy/', import.meta.url))}$1.ts`,
-      },
-    ],
-  },
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,

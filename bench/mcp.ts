@@ -81,7 +81,8 @@ async function inProcess(era: keyof typeof ERAS): Promise<{ get: number; tool: n
   const { store, core, request, get: answerGet } = await inProcessGet(GET_TARGET, TOKEN);
   const get = await cpuPerCall(CALLS, answerGet);
   const handOff = await core({ ...request, method: 'POST', pathname: '/mcp', query: '' });
-  if (handOff.type !== 'mcp') throw new Error(`POST /mcp was not handed to the MCP server: ${handOff.type}`);
+  if (handOff.type !== 'app' || handOff.app !== 'mcp')
+    throw new Error(`POST /mcp was not handed to the MCP server: ${handOff.type}`);
   const tool = await cpuPerCall(CALLS, async () => {
     const response = await answerMcp(
       new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }),

@@ -1,7 +1,8 @@
 // `npm run bench:startup`: how long `npm run serve` takes to be ready, and the memory it holds
 // then (the supervisor and its serving process together), for the real build and for
 // synthetic builds of many API records; then the Worker's start (bench/lib/worker-startup.ts):
-// its startup CPU and script size beside the Worker without /mcp. A synthetic build is the real
+// its startup CPU and script size beside the Worker without its apps, with the legacy module
+// registry, and before /mcp at its own compatibility date. A synthetic build is the real
 // API build (loadContent + emitApi, so every distinct body with its br and gzip variants) of
 // `writeSyntheticContent` trees plus the real other kinds; its time is shown too.
 // Options: --sizes real,100000 (trees; "real" is dist/), --runs 3, --work <dir> (keep the

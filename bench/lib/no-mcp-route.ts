@@ -1,5 +1,6 @@
-// The /mcp route module of the Worker without /mcp (bench/lib/worker-startup.ts): the Worker as it
-// was before MCP, with the same shape, so the two builds differ by the MCP server alone.
-export async function answerMcp(): Promise<Response> {
-  return new Response(null, { status: 404 });
-}
+// The /mcp app of the Worker without its apps (bench/lib/worker-startup.ts), built in place of
+// src/edge/apps/mcp.ts: the Worker as it was before MCP, with the same shape, so the builds
+// differ by the apps alone.
+import type { App } from '../../src/edge/apps.ts';
+
+export const mcpApp: App = async () => new Response(null, { status: 404 });

@@ -20,21 +20,14 @@ const SOURCES = [
   'package-lock.json',
 ];
 
-/**
- * Folders inside the sources that the build does not read and other commands write into: the
- * Worker's lazily loaded routes, bundled there by `npm run worker:routes` (the Worker's tests run
- * it), would otherwise make a build made before them look stale.
- */
-const NOT_SOURCES = ['src/worker/lazy'];
-
-/** The newest change at or below `path` (none in `skipped`): its time, and the file (or folder) changed then. */
-function newestChange(path: string, skipped: ReadonlySet<string>): { time: number; path: string } | undefined {
-  if (!existsSync(path) || skipped.has(path)) return undefined;
+/** The newest change at or below `path`: its time, and the file (or folder) changed then. */
+function newestChange(path: string): { time: number; path: string } | undefined {
+  if (!existsSync(path)) return undefined;
   const stat = statSync(path);
   let newest = { time: stat.mtimeMs, path };
   if (stat.isDirectory())
     for (const entry of readdirSync(path)) {
-      const below = newestChange(join(path, entry), skipped);
+      const below = newestChange(join(path, entry));
       if (below && below.time > newest.time) newest = below;
     }
   return newest;
@@ -54,14 +47,13 @@ export function staleReason(
   const settingChanged = changedSetting(join(distDir, BUILD_SETTINGS_FILE), outputSettings(settings, projectDir));
   if (settingChanged) return settingChanged;
   const built = statSync(manifest).mtimeMs;
-  const skipped = new Set(NOT_SOURCES.map((folder) => join(projectDir, folder)));
   const data = dataFolder(settings, projectDir);
   const sources = [
     ...DATA_SOURCES.map((source) => join(data, source)),
     ...SOURCES.map((source) => join(projectDir, source)),
   ];
   for (const source of sources) {
-    const changed = newestChange(source, skipped);
+    const changed = newestChange(source);
     if (changed && changed.time > built) return `${shownPath(projectDir, changed.path)} changed since the last build`;
   }
   return undefined;

@@ -45,7 +45,7 @@ export interface R2Run {
 /** The settings of wrangler.toml this tooling reads or sets; the others are passed on as they are. */
 export interface WranglerConfig {
   main?: string;
-  /** The build command (npm run worker:routes) and where it runs: relative to wrangler.toml. */
+  /** The build command (npm run worker:build) and where it runs: relative to wrangler.toml. */
   build?: { command?: string; cwd?: string; watch_dir?: string | string[] };
   assets?: { directory?: string; run_worker_first?: unknown };
   r2_buckets?: { binding?: string }[];

@@ -14,7 +14,8 @@ import {
 import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
-import type { BodySource, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
+import type { AppName } from './apps.ts';
+import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor } from './negotiation.ts';
 import { methodOf } from './route.ts';
@@ -69,7 +70,8 @@ export class AnswerCache {
   private readonly fixedBodies = new Map<FixedBodyName, string>();
   private preflightAnswer: EdgeResponse | undefined;
   private mcpPreflightAnswer: EdgeResponse | undefined;
-  private mcpAnswer: McpHandOff | undefined;
+  private readonly guardedHandOffs = new Map<AppName, AppHandOff>();
+  private readonly unguardedHandOffs = new Map<AppName, AppHandOff>();
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   private baseHeaders: Headers | undefined;
 
@@ -142,13 +144,24 @@ export class AnswerCache {
     return answer;
   }
 
-  /** The hand-off of every /mcp request let through: the API's headers, never cached. */
-  async mcpHandOff(): Promise<McpHandOff> {
-    this.mcpAnswer ??= Object.freeze({
-      type: 'mcp',
+  /** The hand-off of every request to an app that is not guarded: no token, no count, no headers of the API. */
+  unguardedHandOff(app: AppName): AppHandOff {
+    const known = this.unguardedHandOffs.get(app) ?? Object.freeze({ type: 'app' as const, app, headers: {} });
+    this.unguardedHandOffs.set(app, known);
+    return known;
+  }
+
+  /** The hand-off of every request to a guarded app (/mcp) let through: the API's headers, never cached. */
+  async guardedHandOff(app: AppName): Promise<AppHandOff> {
+    const known = this.guardedHandOffs.get(app);
+    if (known) return known;
+    const handOff: AppHandOff = Object.freeze({
+      type: 'app',
+      app,
       headers: Object.freeze({ ...(await this.commonHeaders()), ...this.policy, ...ERROR_HEADERS }),
     });
-    return this.mcpAnswer;
+    this.guardedHandOffs.set(app, handOff);
+    return handOff;
   }
 
   private async commonHeaders(): Promise<Headers> {

@@ -7,8 +7,9 @@
 //   health           health.ts        GET /healthz
 //   token            token-verdict.ts whether the Authorization header carries a configured token
 //   limit            rate-limit.ts    which count the request falls under, and the 429 past it
-//   resolve          api-answer.ts    what answers the endpoint, query and release (/mcp: mcp.ts)
-//   (the Discord app, /discord/interactions, is handed to the adapter before the token: discord/)
+//   resolve          api-answer.ts    what answers the endpoint, query and release
+//   (an app of the seam, apps.ts, is handed to the adapter: /mcp after the limit, the Discord
+//   app, whose signature is its credential, before the token)
 //   answer           answers.ts       each answer made once, frozen and shared
 // The work a request repeats (negotiation, resolving a query, a token already verified) is
 // remembered in bounded memos, so the common request allocates almost nothing.
@@ -16,13 +17,13 @@ import { CHALLENGE_HEADERS, STATIC_METHODS } from '../contract/headers.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { apiAnswers } from './api-answer.ts';
 import { AnswerCache, ERROR_HEADERS, OUTSIDE_API } from './answers.ts';
+import type { AppName } from './apps.ts';
 import {
-  DISCORD,
+  type AppHandOff,
   type EdgeDecision,
   type EdgeRequest,
   type EdgeResponse,
   type Headers,
-  type McpHandOff,
   STATIC,
 } from './decision.ts';
 import { healthCheck } from './health.ts';
@@ -31,15 +32,7 @@ import { routeOf } from './route.ts';
 import { tokenVerdicts, type Verdict } from './token-verdict.ts';
 import type { Digest } from './tokens.ts';
 
-export type {
-  BodySource,
-  CountedResponse,
-  DiscordHandOff,
-  EdgeDecision,
-  EdgeRequest,
-  EdgeResponse,
-  McpHandOff,
-} from './decision.ts';
+export type { AppHandOff, BodySource, CountedResponse, EdgeDecision, EdgeRequest, EdgeResponse } from './decision.ts';
 export type { EdgeRateLimit, RateCount, RateScope } from './rate-limit.ts';
 
 export interface EdgeOptions {
@@ -50,8 +43,10 @@ export interface EdgeOptions {
   tokenNames?: readonly string[];
   /** Off when absent. */
   rateLimit?: EdgeRateLimit;
-  /** Whether the Discord app answers at DISCORD_PATH (DISCORD_PUBLIC_KEY is set). */
-  discord?: boolean;
+  /** The apps of the seam that are on (apps.ts); /mcp alone when absent (the Discord app needs its key). */
+  apps?: ReadonlySet<AppName>;
+  /** The optional features a malformed setting turned off (the Worker's), which /healthz names. */
+  disabled?: readonly string[];
 }
 
 /**
@@ -69,25 +64,27 @@ const NO_HEADERS: Headers = {};
 const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
+const ONLY_MCP: ReadonlySet<AppName> = new Set(['mcp']);
 
 export function createEdge({
   index,
   tokenDigests,
   tokenNames = [],
   rateLimit,
-  discord = false,
+  apps = ONLY_MCP,
+  disabled = [],
 }: EdgeOptions): EdgeCore {
   const answers = new AnswerCache(index, policyHeaders(rateLimit));
-  const health = healthCheck(index, answers);
+  const health = healthCheck(index, answers, disabled);
   const tokens = tokenVerdicts(tokenDigests, tokenNames);
   const limiter = rateLimit && rateLimiter(rateLimit, answers);
   const resolveApi = apiAnswers(index, answers);
 
   /**
-   * An /api/ or /mcp request once any limit has let it through: without a valid token the 401,
-   * so nothing about either leaks; with one, the API's answer, or /mcp handed to the adapter.
+   * An /api/ or guarded app's request once any limit has let it through: without a valid token
+   * the 401, so nothing about either leaks; with one, the API's answer, or the app handed over.
    */
-  const answerApi = (request: EdgeRequest, verdict: Verdict, mcp: boolean): Promise<EdgeResponse | McpHandOff> => {
+  const answerApi = (request: EdgeRequest, verdict: Verdict, app?: AppName): Promise<EdgeResponse | AppHandOff> => {
     if (typeof verdict !== 'object')
       return answers.fixed(
         401,
@@ -95,14 +92,14 @@ export function createEdge({
         request,
         UNAUTHORIZED_HEADERS,
       );
-    return mcp ? answers.mcpHandOff() : resolveApi(request);
+    return app ? answers.guardedHandOff(app) : resolveApi(request);
   };
 
   const decide = async (request: EdgeRequest, tokenCount?: RateCount): Promise<EdgeDecision> => {
     // Method and path.
-    const route = routeOf(request, discord);
+    const route = routeOf(request, apps);
     if (route === 'static') return STATIC;
-    if (route === 'discord') return DISCORD;
+    if (typeof route === 'object' && !route.guarded) return answers.unguardedHandOff(route.name);
     if (route === 'api-folder') return answers.fixed(404, 'not-found', request, NO_HEADERS, OUTSIDE_API);
     if (route === 'static-method')
       return answers.fixed(405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, OUTSIDE_API);
@@ -111,14 +108,14 @@ export function createEdge({
     // The token: verified before the request is counted, so a valid one counts against itself alone.
     const authorization = request.header('authorization');
     const verdict = tokens.known(authorization) ?? (await tokens.verify(authorization));
-    const mcp = route === 'mcp';
-    if (!limiter) return answerApi(request, verdict, mcp);
+    const app = typeof route === 'object' ? route.name : undefined;
+    if (!limiter) return answerApi(request, verdict, app);
     // The limit.
     const count = await limiter.count(request, verdict, tokenCount);
     if (!count.allowed) return limiter.tooMany(request, count, typeof verdict === 'object' ? 'token' : 'address');
     // Resolve and answer.
     const tokenKey = typeof verdict === 'object' ? verdict.key : undefined;
-    return countedAnswer(await answerApi(request, verdict, mcp), count, tokenKey);
+    return countedAnswer(await answerApi(request, verdict, app), count, tokenKey);
   };
   decide.tokenName = (authorization: string | null) => {
     const known = tokens.known(authorization);

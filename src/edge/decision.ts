@@ -1,5 +1,6 @@
 // What the edge core reads of a request and what it decides, the words every step of the core
 // (core.ts) and every adapter share.
+import type { AppName } from './apps.ts';
 import type { Encoding } from './negotiation.ts';
 
 export interface EdgeRequest {
@@ -37,24 +38,16 @@ export interface EdgeResponse {
 }
 
 /**
- * A request to /mcp that the token check and the rate limit let through: the adapter answers it
- * with src/edge/mcp.ts, adding these headers (the API's, never cached). Shared, frozen.
+ * A request for an app of the seam (apps.ts): the adapter's bridge answers it with the app,
+ * adding these headers. A guarded app's request (/mcp) comes once the token check and the rate
+ * limit let it through, with the API's headers (never cached); another's (the Discord app, whose
+ * signature is its credential) before the token step, uncounted, with none. Shared, frozen.
  */
-export interface McpHandOff {
-  readonly type: 'mcp';
-  readonly headers: Readonly<Record<string, string>>;
+export interface AppHandOff {
+  readonly type: 'app';
+  readonly app: AppName;
+  readonly headers: Headers;
 }
-
-/**
- * A request to the Discord app's endpoint (DISCORD_PATH, when it is on): no token, no count
- * (Discord's signature is its credential); the adapter answers it with src/edge/discord,
- * loaded at the first such request. Shared, frozen.
- */
-export interface DiscordHandOff {
-  readonly type: 'discord';
-}
-
-export const DISCORD: DiscordHandOff = Object.freeze({ type: 'discord' });
 
 /**
  * An answer counted under a rate limit: the shared `answer` plus what is this request's alone,
@@ -62,7 +55,7 @@ export const DISCORD: DiscordHandOff = Object.freeze({ type: 'discord' });
  */
 export interface CountedResponse {
   readonly type: 'counted';
-  readonly answer: EdgeResponse | McpHandOff;
+  readonly answer: EdgeResponse | AppHandOff;
   /** The value of this request's RateLimit header, where the runtime knows what is left. */
   readonly rateLimit?: string;
   /**
@@ -74,7 +67,7 @@ export interface CountedResponse {
 }
 
 /** `static`: not the API's; the adapter serves the static site. */
-export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | McpHandOff | DiscordHandOff | CountedResponse;
+export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | AppHandOff | CountedResponse;
 
 /** The static site's: shared by every request the adapter serves from its files. */
 export const STATIC: EdgeDecision = Object.freeze({ type: 'static' });

@@ -7,11 +7,15 @@ import type { EdgeRequest, EdgeResponse, Headers } from './decision.ts';
 
 const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
 
-/** The answer to GET and HEAD /healthz of one build: its body made on the first. */
-export function healthCheck(index: RouteIndex, answers: AnswerCache): (request: EdgeRequest) => Promise<EdgeResponse> {
+/** The answer to GET and HEAD /healthz of one build (naming the features `disabled`): its body made on the first. */
+export function healthCheck(
+  index: RouteIndex,
+  answers: AnswerCache,
+  disabled: readonly string[] = [],
+): (request: EdgeRequest) => Promise<EdgeResponse> {
   let body: MadeBody | undefined;
   return async (request) => {
-    const text = healthBody((await currentRoot(index)).version);
+    const text = healthBody((await currentRoot(index)).version, disabled);
     body ??= await madeBody(text);
     return answers.respond(200, body, request, HEALTH_HEADERS, OUTSIDE_API);
   };

@@ -5,7 +5,7 @@ import { type RateScope, rateLimitPolicy, rateLimitState, tooManyRequestsBody } 
 import type { RateLimit } from '../schema/environment.ts';
 import { addressKey } from './client-address.ts';
 import { type AnswerCache, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
-import type { CountedResponse, EdgeRequest, EdgeResponse, Headers, McpHandOff } from './decision.ts';
+import type { AppHandOff, CountedResponse, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import type { Verdict } from './token-verdict.ts';
 
@@ -78,7 +78,7 @@ export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCach
  * key a repeat of the request is counted under, when it has one (see CountedResponse).
  */
 export function countedAnswer(
-  answer: EdgeResponse | McpHandOff,
+  answer: EdgeResponse | AppHandOff,
   count: RateCount | undefined,
   tokenKey?: string,
 ): CountedResponse {

@@ -1,21 +1,20 @@
 // The first step of a request through the edge core: by its method and path, which part of the
 // service it is for.
 import { HEALTH_PATH } from '../contract/health.ts';
-import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
+import { type AppMount, type AppName, mountAt } from './apps.ts';
 import type { EdgeRequest } from './decision.ts';
 import { reachesApiFolder } from './static-guard.ts';
 
 /**
- * Where a request goes: the API or the MCP server (their preflight apart), the Discord app, the
- * health check, the static site, or one of the static site's refusals (a spelling of the
- * private API folder; a method the site does not serve).
+ * Where a request goes: the API (its preflight apart), an app of the seam (apps.ts; a guarded
+ * app's preflight apart), the health check, the static site, or one of the static site's
+ * refusals (a spelling of the private API folder; a method the site does not serve).
  */
 export type Route =
   | 'api'
-  | 'mcp'
+  | AppMount
   | 'preflight'
   | 'mcp-preflight'
-  | 'discord'
   | 'health'
   | 'static'
   | 'api-folder'
@@ -25,15 +24,15 @@ export type Route =
 export const methodOf = (request: EdgeRequest): string =>
   request.method === 'GET' ? 'GET' : request.method.toUpperCase();
 
-/** `discord`: whether the Discord app is on (DISCORD_PUBLIC_KEY set); off, its path is the static site's. */
-export function routeOf(request: EdgeRequest, discord = false): Route {
+/** `apps`: the apps that are on (the Discord app with DISCORD_PUBLIC_KEY); an app off, its path is the site's. */
+export function routeOf(request: EdgeRequest, apps: ReadonlySet<AppName>): Route {
   const pathname = request.pathname;
   const method = methodOf(request);
   if (pathname === '/api' || pathname.startsWith('/api/')) return method === 'OPTIONS' ? 'preflight' : 'api';
-  // /mcp itself only: /mcp/ and below are the site's.
-  if (pathname === MCP_PATH) return method === 'OPTIONS' ? 'mcp-preflight' : 'mcp';
-  // Every method: the Discord app answers its own 405, so a POST elsewhere stays the site's.
-  if (discord && pathname === DISCORD_PATH) return 'discord';
+  // An app's path itself only (/mcp/ and below are the site's), every method: the bridge answers
+  // a method outside the app's own with its 405, so a POST elsewhere stays the site's.
+  const mount = mountAt(pathname, apps);
+  if (mount) return method === 'OPTIONS' && mount.guarded ? 'mcp-preflight' : mount;
   if (reachesApiFolder(pathname)) return 'api-folder';
   // Decided here, not by each runtime's file server, so both answer other methods alike.
   if (method !== 'GET' && method !== 'HEAD') return 'static-method';

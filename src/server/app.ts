@@ -5,14 +5,8 @@ import type { AddressInfo, Socket } from 'node:net';
 // Not the global: Node defines that one as a lazy getter, looked up again on each read.
 import { performance } from 'node:perf_hooks';
 import type { RateLimit } from '../schema/environment.ts';
-import {
-  createEdge,
-  type EdgeCore,
-  type EdgeDecision,
-  type EdgeRateLimit,
-  type EdgeRequest,
-  type McpHandOff,
-} from '../edge/core.ts';
+import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
+import { type AppMount, mountAt } from '../edge/apps.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { failureAnswer } from '../edge/failure.ts';
@@ -23,9 +17,7 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
-import { type DiscordExchange, discordExchange, readDiscordBody } from './discord-exchange.ts';
-import { type PendingBody, readMcpBody, sendMcp } from './mcp-exchange.ts';
+import { type AppBridge, appBridge, type PendingBody, readBody, serverApps } from './app-bridge.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { KIND, type RequestTally } from './metrics.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
@@ -85,8 +77,8 @@ interface Generation {
   tokenName: (authorization: string | null) => string | null;
   send: SendDecision;
   serveStatic: StaticSite;
-  /** The Discord app's endpoint, when it is on. */
-  discord: DiscordExchange | undefined;
+  /** The edge's apps (/mcp, and the Discord app when it is on). */
+  apps: AppBridge;
 }
 
 /** The rate limit the core enforces, and the same count when it answers at once (this process's own). */
@@ -105,7 +97,7 @@ async function loadGeneration(
   distDir: string,
   tokens: readonly ConfiguredToken[],
   limited: Counting | undefined,
-  discord: DiscordExchange | undefined,
+  apps: AppBridge,
 ): Promise<Generation> {
   const store = await loadBodyStore(distDir);
   const core = createEdge({
@@ -113,7 +105,7 @@ async function loadGeneration(
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: limited?.rateLimit,
-    discord: discord !== undefined,
+    apps: apps.on,
   });
   return {
     store,
@@ -122,7 +114,7 @@ async function loadGeneration(
     tokenName: lastTokenName(core),
     send: decisionSender(store),
     serveStatic: await staticSite(distDir),
-    discord,
+    apps,
   };
 }
 
@@ -152,9 +144,9 @@ const CONNECT_REFUSED = [
   '\r\n',
 ].join('\r\n');
 
-/** Whether the request's endpoint reads and bounds its body itself: /mcp, and the Discord app when it is on. */
-const ownsBody = (target: RequestTarget | undefined, generation: Generation): boolean =>
-  target?.pathname === MCP_PATH || (target?.pathname === DISCORD_PATH && generation.discord !== undefined);
+/** The app at the request's path, which reads and bounds its body itself (apps.ts), if one is. */
+const appOf = (target: RequestTarget | undefined, generation: Generation): AppMount | undefined =>
+  target && mountAt(target.pathname, generation.apps.on);
 
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(
@@ -173,8 +165,8 @@ function requestHandler(
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // /mcp and the Discord app bound their own bodies (readMcpBody), to answer one past it with their own 413.
-    if (!ownsBody(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // The apps bound their own bodies (app-bridge.ts), to answer one past it with their own 413.
+    if (!appOf(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       refused(response, start);
       return;
@@ -214,8 +206,8 @@ class Exchange implements EdgeRequest {
   /** performance.now() when the request arrived, for the log and metrics. */
   private readonly start: number;
   private authorization: string | null | undefined = undefined;
-  /** The body of a request to /mcp or the Discord app, read from its first byte on (else undefined: never read). */
-  private readonly ownBody: PendingBody | undefined;
+  /** The body of a request to an app, read from its first byte on (else undefined: never read). */
+  private readonly appBody: PendingBody | undefined;
   /** The trusted proxies, for the origin an app's links point to. */
   private readonly proxies: Proxies | undefined;
 
@@ -243,12 +235,8 @@ class Exchange implements EdgeRequest {
     this.log = log;
     this.metrics = metrics;
     this.start = start;
-    this.ownBody =
-      target.pathname === MCP_PATH
-        ? readMcpBody(request, response)
-        : ownsBody(target, generation)
-          ? readDiscordBody(request, response)
-          : undefined;
+    const app = appOf(target, generation);
+    this.appBody = app && readBody(request, response, app.maxBodyBytes);
   }
 
   header(name: string): string | null {
@@ -275,38 +263,19 @@ class Exchange implements EdgeRequest {
     }
     const answer = decision.type === 'counted' ? decision.answer : decision;
     const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
-    if (answer.type === 'mcp') {
-      this.answerMcp(answer, rateLimit);
-      return;
-    }
-    if (answer.type === 'discord') {
-      this.answerDiscord();
+    if (answer.type === 'app') {
+      const { apps, store } = this.generation;
+      // The core hands over only at an app's path, whose body is being read.
+      const body = this.appBody ?? Promise.resolve(Buffer.alloc(0));
+      const origin = publicOrigin(this.request, this.proxies);
+      apps(this.request, this.response, body, answer, store.index, rateLimit, origin).then(
+        (bytes) => this.done(KIND[answer.app], bytes),
+        (error: unknown) => this.failed(error),
+      );
       return;
     }
     const bytes = send(this.response, answer, rateLimit);
     if (this.log || this.metrics) this.done(KIND.api, bytes);
-  }
-
-  private answerMcp(handOff: McpHandOff, rateLimit: string | undefined): void {
-    const body = this.ownBody ?? readMcpBody(this.request, this.response);
-    const origin = publicOrigin(this.request, this.proxies);
-    sendMcp(this.request, this.response, body, this.generation.store.index, handOff, rateLimit, origin).then(
-      (bytes) => this.done(KIND.mcp, bytes),
-      (error: unknown) => this.failed(error),
-    );
-  }
-
-  private answerDiscord(): void {
-    const { discord, store } = this.generation;
-    if (!discord) {
-      this.failed(new Error('the core handed a request to the Discord app, which is off'));
-      return;
-    }
-    const body = this.ownBody ?? readDiscordBody(this.request, this.response);
-    discord(this.request, this.response, body, store.index, publicOrigin(this.request, this.proxies)).then(
-      (bytes) => this.done(KIND.discord, bytes),
-      (error: unknown) => this.failed(error),
-    );
   }
 
   /** A failure the core did not decide: the API's JSON 500 (src/edge/failure.ts), the detail to stderr. */
@@ -378,9 +347,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // One count for the server's life: a reload keeps every window's count.
   const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter, options.rateClock);
-  const discord = options.discordPublicKey === undefined ? undefined : discordExchange(options.discordPublicKey);
+  const apps = appBridge(serverApps(options.discordPublicKey));
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
-  const state = { current: await loadGeneration(options.distDir, tokens, limited, discord), closing: false };
+  const state = { current: await loadGeneration(options.distDir, tokens, limited, apps), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();
   const server = createServer(
     {
@@ -405,7 +374,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     manifest: () => state.current.store.manifest,
     reload() {
       const next = reloads.then(async () => {
-        state.current = await loadGeneration(options.distDir, tokens, limited, discord);
+        state.current = await loadGeneration(options.distDir, tokens, limited, apps);
         return state.current.store.manifest;
       });
       reloads = next.catch(() => undefined);

@@ -25,7 +25,7 @@ import {
 import { type Latest, PUBLISHED_BUNDLES } from '../contract/bundle-layout.ts';
 import { CACHE_STATIC } from '../contract/headers.ts';
 import { hexOf } from '../contract/sha256.ts';
-import { once } from './once.ts';
+import { once } from '../edge/once.ts';
 
 /** Answers a GET or HEAD of a bundle; undefined for any other path (a static asset as it is). */
 export type DownloadServer = (request: Request, pathname: string) => Promise<Response | undefined>;

@@ -10,40 +10,29 @@
 // Web-standard only: no nodejs_compat. Env and the runtime's types come from
 // `npm run worker:types`.
 import { bodyLayout, type BodyPart } from '../contract/body-container.ts';
-import { sha256Hex } from '../contract/sha256.ts';
 import { BUCKET_BINDING, RATE_LIMIT_BINDING } from '../contract/bindings.ts';
-import {
-  bucketKey,
-  checkDeployObject,
-  checkScopeRoot,
-  type DeployObject,
-  deployKey,
-  INDEX_VARIABLE,
-  INVOCATIONS_PATH,
-  type ScopeRoot,
-  scopeName,
-  scopeRootKey,
-  shardKey,
-} from '../contract/bucket-layout.ts';
-import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
+import { INDEX_VARIABLE, INVOCATIONS_PATH } from '../contract/bucket-layout.ts';
+import { errorBody } from '../contract/messages.ts';
+import { storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
-import { checkRoot, type IndexRoot, type IndexShard } from '../contract/route-index.ts';
+import { type AppTable, appUnavailable } from '../edge/apps.ts';
 import {
+  type AppHandOff,
   createEdge,
   type EdgeDecision,
   type EdgeRateLimit,
   type EdgeRequest,
   type EdgeResponse,
 } from '../edge/core.ts';
-import { bundleDownloads, type DownloadServer } from './downloads.ts';
-import { lazyRoute } from './lazy-route.ts';
-import { once } from './once.ts';
-import { boundedMemo } from '../edge/memo.ts';
-import { tokensOf } from '../edge/tokens.ts';
-import { errorBody } from '../contract/messages.ts';
 import { failureAnswer } from '../edge/failure.ts';
+import { routeOf } from '../edge/route.ts';
+import { tokensOf } from '../edge/tokens.ts';
 import { EnvironmentError, RATE_LIMIT_VARIABLE } from '../schema/environment.ts';
-import { type WorkerSettings, workerSettings } from './settings.ts';
+import { assetFiles, type Bytes, bucketFiles, storedBodies } from './api-files.ts';
+import { bucketIndex, deployOf, filesIndex, indexIdOf } from './api-index.ts';
+import { featureOff, workerApps } from './apps.ts';
+import { bundleDownloads, type DownloadServer } from './downloads.ts';
+import { type WorkerConfiguration, type WorkerSettings, workerSettings } from './settings.ts';
 
 /**
  * Env as wrangler.toml types it, with the optional rate limit's binding and the optional R2
@@ -54,228 +43,33 @@ type WorkerEnv = Env & {
   [BUCKET_BINDING]?: R2Bucket;
 };
 
-/** POST /mcp, loaded by the first request for it: a GET never pays for the MCP SDK. */
-const mcpRoute = lazyRoute(() => import('./lazy/mcp.js'));
-
-/** Bodies an isolate keeps, oldest out past this many bytes: well inside its 128 MB (docs/deploy.md). */
-const BODY_CACHE_BYTES = 16 * 1024 * 1024;
-/** Parsed index shards and roots an isolate keeps: at most 32 KiB each (MAX_SHARD_BYTES). */
-const INDEX_CACHE_ENTRIES = 256;
-
-type Bytes = Uint8Array<ArrayBuffer>;
-
 interface Isolate {
   decide: (request: EdgeRequest) => Promise<EdgeDecision>;
-  /** The build's routing index, which /mcp's tools read too. */
+  /** The build's routing index, which the apps read too. */
   index: RouteIndex;
   body(stored: string, part: BodyPart): Promise<Bytes>;
   /** The offline bundles, from the assets or (the R2 mode, those too large for an asset) the bucket. */
   downloads: DownloadServer;
-  /** DISCORD_PUBLIC_KEY: the Discord app's, when it is on. */
-  discordPublicKey: string | undefined;
+  /** The edge's apps, each loaded by its first request. */
+  apps: AppTable;
 }
 
-/** The isolate's variables (settings.ts), read at its first request; a bad one is each request's 500 (`failed`). */
-let settings: WorkerSettings | undefined;
+/**
+ * The isolate's variables (settings.ts), read at its first request: a malformed one of a feature
+ * turns that feature off, said once in the log; one of no feature is each request's 500 (`failed`).
+ */
+let configuration: WorkerConfiguration | undefined;
 let isolate: Promise<Isolate> | undefined;
 /** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
 let invocations = 0;
 
-/** Reads an API file by its dist/ path: its bytes, or undefined when it is not deployed. */
-interface ApiFiles {
-  read(path: string): Promise<Bytes | undefined>;
-  /** Where the files are, for an error message. */
-  where: string;
-}
-
-/** The API's files as static assets (the assets-only mode). */
-function assetFiles(env: Env, origin: string): ApiFiles {
-  const where = 'the deployed assets';
-  return {
-    where,
-    async read(path) {
-      const response = await env.ASSETS.fetch(`${origin}/${path}`);
-      if (response.status === 404) return undefined;
-      if (!response.ok) throw new Error(`${path} could not be read from ${where} (${response.status})`);
-      return new Uint8Array(await response.arrayBuffer());
-    },
-  };
-}
-
-/** The index the R2 mode serves, which its deploy uploaded (API_INDEX). */
-function indexIdOf({ index: indexId }: WorkerSettings): string {
-  if (indexId === undefined)
-    throw new EnvironmentError(
-      `the ${BUCKET_BINDING} R2 binding is configured but ${INDEX_VARIABLE} (the index the deploy uploaded) is not set`,
-    );
-  return indexId;
-}
-
-const inBucket = `the ${BUCKET_BINDING} R2 bucket`;
-
-/** The API's bodies in the R2 bucket (the R2 mode), keyed as src/contract/bucket-layout.ts says. */
-function bucketFiles(bucket: R2Bucket): ApiFiles {
-  return {
-    where: inBucket,
-    async read(path) {
-      const key = bucketKey(path);
-      const object = key === undefined ? null : await bucket.get(key);
-      return object ? new Uint8Array(await object.arrayBuffer()) : undefined;
-    },
-  };
-}
-
-async function requiredFile(files: ApiFiles, path: string): Promise<Bytes> {
-  const bytes = await files.read(path);
-  if (!bytes) throw new Error(`${path} is missing from ${files.where}`);
-  return bytes;
-}
-
 const decoder = new TextDecoder();
 
-/**
- * Reads each file once while it is remembered, even for concurrent requests. Only a read that
- * succeeded is remembered: a failed one is let go as it fails (a later request reads again), so a
- * bucket that keeps failing holds no memory.
- */
-function rememberedReads<T>(limit: number): (key: string, read: () => Promise<T>) => Promise<T> {
-  const memo = boundedMemo<string, Promise<T>>(limit);
-  const reading = new Map<string, Promise<T>>();
-  return (key, read) => {
-    const known = memo.find(key) ?? reading.get(key);
-    if (known) return known;
-    const started = read();
-    reading.set(key, started);
-    started.then(
-      () => {
-        reading.delete(key);
-        memo.set(key, started);
-      },
-      () => reading.delete(key),
-    );
-    return started;
-  };
-}
-
-/**
- * The stored bodies of the deployment, each checked against its SHA-256 when fetched (an asset
- * that does not match is never served) and kept, oldest out past BODY_CACHE_BYTES.
- */
-function storedBodies(files: ApiFiles): (stored: string) => Promise<Bytes> {
-  const containers = new Map<string, Promise<Bytes>>();
-  const sizes = new Map<string, number>();
-  let cachedBytes = 0;
-  const remember = (stored: string, size: number) => {
-    sizes.set(stored, size);
-    cachedBytes += size;
-    for (const old of containers.keys()) {
-      if (cachedBytes <= BODY_CACHE_BYTES) break;
-      if (old === stored) continue;
-      cachedBytes -= sizes.get(old) ?? 0;
-      sizes.delete(old);
-      containers.delete(old);
-    }
-  };
-  return (stored) => {
-    const known = containers.get(stored);
-    if (known) return known;
-    const path = storedBodyPath(stored);
-    const fetched = requiredFile(files, path).then(async (read) => {
-      if ((await sha256Hex(read)) !== stored) throw new Error(`${path} does not match its SHA-256`);
-      return read;
-    });
-    containers.set(stored, fetched);
-    fetched.then(
-      (verified) => remember(stored, verified.length),
-      () => {
-        if (containers.get(stored) === fetched) containers.delete(stored);
-      },
-    );
-    return fetched;
-  };
-}
-
-/** A scope's root and its shards, each read once while it is remembered (INDEX_CACHE_ENTRIES of each). */
-type IndexReads = Pick<RouteIndex, 'root' | 'shard'>;
-
-const parsed = (bytes: Bytes): unknown => JSON.parse(decoder.decode(bytes));
-
-/** The routing index as dist/ holds it, a file per root and shard (the assets-only mode). */
-function filesIndex(files: ApiFiles): IndexReads {
-  const roots = rememberedReads<IndexRoot | undefined>(INDEX_CACHE_ENTRIES);
-  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
-  return {
-    root: (release) =>
-      roots(rootPath(release), async () => {
-        const bytes = await files.read(rootPath(release));
-        return bytes && checkRoot(parsed(bytes), rootPath(release));
-      }),
-    shard: (release, n) =>
-      shards(shardPath(release, n), async () => parsed(await requiredFile(files, shardPath(release, n))) as IndexShard),
-  };
-}
-
-/**
- * An object of the bucket named by the SHA-256 of its bytes (by its first 32 hex digits: the
- * deploy object, API_INDEX), checked as a body is: one that does not match is never used.
- */
-async function objectNamedBy(bucket: R2Bucket, key: string, sha256: string): Promise<Bytes | undefined> {
-  const object = await bucket.get(key);
-  if (!object) return undefined;
-  const bytes = new Uint8Array(await object.arrayBuffer());
-  if (!(await sha256Hex(bytes)).startsWith(sha256)) throw new Error(`${key} does not match its SHA-256`);
-  return bytes;
-}
-
-async function requiredObject(bucket: R2Bucket, key: string, sha256: string): Promise<Bytes> {
-  const bytes = await objectNamedBy(bucket, key, sha256);
-  if (!bytes) throw new Error(`${key} is missing from ${inBucket}`);
-  return bytes;
-}
-
-/**
- * The deploy object API_INDEX names, read once as the isolate starts. Without it API_INDEX names
- * a deploy whose upload did not finish, or another bucket is bound: said once, not as a 404.
- */
-async function deployOf(bucket: R2Bucket, indexId: string): Promise<DeployObject> {
-  const key = deployKey(indexId);
-  // API_INDEX's rule (settings.ts) makes it INDEX_ID_LENGTH hex digits: a prefix that names one object.
-  const bytes = await objectNamedBy(bucket, key, indexId);
-  if (!bytes)
-    throw new EnvironmentError(
-      `${inBucket} lacks ${key}, the deploy ${INDEX_VARIABLE} names: its upload did not finish ` +
-        '(run the deploy again) or another bucket is bound',
-    );
-  return checkDeployObject(parsed(bytes), key);
-}
-
-/**
- * The routing index in the bucket (the R2 mode): a scope's root as the deploy object names it,
- * then each shard by the SHA-256 that root lists (a shard several scopes share is read once).
- */
-function bucketIndex(bucket: R2Bucket, deploy: DeployObject): IndexReads {
-  const roots = rememberedReads<ScopeRoot | undefined>(INDEX_CACHE_ENTRIES);
-  const shards = rememberedReads<IndexShard>(INDEX_CACHE_ENTRIES);
-  const scopeRoot = (release: string | undefined) => {
-    const scope = scopeName(release);
-    return roots(scope, async () => {
-      const sha256 = Object.hasOwn(deploy.scopes, scope) ? deploy.scopes[scope] : undefined;
-      if (sha256 === undefined) return undefined;
-      const key = scopeRootKey(sha256);
-      return checkScopeRoot(parsed(await requiredObject(bucket, key, sha256)), key);
-    });
-  };
-  return {
-    root: async (release) => (await scopeRoot(release))?.root,
-    shard: async (release, n) => {
-      const sha256 = (await scopeRoot(release))?.shards[n];
-      if (sha256 === undefined) throw new Error(`the scope ${scopeName(release)} has no shard ${n} in ${inBucket}`);
-      return shards(sha256, async () => parsed(await requiredObject(bucket, shardKey(sha256), sha256)) as IndexShard);
-    },
-  };
-}
-
-async function startIsolate(env: WorkerEnv, settings: WorkerSettings, origin: string): Promise<Isolate> {
+async function startIsolate(
+  env: WorkerEnv,
+  { settings, disabled }: WorkerConfiguration,
+  origin: string,
+): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
   if (!bucket && settings.index !== undefined)
     throw new EnvironmentError(
@@ -295,16 +89,17 @@ async function startIsolate(env: WorkerEnv, settings: WorkerSettings, origin: st
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
   const tokens = await tokensOf(settings);
-  const { discordPublicKey } = settings;
+  const apps = workerApps({ settings, disabled });
   const core = createEdge({
     index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
-    rateLimit: rateLimitOf(env, settings),
-    discord: discordPublicKey !== undefined,
+    rateLimit: disabled.has('api') ? undefined : rateLimitOf(env, settings),
+    apps: apps.on,
+    disabled: [...disabled.keys()],
   });
   const inR2 = r2 && { bucket: r2.bucket, listing: r2.deploy.downloads };
-  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2), discordPublicKey };
+  return { decide: core, index, body, downloads: bundleDownloads(env.ASSETS, origin, inR2), apps };
 }
 
 /**
@@ -347,11 +142,19 @@ type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 
 async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
   const url = new URL(request.url);
-  settings ??= workerSettings(env);
-  if (settings.countInvocations && url.pathname === INVOCATIONS_PATH)
-    return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+  if (!configuration) {
+    configuration = workerSettings(env);
+    for (const [feature, problem] of configuration.disabled) console.error(featureOff(feature, problem));
+  }
+  const { settings, disabled } = configuration;
+  if (url.pathname === INVOCATIONS_PATH) {
+    const off = disabled.get('invocations');
+    if (off !== undefined) return appUnavailable(featureOff('invocations', off));
+    if (settings.countInvocations)
+      return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+  }
   invocations++;
-  isolate ??= startIsolate(env, settings, url.origin).catch((error: unknown) => {
+  isolate ??= startIsolate(env, configuration, url.origin).catch((error: unknown) => {
     isolate = undefined;
     throw error;
   });
@@ -361,38 +164,41 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
   const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
   const header = (name: string) =>
     name === 'accept-encoding' && clientAcceptEncoding !== undefined ? clientAcceptEncoding : request.headers.get(name);
-  const decision = await state.decide({
+  const edgeRequest: EdgeRequest = {
     method: request.method,
     pathname: url.pathname,
     query: url.search.slice(1),
     header,
     client: request.headers.get('cf-connecting-ip'),
-  });
+  };
+  // The API off (a malformed token list or limit): its 503 on /api/ and the apps it guards
+  // (/mcp), never the API unguarded.
+  const apiOff = disabled.get('api');
+  if (apiOff !== undefined) {
+    const route = routeOf(edgeRequest, state.apps.on);
+    if (
+      route === 'api' ||
+      route === 'preflight' ||
+      route === 'mcp-preflight' ||
+      (typeof route === 'object' && route.guarded)
+    )
+      return appUnavailable(featureOff('api', apiOff));
+  }
+  const decision = await state.decide(edgeRequest);
   if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
-  if (decision.type === 'discord') return answerDiscord(request, state);
   const answer = decision.type === 'counted' ? decision.answer : decision;
   const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
-  if (answer.type !== 'mcp') return respond(state, answer, rateLimit);
-  const mcp = await (await mcpRoute()).answerMcp(request, state.index, answer.headers);
-  if (rateLimit !== undefined) mcp.headers.set('RateLimit', rateLimit);
-  return mcp;
+  if (answer.type === 'app') return answerApp(request, state, answer, rateLimit);
+  return respond(state, answer, rateLimit);
 }
 
-/** The Discord app (src/edge/discord), loaded at the first request to it, as /mcp is. */
-const discordRoute = lazyRoute(() => import('./lazy/discord.js'));
-/** The app and its public key (the isolate's own setting), loaded once per isolate while that succeeds. */
-let discordApp: (() => Promise<{ answer: DiscordAnswer; key: CryptoKey }>) | undefined;
-type DiscordAnswer = Awaited<ReturnType<typeof discordRoute>>['answerDiscord'];
-
-async function answerDiscord(request: Request, state: Isolate): Promise<Response> {
-  const hex = state.discordPublicKey;
-  if (hex === undefined) throw new Error('the core handed a request to the Discord app, which is off');
-  discordApp ??= once(async () => {
-    const app = await discordRoute();
-    return { answer: app.answerDiscord, key: await app.discordPublicKey(hex) };
-  });
-  const { answer, key } = await discordApp();
-  return answer(request, state.index, key);
+/** A request the core handed to an app: its refusal (405, 503) or the app's answer, with its RateLimit. */
+async function answerApp(request: Request, state: Isolate, handOff: AppHandOff, rateLimit?: string) {
+  const refusal = state.apps.refusal(handOff, request.method);
+  const answer =
+    refusal ?? (await (await state.apps.load(handOff.app))(request, { index: state.index, headers: handOff.headers }));
+  if (rateLimit !== undefined) answer.headers.set('RateLimit', rateLimit);
+  return answer;
 }
 
 /**

@@ -57,17 +57,6 @@ test("the API contract is a source: the wiki's API page shows it", () => {
   expect(staleReason(dir, undefined, UNSET)).toBe('docs/api-contract.md changed since the last build');
 });
 
-test("the Worker's lazily loaded route bundles are not sources: the build reads none of them", () => {
-  const dir = projectAt({
-    'src/worker/worker.ts': 100,
-    'src/worker/lazy/mcp.ts': 100,
-    'src/worker/lazy/mcp.js': 300,
-    'dist/manifest.json': 200,
-  });
-  utimesSync(join(dir, 'src/worker/lazy'), 300, 300);
-  expect(staleReason(dir, undefined, UNSET)).toBeUndefined();
-});
-
 test('a build made with another SITE_ORIGIN is stale, naming the setting and both values', () => {
   const dir = projectAt({ 'content/trees/oak-tree.yaml': 100, 'dist/manifest.json': 200 });
   expect(staleReason(dir, undefined, { ...UNSET, siteOrigin: 'https://wiki.example.org' })).toBe(

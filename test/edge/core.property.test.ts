@@ -7,13 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
 import { API_DIR, fixedRoute, listRoute, SUGGEST_SHARD } from '../../src/contract/paths.ts';
-import {
-  createEdge,
-  type DiscordHandOff,
-  type EdgeRequest,
-  type EdgeResponse,
-  type McpHandOff,
-} from '../../src/edge/core.ts';
+import { type AppHandOff, createEdge, type EdgeRequest, type EdgeResponse } from '../../src/edge/core.ts';
 import { etagFor } from '../../src/edge/negotiation.ts';
 import { tokenDigests } from '../../src/edge/tokens.ts';
 import { kindIds } from '../../src/schema/kinds.ts';
@@ -234,7 +228,7 @@ const anyCase = (authorization: fc.Arbitrary<Presented>) =>
       }),
     );
 
-type Decision = EdgeResponse | McpHandOff | DiscordHandOff | { type: 'static' };
+type Decision = EdgeResponse | AppHandOff | { type: 'static' };
 
 /** The decision for a case, or undefined for a target no URL parser accepts (no runtime would get that far). */
 async function decideCase(
@@ -364,8 +358,8 @@ describe('the edge core, for any method, path, query and headers', () => {
         const decided = await decideCase(request);
         if (!decided || decided.decision.type === 'static') return;
         const { decision, request: edgeRequest } = decided;
-        if (decision.type === 'mcp') throw new Error(`${edgeRequest.pathname}: handed to /mcp without a valid token`);
-        if (decision.type === 'discord') throw new Error(`${edgeRequest.pathname}: handed to the Discord app, not on`);
+        if (decision.type === 'app')
+          throw new Error(`${edgeRequest.pathname}: handed to the app ${decision.app} without a valid token or off`);
         expect(decision.status).not.toBe(200);
         expect(decision.status).not.toBe(304);
         // Only the edge's fixed error bodies, never an envelope of the API.

@@ -513,7 +513,7 @@ describe('/mcp', () => {
     for (const method of ['POST', 'GET', 'DELETE'])
       expect({ method, decision: await decision(method, '/mcp', authorized()) }).toEqual({
         method,
-        decision: { type: 'mcp', headers: { ...common, 'Cache-Control': 'no-store' } },
+        decision: { type: 'app', app: 'mcp', headers: { ...common, 'Cache-Control': 'no-store' } },
       });
   });
 

@@ -69,7 +69,7 @@ const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request =
 function sent(decision: EdgeDecision): { status: number; headers: Record<string, string>; text?: string } {
   if (decision.type !== 'counted') throw new Error(`expected a counted answer, got ${decision.type}`);
   const { answer, rateLimit } = decision as CountedResponse;
-  if (answer.type === 'mcp') throw new Error('expected an answer of the API, got the hand-off to /mcp');
+  if (answer.type === 'app') throw new Error(`expected an answer of the API, got the hand-off to ${answer.app}`);
   const body = answer.body;
   return {
     status: answer.status,
@@ -120,7 +120,7 @@ describe('rate limits', () => {
       const decision = await ask(core, { method: 'POST', path: '/mcp' });
       expect(decision).toMatchObject({
         type: 'counted',
-        answer: { type: 'mcp', headers: { 'RateLimit-Policy': '"token";q=3;w=10' } },
+        answer: { type: 'app', app: 'mcp', headers: { 'RateLimit-Policy': '"token";q=3;w=10' } },
         rateLimit: `"token";r=${LIMIT.requests - request - 1};t=10`,
       });
     }

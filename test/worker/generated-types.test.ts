@@ -34,8 +34,8 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
       mkdirSync(dirname(join(copy, input)), { recursive: true });
       cpSync(join(projectDir, input), join(copy, input));
     }
-    // wrangler types runs the [build] command first (npm run worker:routes), which needs the
-    // whole project; what it builds (the lazily loaded routes) changes no type, so the copy goes without.
+    // wrangler types runs the [build] command first (npm run worker:build), which needs the
+    // whole project; what it builds (the Worker's modules) changes no type, so the copy goes without.
     const config = readFileSync(join(copy, 'wrangler.toml'), 'utf8');
     const withoutBuild = config.replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, '');
     expect(withoutBuild, 'wrangler.toml has a [build] table').not.toBe(config);

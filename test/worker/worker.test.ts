@@ -213,7 +213,7 @@ describe("the client's Accept-Encoding (cf.clientAcceptEncoding) decides, not th
   });
 });
 
-describe('a deployment whose settings cannot work answers 500 naming the setting', () => {
+describe('a deployment whose settings cannot work says which setting: 500, or 503 on a feature it turns off', () => {
   // The Worker also writes the message to its log; not to this test's output.
   beforeEach(() => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -251,10 +251,10 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     expect(answer.body.message).toContain('API_RATE_LIMIT (its numbers, such as 100/60s) is not set');
   });
 
-  test('a bad API_RATE_LIMIT names the variable, and both set serve', async () => {
+  test('a bad API_RATE_LIMIT turns the API off (503, never unlimited), naming it; both set serve', async () => {
     const answer = await misconfigured({ API_RATE_LIMIT: 'lots', API_RATE_LIMITER: binding });
-    expect(answer.status).toBe(500);
-    expect(answer.body.message).toContain('API_RATE_LIMIT must be <requests>/<seconds>s');
+    expect(answer.status).toBe(503);
+    expect(answer.body.message).toContain("This deployment's api feature is off: API_RATE_LIMIT must be");
     const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, API_RATE_LIMIT: '100/60s', API_RATE_LIMITER: binding };
     const served = await (await freshWorker()).fetch(edgeRequest('/api/trees', 'identity'), env as StandInEnv);
     expect(served.status).toBe(200);
@@ -288,25 +288,25 @@ describe('a deployment whose settings cannot work answers 500 naming the setting
     );
   });
 
-  test('a bad COUNT_INVOCATIONS names the variable and the value, on every path', async () => {
-    for (const path of ['/api/trees', INVOCATIONS_PATH]) {
-      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), {
-        ASSETS: assetsOf(),
-        API_TOKENS: TOKEN,
-        COUNT_INVOCATIONS: 'sometimes',
-      } as StandInEnv);
-      expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({
-        error: true,
-        message: 'This deployment is misconfigured: COUNT_INVOCATIONS must be on or off, got "sometimes"',
-      });
-    }
+  test('a bad COUNT_INVOCATIONS turns its counter alone off, naming the variable and the value', async () => {
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, COUNT_INVOCATIONS: 'sometimes' } as StandInEnv;
+    const counter = await worker.fetch(new Request(`${ORIGIN}${INVOCATIONS_PATH}`), env);
+    expect(counter.status).toBe(503);
+    expect(await counter.json()).toEqual({
+      error: true,
+      message: 'This deployment\'s invocations feature is off: COUNT_INVOCATIONS must be on or off, got "sometimes"',
+    });
+    expect((await worker.fetch(edgeRequest('/api/trees', 'identity'), env)).status).toBe(200);
   });
 
-  test('every bad variable in the one answer, each with its value', async () => {
+  test('each bad variable turns its own feature off, and /healthz names every one', async () => {
+    const env = { ASSETS: assetsOf(), API_TOKENS: TOKEN, COUNT_INVOCATIONS: 'sometimes', API_RATE_LIMIT: 'lots' };
+    const health = await worker.fetch(new Request(`${ORIGIN}/healthz`), env as StandInEnv);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', disabled: ['api', 'invocations'] });
     const answer = await misconfigured({ COUNT_INVOCATIONS: 'sometimes', API_RATE_LIMIT: 'lots' });
-    expect(answer.status).toBe(500);
-    expect(answer.body.message).toMatch(/API_RATE_LIMIT must be .*, got "lots"; COUNT_INVOCATIONS must be on or off/);
+    expect(answer.status).toBe(503);
+    expect(answer.body.message).toMatch(/API_RATE_LIMIT must be .*, got "lots"$/);
   });
 
   test("API_INDEX naming a deploy the bucket lacks: the binding and the deploy object's key", async () => {

@@ -1,5 +1,5 @@
-// A value read or loaded once per isolate while that succeeds: a failure is let go, so the next
-// request tries again rather than meeting the same error for the isolate's life.
+// A value read or loaded once while that succeeds (a Worker isolate's, a Node process's): a failure is
+// let go, so the next request tries again rather than meeting the same error for the life of the process.
 
 /** `load` called once, its promise shared by every caller; a failed load is forgotten. */
 export function once<T>(load: () => Promise<T>): () => Promise<T> {
