@@ -22,17 +22,19 @@ export const serverApps = (discordPublicKey: string | undefined): AppLoaders => 
 });
 
 /** Answers a request the core handed to an app; the number of body bytes sent, for the log. */
-export interface AppBridge {
-  (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: PendingBody,
-    handOff: AppHandOff,
-    index: RouteIndex,
-    rateLimit: string | undefined,
-    /** The origin the request came to (publicOrigin in public-origin.ts): the app's links point there. */
-    origin: string,
-  ): Promise<number>;
+type AnswerApp = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  body: PendingBody,
+  handOff: AppHandOff,
+  index: RouteIndex,
+  rateLimit: string | undefined,
+  /** The origin the request came to (publicOrigin in public-origin.ts): the app's links point there. */
+  origin: string,
+) => Promise<number>;
+
+/** The apps' bridge: answers a request the core handed to an app, and says which apps are on. */
+export interface AppBridge extends AnswerApp {
   /** The apps that are on, for the core. */
   readonly on: ReadonlySet<AppName>;
 }
@@ -40,15 +42,7 @@ export interface AppBridge {
 /** The bridge to the apps `loaders` names, each loaded at its first request (a failed load is tried again). */
 export function appBridge(loaders: AppLoaders): AppBridge {
   const table: AppTable = appTable(loaders);
-  const bridge = async (
-    request: IncomingMessage,
-    response: ServerResponse,
-    body: PendingBody,
-    handOff: AppHandOff,
-    index: RouteIndex,
-    rateLimit: string | undefined,
-    origin: string,
-  ): Promise<number> => {
+  const bridge: AnswerApp = async (request, response, body, handOff, index, rateLimit, origin) => {
     const refusal = table.refusal(handOff, request.method ?? 'GET');
     if (refusal) return writeAnswer(request, response, refusal, rateLimit);
     const app = await table.load(handOff.app);
