@@ -33,6 +33,7 @@ export const unitTests: readonly string[] = [
   'test/edge/client-address.test.ts',
   'test/edge/negotiation.test.ts',
   'test/edge/tokens.test.ts',
+  'test/mcp/registry.test.ts',
   'test/reliability/rate-ipc.test.ts',
   'test/server/access-log-lines.test.ts',
   'test/cloudflare/bucket-objects.test.ts',
