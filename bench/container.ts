@@ -2,14 +2,26 @@
 // `docker run` does) to the first answer of GET /healthz on the published port, for --runs
 // starts (default 5). The image is built from this checkout first, as the image test builds it
 // (test/container/podman.ts: Debian's podman, runc, vfs, a base image made with mmdebstrap).
-import { parseArgs } from 'node:util';
+import '../src/schema/node-check.ts';
+import { projectVersion } from '../src/contract/project-version.ts';
+import { commandLine } from '../src/schema/command-line.ts';
 import { buildImage, podman, spawnPodman } from '../test/container/podman.ts';
 import { exitOf } from '../test/support/child-output.ts';
 import { freePort } from '../test/support/runtimes.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
-const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1, not ${values.runs}`);
+const { values } = await commandLine({
+  command: 'npm run bench:container',
+  summary:
+    "The container image's size, and the time from `podman run` to the first answer of GET /healthz " +
+    '(the image built from this checkout first, with podman, runc and a base image made by mmdebstrap).',
+  options: {
+    runs: { type: 'string', default: '5', value: '<n>', wholeNumber: true, description: 'starts to time' },
+  },
+  variables: {},
+  examples: ['npm run bench:container -- --runs 5'],
+  version: () => projectVersion(),
+});
+const runs = Math.max(1, Number(values.runs));
 const TAG = 'localhost/treefarm-data:bench';
 
 /** Whether GET /healthz answers 200 at `origin` now. */

@@ -8,10 +8,13 @@
 // A file is written only when its bytes change, and by a rename, and a module no longer built is
 // removed: several `wrangler dev` runs at once (the
 // test suites) build alike, and none sees a half-written module or reloads for nothing.
+import '../schema/node-check.ts';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { projectVersion } from '../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../schema/command-line.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the Worker is built: wrangler.toml's `main` is its worker.js. */
@@ -90,4 +93,19 @@ export async function buildWorker({
   return [...built];
 }
 
-if (import.meta.main) await buildWorker();
+const buildCommand: CommandSpec = {
+  command: 'npm run worker:build',
+  summary:
+    'Bundles the Worker into build/worker/ (its main module, and a module of its own for each app and for what ' +
+    "they share): wrangler's build command (wrangler.toml [build]), run by npm run worker and npm run deploy.",
+  options: {},
+  variables: {},
+  examples: ['npm run worker:build'],
+  version: () => projectVersion(),
+};
+
+if (import.meta.main)
+  await runMain(buildCommand, async () => {
+    await buildWorker();
+    return 0;
+  });

@@ -205,7 +205,8 @@ export async function runCommand(
   } catch (error) {
     if (!isUserError(spec, error)) throw error;
     const prefix = error instanceof UsageError ? spec.command : failure;
-    for (const line of (error as Error).message.split('\n')) io.err(`${prefix}: ${line}`);
+    // One prefix: a message of several lines (a list of fields Discord refused) keeps its own indents.
+    io.err(`${prefix}: ${(error as Error).message}`);
     if (error instanceof UsageError)
       io.err(`${usageLine(spec)}\n(${spec.command}${separator(spec.command)} --help says more)`);
     return error instanceof UsageError ? 2 : 1;

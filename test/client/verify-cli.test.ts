@@ -101,13 +101,13 @@ test('a file tampered at the same size (sha256 differs, size does not): exit 1, 
   expect(result.stderr).toContain(`${name} does not match the bundle manifest`);
 });
 
-test('a missing file or no argument: exit 1 with a message', () => {
+test('a missing file: exit 1 with a message; no argument: a usage error, exit 2 with the usage line', () => {
   expect(verify(join(scratch, 'absent.tar.gz'))).toMatchObject({
     status: 1,
     stderr: expect.stringContaining('cannot read it') as unknown,
   });
   expect(verify()).toMatchObject({
-    status: 1,
+    status: 2,
     stderr: expect.stringContaining('Usage: npm run bundle:verify') as unknown,
   });
 });
@@ -145,10 +145,10 @@ describe('the published digest: --sha256 <digest>, or --url <site> to read it fr
   });
 
   test.each(['abc', 'z'.repeat(64), ''])(
-    'a --sha256 that is no digest (%j): exit 1, saying what it must be',
+    'a --sha256 that is no digest (%j): a usage error, exit 2, saying what it must be',
     (given) => {
       const result = verify(built(), '--sha256', given);
-      expect(result.status).toBe(1);
+      expect(result.status).toBe(2);
       expect(result.stderr).toContain(
         '--sha256 must be a SHA-256 digest, 64 hexadecimal digits; ' +
           `got ${JSON.stringify(given)} (${given.length} characters).`,

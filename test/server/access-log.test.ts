@@ -280,8 +280,11 @@ describe("the log's thread", () => {
   }, 120_000);
 
   test('records dropped after the count was said are said again, in a line of their own', async () => {
-    const { ring } = fullRing(512 * 1024, pathsNumbered(10_000));
-    const { thread, stderr } = threadOnStalledPipe({ ring });
+    const { ring, waiting } = fullRing(512 * 1024, pathsNumbered(10_000));
+    const { thread, fd, stderr } = threadOnStalledPipe({ ring });
+    // Read once the test is done, pass or fail (cleanups run last first): a thread blocked on a
+    // full pipe cannot be stopped.
+    cleanups.push(() => readLines(fd, waiting.length));
     const first = stderr.next();
     for (const path of pathsNumbered(300, '/api/cutters/')) thread.add(record(path), performance.now());
     expect(await first).toBe(droppedLine(300));
