@@ -4,20 +4,9 @@
 // run builds nothing), an interrupted upload and a bucket that cannot be read.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  truncateSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { projectDir, type Rebuildable } from '../../src/build/site.ts';
 import { bucketPlan, uploadMissing } from '../../src/cloudflare/bucket-objects.ts';
 import { type DeployOptions, deploy } from '../../src/cloudflare/deploy-cli.ts';
@@ -26,17 +15,9 @@ import { DEFAULT_BUCKET } from '../../src/server/settings.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { type LocalBucket, withLocalBucket } from '../support/local-bucket.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
+import { temporaryFolders } from '../support/temporary-folders.ts';
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-const temporary = (prefix: string) => {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-};
+const temporary = temporaryFolders();
 
 /** A small build: two bodies, one scope's index, the wiki's page and the build's summary. */
 function build(extra: Record<string, string> = {}, dist = temporary('deploy-dist-')): string {

@@ -4,23 +4,15 @@
 // any lookup fails and shows: it starts, prints no lookup, and leaves HOME empty and TMPDIR as it
 // found it (Node's compile cache aside). Elsewhere the namespace is left out and HOME still counts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { freePort } from '../support/runtimes.ts';
+import { temporaryFolders } from '../support/temporary-folders.ts';
 
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-const temporary = (prefix: string) => {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
-};
+const temporary = temporaryFolders();
 
 /** Whether this process can give a child a network of its own: root, with util-linux's unshare. */
 const canIsolate = process.getuid?.() === 0 && spawnSync('unshare', ['--version']).status === 0;
