@@ -83,8 +83,8 @@ describe('--sha256 <digest>', () => {
     expect({ code, err }).toEqual({
       code: 2,
       err:
-        'treefarm: --sha256 must be a SHA-256 digest, 64 hexadecimal digits; got "abc" (3 characters). ' +
-        '(treefarm --help lists the commands)',
+        'treefarm: --sha256 must be a SHA-256 digest, 64 hexadecimal digits; got "abc" (3 characters).\n' +
+        'Usage: treefarm <command> [arguments] [options] (treefarm --help lists the commands)',
     });
   });
 
@@ -92,7 +92,9 @@ describe('--sha256 <digest>', () => {
     const { code, err } = await treefarm('trees', '--sha256', published());
     expect({ code, err: err.split(' (')[0] }).toEqual({
       code: 2,
-      err: 'treefarm: --sha256 is the digest of a bundle: give the bundle with --bundle <file>',
+      err:
+        'treefarm: --sha256 is the digest of a bundle: give the bundle with --bundle <file>\n' +
+        'Usage: treefarm <command> [arguments] [options]',
     });
   });
 });
