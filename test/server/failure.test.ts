@@ -4,6 +4,7 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
 import { type RunningServer, startServer } from '../../src/server/app.ts';
+import { stderrLines } from '../../src/server/stderr.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { distDir } from '../support/runtimes.ts';
 import { readFileSync } from 'node:fs';
@@ -27,8 +28,9 @@ afterEach(async () => {
 
 test("a failure before the headers is the API's JSON 500 with CORS, the detail only in the log", async () => {
   const logged: unknown[][] = [];
-  vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => {
+  vi.spyOn(stderrLines, 'sayError').mockImplementation((...parts: unknown[]) => {
     logged.push(parts);
+    return true;
   });
   const latest = JSON.parse(readFileSync(join(distDir, 'downloads', 'latest.json'), 'utf8')) as Latest;
   const bundle = latest.bundles[0];

@@ -1,6 +1,7 @@
 // Starts the API in each runtime against the built dist/, so one suite can assert the
 // contract of each: the Node server in-process, the Worker in workerd (wrangler's API) with the
 // API in its static assets, and the Worker in its R2 mode (the API in wrangler's local R2).
+import { closedRuntime, trackUnclosed } from './unclosed-runtimes.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,34 +70,21 @@ export interface RuntimeOptions extends TokenOptions {
   trustProxyHeader?: ForwardingHeader;
 }
 
-/**
- * The runtimes of this test file started, or still starting, and not closed:
- * test/setup/close-runtimes.ts closes them when the file ends. One left open would otherwise
- * live until vitest stops the file's process, with SIGTERM and 500 ms later SIGKILL, which ends
- * Node before the exit hooks that stop workerd (a start still going when its beforeAll timed out
- * under load is one): its workerd processes then run on, their parent gone.
- */
-const unclosed = new Set<Promise<Runtime>>();
-
 /** Starts a runtime; its close can be called more than once, and is called at the file's end if not before. */
 export function startRuntime(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
   let closing: Promise<void> | undefined;
   const starting: Promise<Runtime> = launch(name, options).then((runtime) => ({
     ...runtime,
     close: () => {
-      closing ??= runtime.close().finally(() => unclosed.delete(starting));
+      closing ??= runtime.close().finally(() => closedRuntime(starting));
       return closing;
     },
   }));
-  unclosed.add(starting);
-  starting.catch(() => unclosed.delete(starting));
+  trackUnclosed(starting);
   return starting;
 }
 
-/** Closes every runtime of this file not closed yet, waiting for those still starting. */
-export async function closeStartedRuntimes(): Promise<void> {
-  await Promise.allSettled([...unclosed].map(async (starting) => (await starting).close()));
-}
+export { closeStartedRuntimes } from './unclosed-runtimes.ts';
 
 async function launch(name: RuntimeName, options: RuntimeOptions): Promise<Runtime> {
   const {

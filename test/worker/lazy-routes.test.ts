@@ -18,7 +18,7 @@ vi.mock('../../src/edge/mcp.ts', async (real) => {
   evaluated.mcpServer++;
   return await real();
 });
-vi.mock('@modelcontextprotocol/sdk/types.js', async (real) => {
+vi.mock('@modelcontextprotocol/server', async (real) => {
   evaluated.sdk++;
   return await real();
 });
