@@ -27,7 +27,9 @@ const EVERY_SERIES =
 test(EVERY_SERIES, async () => {
   const port = await freePort();
   running = await startServe({ tokens: [TOKEN], processes: 2, rateLimit: '5/60s', metrics: `127.0.0.1:${port}` });
-  expect(running.output()).toContain(`Metrics: http://127.0.0.1:${port}/metrics`);
+  // The supervisor says where the metrics are once their listener is up, which may be after the API's line.
+  const said = `Metrics: http://127.0.0.1:${port}/metrics`;
+  await until(() => running?.output().includes(said) ?? false);
   const supervisor = running.child.pid ?? 0;
   await until(() => servingProcesses(supervisor).length === 2);
   // One process dies and another takes its place: a restart, two serving.
