@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
-/** Called at a test file's top level: a maker of folders under the system's temporary folder, each removed after all. */
+/** At a test file's top level: makes folders in the system's temporary folder, removed after the file's tests. */
 export function temporaryFolders(): (prefix: string) => string {
   const folders: string[] = [];
   afterAll(() => {
