@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
+import { buildWorker } from '../../src/cloudflare/worker-build-cli.ts';
 
 const TYPES = 'src/worker/worker-configuration.d.ts';
 /** What `wrangler types` reads: its config, the --env-file of the npm script, the Worker's entry and the types file. */
@@ -23,7 +24,7 @@ function workerTypesArguments(): string[] {
   return args;
 }
 
-test('the generated Worker types are what `npm run worker:types` makes now', { timeout: 120_000 }, () => {
+test('the generated Worker types are what `npm run worker:types` makes now', { timeout: 120_000 }, async () => {
   // `wrangler types --check` of this wrangler ignores --env-file (and reads a local .dev.vars
   // instead), so regenerate in a copy of the inputs and compare. wrangler keeps the runtime part
   // when its header (workerd version, compatibility date and flags) is current, as --check does:
@@ -35,7 +36,9 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
       cpSync(join(projectDir, input), join(copy, input));
     }
     // wrangler types runs the [build] command first (npm run worker:build), which needs the
-    // whole project; what it builds (the Worker's modules) changes no type, so the copy goes without.
+    // whole project: the copy has the Worker built into it instead, as the types name its built
+    // main module (wrangler.toml's `main`), and the [build] table left out.
+    await buildWorker({ outdir: join(copy, 'build/worker') });
     const config = readFileSync(join(copy, 'wrangler.toml'), 'utf8');
     const withoutBuild = config.replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, '');
     expect(withoutBuild, 'wrangler.toml has a [build] table').not.toBe(config);
