@@ -84,9 +84,20 @@ export function deletionVariants(key: string, depth: number): Set<string> {
   return variants;
 }
 
-/** The variants under which the index stores a word or name key; none for keys too short to be reached. */
+/** The longest query key whose variants are looked up (queryVariants): a 100-character value, 2 edits more. */
+const LONGEST_QUERY_KEY = MAX_SEARCH_LENGTH + 2;
+/** The longest key a near miss can reach: 2 edits past the longest query key looked up. */
+export const LONGEST_INDEXED_KEY = LONGEST_QUERY_KEY + 2;
+
+/**
+ * The variants under which the index stores a word or name key; none for keys too short or too
+ * long to be reached. A key of n characters has about n²/2 variants: one name of 300 characters,
+ * stored under all of them, took a small project's API to 214 MB, for no query that could find it.
+ */
 export function indexedVariants(key: string): Set<string> {
-  return key.length < INDEXED_MIN_LENGTH ? new Set() : deletionVariants(key, indexedDepth(key));
+  return key.length < INDEXED_MIN_LENGTH || key.length > LONGEST_INDEXED_KEY
+    ? new Set()
+    : deletionVariants(key, indexedDepth(key));
 }
 
 /**
@@ -131,7 +142,7 @@ export interface NearShard {
  */
 export function queryVariants(key: string): Set<string> {
   const budget = editBudget(key);
-  return budget === 0 || key.length > MAX_SEARCH_LENGTH + budget ? new Set() : deletionVariants(key, budget);
+  return budget === 0 || key.length > LONGEST_QUERY_KEY ? new Set() : deletionVariants(key, budget);
 }
 
 /**

@@ -93,6 +93,16 @@ describe('the deletion index', () => {
     expect(queryVariants('x'.repeat(102)).size).toBeGreaterThan(0);
     expect(queryVariants('x'.repeat(103))).toEqual(new Set());
   });
+
+  test('a key is indexed up to 104 characters, 2 edits past the longest query key; a longer one no query reaches', () => {
+    const key = (length: number) => Array.from({ length }, (_, at) => 'abcdefghij'[at % 10]).join('');
+    expect(indexedVariants(key(104))).toEqual(deletionVariants(key(104), 2));
+    expect(indexedVariants(key(105))).toEqual(new Set());
+    // The longest query key looked up meets the longest key indexed at a shared variant.
+    const query = key(102);
+    const reached = [...queryVariants(query)].some((variant) => indexedVariants(key(104)).has(variant));
+    expect(reached).toBe(true);
+  });
 });
 
 describe('the edit distance', () => {
