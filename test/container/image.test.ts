@@ -4,13 +4,13 @@
 // server's pid in the container (its main process: no npm or shell in between) and, stopped,
 // drains and exits 0 within the drain time.
 import type { ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIMITS } from '../../src/server/limits.ts';
 import { differencesFrom } from '../reliability/api-client.ts';
 import { readBuild } from '../reliability/builds.ts';
 import { until } from '../reliability/serve-child.ts';
 import { exitOf } from '../support/child-output.ts';
+import { halfSentRequest } from '../support/http.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 import { buildImage, podman, skipPodmanTests, spawnPodman } from './podman.ts';
 
@@ -133,18 +133,14 @@ describe.skipIf(skipPodmanTests())('the container image, run with podman', () =>
   test('podman stop drains: a request in flight is answered and the container exits 0 within the drain time', {
     timeout: 120_000,
   }, async () => {
-    const socket = connect({ host: '127.0.0.1', port: Number(new URL(origin).port) });
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('GET /api/trees HTTP/1.1\r\nHost: localhost\r\n');
+    const inFlight = await halfSentRequest(origin, TOKEN);
 
     // podman stop sends the image's STOPSIGNAL, and SIGKILL (exit 137) if it has not exited in time.
     const stopped = podman(['stop', '--time', String(DRAIN_SECONDS), NAME]);
     await until(() => output.includes('SIGTERM: finishing in-flight requests') || container.exitCode !== null);
-    socket.write(`Authorization: Bearer ${TOKEN}\r\nAccept-Encoding: identity\r\n\r\n`);
-    await Promise.race([closed, exited]);
+    inFlight.finish();
+    await Promise.race([inFlight.closed, exited]);
+    const received = inFlight.received().toString('latin1');
     await stopped;
 
     expect(output).toContain('SIGTERM: finishing in-flight requests in 2 serving processes, then stopping.');

@@ -4,7 +4,6 @@
 // swaps in a complete rebuild whole or keeps the old one; SIGTERM lets in-flight requests
 // finish; a build killed midway leaves the previous one intact.
 import { appendFileSync, cpSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { replaceAtomically } from '../../src/build/atomic.ts';
@@ -14,7 +13,7 @@ import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { postMcp, toolCall } from '../support/mcp.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
-import { parseResponses, type RawResponse, rawRequest } from '../support/http.ts';
+import { halfSentRequest, parseResponses, type RawResponse, rawRequest } from '../support/http.ts';
 import { distDir, startRuntime } from '../support/runtimes.ts';
 import { differencesFrom, getApi, mismatch } from './api-client.ts';
 import {
@@ -253,20 +252,17 @@ describe('SIGHUP reload', { timeout: 400_000 }, () => {
 describe('SIGTERM', () => {
   test('lets a request in flight finish, ending its connection, then exits 0', async () => {
     server = await startServe({ distDir: liveDir, tokens: [TOKEN] });
-    const { port } = new URL(server.url);
-    const socket = connect({ host: '127.0.0.1', port: Number(port) });
-    const received = collect(socket);
-    await new Promise((resolve) => socket.once('connect', resolve));
     // A slow client: the request line and half the headers, then a pause.
-    socket.write('GET /api/trees HTTP/1.1\r\nHost: localhost\r\n');
+    const inFlight = await halfSentRequest(server.url, TOKEN);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     server.child.kill('SIGTERM');
     await until(() => server!.output().includes('SIGTERM: finishing in-flight requests'));
     await expect(getApi(server.url, '/api/trees', TOKEN)).rejects.toThrow();
-    socket.write(`Authorization: Bearer ${TOKEN}\r\nAccept-Encoding: identity\r\n\r\n`);
+    inFlight.finish();
 
-    const [response] = parseResponses(await received);
+    await inFlight.closed;
+    const [response] = parseResponses(inFlight.received());
     expect(response?.status).toBe(200);
     // It ends its connection, so a kept-alive client neither sends more nor holds the exit back.
     expect(response?.headers.connection).toBe('close');
@@ -293,12 +289,3 @@ test('a build killed midway (SIGKILL) leaves the previous build intact; a reload
   expect(await reload(server)).toMatch(/^Reloaded/);
   expect(await differencesFrom(server.url, TOKEN, previous)).toEqual([]);
 });
-
-function collect(socket: Socket): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  return new Promise((resolve, reject) => {
-    socket.once('error', reject);
-    socket.once('close', () => resolve(Buffer.concat(chunks)));
-  });
-}

@@ -3,10 +3,10 @@
 // server itself. It drains (a request in flight is answered) and every process of the tree exits;
 // without `exec` the shell npm runs would take the signal and leave the server running.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { exitOf } from '../support/child-output.ts';
+import { halfSentRequest } from '../support/http.ts';
 import { until } from './serve-child.ts';
 
 const TOKEN = 'npm-signals-test-token';
@@ -92,18 +92,14 @@ test.each(['SIGTERM', 'SIGINT'] as const)(
     started = processTree(npmPid);
 
     // A request in flight: its request line and half its headers, the rest after the signal.
-    const socket = connect({ host: '127.0.0.1', port: Number(new URL(origin).port) });
-    let received = '';
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-    const closed = new Promise((resolve) => socket.once('close', resolve));
-    await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write('GET /api/trees HTTP/1.1\r\nHost: localhost\r\n');
+    const inFlight = await halfSentRequest(origin, TOKEN);
 
     npm.kill(signal);
     // The server says it drains, or npm exits without it having said so (the signal went elsewhere).
     await until(() => output().includes(`${signal}: finishing in-flight requests`) || hasExited);
-    socket.write(`Authorization: Bearer ${TOKEN}\r\nAccept-Encoding: identity\r\n\r\n`);
-    await Promise.race([closed, exited]);
+    inFlight.finish();
+    await Promise.race([inFlight.closed, exited]);
+    const received = inFlight.received().toString('latin1');
 
     expect(output()).toContain(`${signal}: finishing in-flight requests in 2 serving processes, then stopping.`);
     expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);

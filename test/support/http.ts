@@ -124,6 +124,37 @@ export function openConnection(origin: string): Promise<RawConnection> {
   });
 }
 
+/** A request in flight, for a drain test: its request line and half its headers sent. */
+export interface HalfSentRequest {
+  /** Sends the rest: the token's Authorization, identity encoding and the blank line. */
+  finish(): void;
+  /** Resolves when the connection is closed (or has failed). */
+  closed: Promise<void>;
+  /** The bytes received so far. */
+  received(): Buffer;
+}
+
+/** Opens a connection to `origin` and sends half of a GET of `path`; the rest waits for `finish`. */
+export async function halfSentRequest(origin: string, token: string, path = '/api/trees'): Promise<HalfSentRequest> {
+  const { hostname, port } = new URL(origin);
+  const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) });
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  // A failure closes the socket too: what was received says what went wrong.
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n`);
+  return {
+    finish: () => void socket.write(`Authorization: Bearer ${token}\r\nAccept-Encoding: identity\r\n\r\n`),
+    closed,
+    received: () => Buffer.concat(chunks),
+  };
+}
+
 /**
  * Parses the first response of a whole capture (the server has closed); `rest` is whatever
  * follows it: the next pipelined response, or bytes the server should not have sent.
