@@ -5,7 +5,9 @@
 //
 // 1. Node, in-process, CPU: process.cpuUsage() around `--calls` warm answers made by the server's
 //    own code without a socket (the GET as the core decides it and the body store hands over its
-//    bytes; an interaction as src/edge/discord answers a Web Request, signature check included).
+//    bytes; an interaction as src/edge/discord answers a Web Request, signature check included),
+//    the four kinds interleaved for `--rounds` rounds, each figure the median of its rounds (one
+//    round each put a press, which does a part of a command's work, 1.2x above the command).
 // 2. workerd (wrangler dev), CPU: the CPU time (utime + stime, /proc/<pid>/stat) of the workerd
 //    processes of the run, before and after `--calls` sequential warm requests of each kind,
 //    divided by the requests. It includes what workerd does for any request (HTTP, wrangler's
@@ -28,6 +30,13 @@ const { values } = await commandLine({
     'the GET, each signed as Discord signs, in Node and in the Worker.',
   options: {
     calls: { type: 'string', default: '1000', value: '<n>', wholeNumber: true, description: 'calls of each kind' },
+    rounds: {
+      type: 'string',
+      default: '5',
+      value: '<n>',
+      wholeNumber: true,
+      description: 'interleaved rounds of the in-process calls',
+    },
     'skip-worker': { type: 'boolean', default: false, description: 'measure Node only' },
   },
   variables: {},
@@ -35,6 +44,7 @@ const { values } = await commandLine({
   version: () => projectVersion(),
 });
 const CALLS = Number(values.calls);
+const ROUNDS = Math.max(1, Number(values.rounds));
 const TOKEN = 'bench-discord-token';
 const GET_TARGET = '/api/trees?search=oak%20tree';
 const AUTOCOMPLETE = JSON.stringify({
@@ -86,11 +96,21 @@ async function inProcess(): Promise<Costs> {
   };
   const press = pressOf(nextButton(await interaction(COMMAND, headers.command)()));
   const pressHeaders = await signed(press);
+  const kinds: Record<keyof Costs, () => Promise<unknown>> = {
+    get,
+    autocomplete: interaction(AUTOCOMPLETE, headers.autocomplete),
+    command: interaction(COMMAND, headers.command),
+    press: interaction(press, pressHeaders),
+  };
+  const rounds: Record<keyof Costs, number[]> = { get: [], autocomplete: [], command: [], press: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const kind of Object.keys(kinds) as (keyof Costs)[]) rounds[kind].push(await cpuPerCall(CALLS, kinds[kind]));
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   return {
-    get: await cpuPerCall(CALLS, get),
-    autocomplete: await cpuPerCall(CALLS, interaction(AUTOCOMPLETE, headers.autocomplete)),
-    command: await cpuPerCall(CALLS, interaction(COMMAND, headers.command)),
-    press: await cpuPerCall(CALLS, interaction(press, pressHeaders)),
+    get: median(rounds.get),
+    autocomplete: median(rounds.autocomplete),
+    command: median(rounds.command),
+    press: median(rounds.press),
   };
 }
 
@@ -134,7 +154,7 @@ const line = (label: string, { get, autocomplete, command, press }: Costs, unit 
   `${label}: GET ${get.toFixed(1)} ${unit}; autocomplete ${autocomplete.toFixed(1)} ${unit}; ` +
   `/tree ${command.toFixed(1)} ${unit}; its next button ${press.toFixed(1)} ${unit}`;
 
-console.log(line(`Node in-process CPU per call (${CALLS} warm calls)`, await inProcess()));
+console.log(line(`Node in-process CPU per call (${CALLS} warm calls, median of ${ROUNDS} rounds)`, await inProcess()));
 if (!values['skip-worker']) {
   const worker = await startWorker({
     port: await freePort(),
