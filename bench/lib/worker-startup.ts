@@ -227,14 +227,14 @@ export async function workerStartup(runs: number): Promise<WorkerStartup> {
     const gzipRatio = shipped.sizes.mainGzip / withoutMcp.sizes.mainGzip;
     const beforeRatio = median(shipped.activeMs) / median(before.activeMs);
     const registryRatio = median(newRegistry.activeMs) / median(shipped.activeMs);
+    const shippedRegistry = projectFlags.includes(LEGACY_REGISTRY) ? 'legacy' : 'new';
     const verdicts = [
       `${verdict(cpuRatio <= 1.15)} Worker startup CPU <= 1.15x the Worker without its apps: ${cpuRatio.toFixed(2)}x`,
       `${verdict(gzipRatio <= 1.1)} Worker main script gzipped within 10 % of the Worker without its apps: ` +
         `${gzipRatio.toFixed(3)}x`,
       `${verdict(beforeRatio <= 1.15)} Worker startup CPU <= 1.15x the Worker before /mcp at its own date: ` +
         `${beforeRatio.toFixed(2)}x`,
-      `INFO   the new module registry against the shipped ${projectFlags.includes(LEGACY_REGISTRY) ? 'legacy' : 'new'} ` +
-        `one: ${registryRatio.toFixed(2)}x`,
+      `INFO   the new module registry against the shipped ${shippedRegistry} one: ${registryRatio.toFixed(2)}x`,
     ];
     return { lines, verdicts };
   } finally {

@@ -94,7 +94,7 @@ describe('the deletion index', () => {
     expect(queryVariants('x'.repeat(103))).toEqual(new Set());
   });
 
-  test('a key is indexed up to 104 characters, 2 edits past the longest query key; a longer one no query reaches', () => {
+  test('a key is indexed up to 104 characters, 2 edits past the longest query key looked up; no longer', () => {
     const key = (length: number) => Array.from({ length }, (_, at) => 'abcdefghij'[at % 10]).join('');
     expect(indexedVariants(key(104))).toEqual(deletionVariants(key(104), 2));
     expect(indexedVariants(key(105))).toEqual(new Set());
