@@ -87,7 +87,7 @@ export function deletionVariants(key: string, depth: number): Set<string> {
 /** The longest query key whose variants are looked up (queryVariants): a 100-character value, 2 edits more. */
 const LONGEST_QUERY_KEY = MAX_SEARCH_LENGTH + 2;
 /** The longest key a near miss can reach: 2 edits past the longest query key looked up. */
-export const LONGEST_INDEXED_KEY = LONGEST_QUERY_KEY + 2;
+const LONGEST_INDEXED_KEY = LONGEST_QUERY_KEY + 2;
 
 /**
  * The variants under which the index stores a word or name key; none for keys too short or too

@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
+import { projectDir } from '../../src/build/site.ts';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 import { keepWranglerLocal } from '../../src/cloudflare/wrangler-local.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';
 
-const projectDir = new URL('../../', import.meta.url).pathname;
 const temporaryFolder = temporaryFolders();
 let main: string;
 let chunks: string[];
