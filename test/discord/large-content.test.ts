@@ -2,9 +2,6 @@
 // characters, and a release with about 3,000 characters of notes that adds some 90 trees and
 // changes others (Discord refuses a message past 6,000 characters of embeds). A temp project
 // released twice and built by the real build, with SITE_ORIGIN set, so the links name it.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { APIInteractionResponseCallbackData } from 'discord-api-types/v10';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,6 +10,7 @@ import { HISTORY_ORIGIN, runBuild, runRelease } from '../releases/history.ts';
 import { discordKeys, type DiscordKeys } from '../support/discord.ts';
 import { overLimits } from '../support/discord-limits.ts';
 import { contractRuntimeNames, type Runtime, startRuntime } from '../support/runtimes.ts';
+import { temporaryFolders } from '../support/temporary-folders.ts';
 
 const LONG_NAME = `Giant ${'Sequoia '.repeat(37)}Tree`.slice(0, 300);
 const NOTES = Array.from({ length: 60 }, (_, at) => `Note ${at}: the trees of this release grow in new regions.`)
@@ -32,6 +30,7 @@ const tree = (name: string, level: number) => ({
   upgradeCost: 11500 * level,
 });
 
+const temporaryFolder = temporaryFolders();
 let project: TempProject;
 let outDir: string;
 let keys: DiscordKeys;
@@ -47,15 +46,12 @@ beforeAll(async () => {
   project.patch('trees/birch-tree.yaml', { logValue: 8, logCount: 121 });
   const second = runRelease(project.root, NOTES);
   if (second.status !== 0) throw new Error(`npm run release failed:\n${second.output}`);
-  outDir = mkdtempSync(join(tmpdir(), 'treefarm-discord-large-'));
+  outDir = temporaryFolder('treefarm-discord-large-');
   const build = await runBuild(project.root, outDir);
   if (build.status !== 0) throw new Error(`npm run build failed:\n${build.output}`);
   keys = await discordKeys();
 }, 900_000);
-afterAll(() => {
-  project?.remove();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
-});
+afterAll(() => project?.remove());
 
 type Button = { style: number; label?: string; custom_id?: string; url?: string };
 type Sent = {
