@@ -1,10 +1,11 @@
 // `npm run bench:instructions`: the instructions one serving process executes per request of
 // the name search, without a rate limit or access log, with each, and with both, counted by
-// valgrind's callgrind (Debian's `valgrind`). Unlike req/s on this shared two-core machine,
-// the count does not drift with the load beside it, so a change to the serving path can be
-// weighed on its own. It is a count, not a time: kernel work is not in it, a cache miss costs no
-// more than a hit, and valgrind makes each read of the clock cost about a thousand instructions
-// (a real one costs about 50 ns).
+// valgrind's callgrind (Debian's `valgrind`). It drifts far less than req/s on this shared
+// two-core machine, so a change to the serving path can be weighed on its own; but load changes
+// how requests batch on the connections and the log's thread's wake-ups (at load 3-4 single
+// rounds moved by up to 12 %): judge budgets on a quiet machine. It is a count, not a time:
+// kernel work is not in it, a cache miss costs no more than a hit, and valgrind makes each read
+// of the clock cost about a thousand instructions (a real one costs about 50 ns).
 // Each server gets BENCH_WARM_UP requests (60000) on connections opened and closed WARM_UP_PARTS
 // times, its counters are zeroed, then it gets BENCH_REQUESTS (4000) on 8 kept-alive connections.
 // BENCH_ROUNDS (3) rounds of the four servers, interleaved; each figure is the median of its
@@ -249,8 +250,8 @@ try {
       counts[at]?.[index]?.all.push(counted.all);
       counts[at]?.[index]?.serving.push(counted.serving);
     };
-    // A count, not a time: the servers of a round may run side by side (BENCH_PARALLEL=1) where the
-    // machine is too loaded to run them one after another in the time there is.
+    // The servers of a round may run side by side (BENCH_PARALLEL=1) where there is no time to run
+    // them one after another: quicker, and noisier, as load moves the counts.
     if (PARALLEL)
       for (const [run, counted] of (await Promise.all(runs.map(({ server }) => count(server, outDir)))).entries())
         record(runs[run] ?? { at: 0, index: 0 }, counted);
