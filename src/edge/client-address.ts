@@ -55,7 +55,7 @@ export const isIpv4Mapped = (groups: readonly number[]): boolean =>
   groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
 
 /** The one key of every client that is not an IP address (RFC 7239's word for a node not known). */
-export const NOT_AN_ADDRESS_KEY = 'unknown';
+const NOT_AN_ADDRESS_KEY = 'unknown';
 
 /**
  * The key `address` is counted under: an IPv4 address as it is written without leading zeros
