@@ -1,7 +1,9 @@
 // The key a client address is counted under by a rate limit, the same in every runtime (the
 // Node server's count, the Worker's binding): an IPv4 address whole, an IPv6 address by its
 // first 64 bits. One host is usually given a whole IPv6 /64, so counting its addresses one by
-// one would give it 2^64 counts, and let it fill any table of them. Web-standard only.
+// one would give it 2^64 counts, and let it fill any table of them. A client that is not an
+// address (a proxy's `unknown` or hidden `_name`) is counted under one key shared by all such,
+// so no key is longer than an address's and no new name buys a new count. Web-standard only.
 
 /** The 8 groups of an IPv6 address, or undefined when it is not one. */
 function ipv6Groups(text: string): number[] | undefined {
@@ -52,15 +54,18 @@ export function addressGroups(address: string): number[] | undefined {
 export const isIpv4Mapped = (groups: readonly number[]): boolean =>
   groups[0] === 0 && groups[1] === 0 && groups[2] === 0 && groups[3] === 0 && groups[4] === 0 && groups[5] === 0xffff;
 
+/** The one key of every client that is not an IP address (RFC 7239's word for a node not known). */
+const NOT_AN_ADDRESS_KEY = 'unknown';
+
 /**
  * The key `address` is counted under: an IPv4 address as it is written without leading zeros
  * (also when it comes IPv4-mapped, ::ffff:1.2.3.4, as a dual-stack socket gives it); an IPv6
  * address, in any of its spellings (`::`, upper case, a zone id, brackets), as its /64 prefix,
- * e.g. `2001:db8:0:1::/64`. Anything else is its own key, as it is written.
+ * e.g. `2001:db8:0:1::/64`. Anything else, of any length, is NOT_AN_ADDRESS_KEY.
  */
 export function addressKey(address: string): string {
   const groups = addressGroups(address);
-  if (!groups) return address;
+  if (!groups) return NOT_AN_ADDRESS_KEY;
   // The last 32 bits of a mapped address are the IPv4 address.
   if (isIpv4Mapped(groups))
     return [groups[6] ?? 0, groups[7] ?? 0].flatMap((group) => [group >> 8, group & 0xff]).join('.');

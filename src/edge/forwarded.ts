@@ -80,7 +80,8 @@ function walk(
 /**
  * The client's address: `peer` (the socket's) unless it is a trusted proxy; then the node the
  * walk stops at, without brackets or port. A node that is not an address (`unknown`, a hidden
- * name) is the client as written, since only a trusted proxy can have put it there.
+ * name) is the client as written, for the log; the rate limit counts all such under one key
+ * (addressKey, client-address.ts), so a proxy that passes on a client's own name costs nothing.
  */
 export function forwardedClient(
   trusted: TrustedProxies,

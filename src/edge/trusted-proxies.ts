@@ -1,7 +1,8 @@
 // Who may forward a client's address (TRUST_PROXY on the Node server): a number of nearest hops,
-// or the addresses and ranges the operator lists. A range that covers a whole address family
-// (0.0.0.0/0, ::/0, ::ffff:0:0/96, 2000::/3 ...) trusts every client to name its own address, so
-// it is refused; trusting every peer on purpose has its own spelling, `every-peer`. Web-standard only.
+// or the addresses and ranges the operator lists. A list that covers a whole address family, in
+// one range (0.0.0.0/0, ::/0, ::ffff:0:0/96, 2000::/3 ...) or in several (0.0.0.0/1 and
+// 128.0.0.0/1), trusts every client to name its own address, so it is refused; trusting every
+// peer on purpose has its own spelling, `every-peer`. Web-standard only.
 import { addressGroups } from './client-address.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 
@@ -55,16 +56,69 @@ function inRange(groups: readonly number[], { groups: start, bits }: AddressRang
   return true;
 }
 
-/** The blocks no trust range may hold whole: all, every IPv4 address (as mapped), every public IPv6 one. */
+/** The blocks no trust list may hold: all, every IPv4 address (as mapped), every public IPv6 one. */
 const FAMILIES = [
   { name: 'every address', range: { groups: [0, 0, 0, 0, 0, 0, 0, 0], bits: 0 } },
   { name: 'every IPv4 address', range: { groups: [0, 0, 0, 0, 0, 0xffff, 0, 0], bits: 96 } },
   { name: 'every public IPv6 address (2000::/3)', range: { groups: [0x2000, 0, 0, 0, 0, 0, 0, 0], bits: 3 } },
 ];
 
-/** The family `range` holds whole, if any: a range at least as wide whose prefix the family's start shares. */
-const familyIn = (range: AddressRange) =>
-  FAMILIES.find((family) => range.bits <= family.range.bits && inRange(family.range.groups, range))?.name;
+/** The two blocks of one more bit that make up `block` (the bit after its prefix 0, then 1). */
+function halves({ groups, bits }: AddressRange): AddressRange[] {
+  const group = bits >> 4;
+  const bit = 0x8000 >> (bits & 15);
+  const withBit = (set: boolean) =>
+    groups.map((value, index) => (index !== group ? value : set ? value | bit : value & ~bit & 0xffff));
+  return [
+    { groups: withBit(false), bits: bits + 1 },
+    { groups: withBit(true), bits: bits + 1 },
+  ];
+}
+
+/**
+ * Whether `ranges` together hold every address of `block`: one holds it whole, or those inside
+ * it hold both its halves. Only blocks with a range strictly inside are split, so the work is at
+ * most the ranges' prefix lengths added up.
+ */
+function covers(ranges: readonly AddressRange[], block: AddressRange): boolean {
+  if (ranges.some((range) => range.bits <= block.bits && inRange(block.groups, range))) return true;
+  const inside = ranges.filter((range) => range.bits > block.bits && inRange(range.groups, block));
+  return inside.length > 0 && halves(block).every((half) => covers(inside, half));
+}
+
+/** The family `ranges` hold together, if any. */
+const familyIn = (ranges: readonly AddressRange[]) => FAMILIES.find((family) => covers(ranges, family.range));
+
+/** The refusal of a list whose `entries` (as "entry 2 (0.0.0.0/0)") cover `family`. */
+const coverRefusal = (entries: string, verb: string, family: string) =>
+  `${entries} ${verb} ${family}, so every client could name its own address: ` +
+  `list the proxies' own addresses or ranges (write ${EVERY_PEER} alone to trust every peer on purpose)`;
+
+interface Entry {
+  place: number;
+  text: string;
+  ranges: readonly AddressRange[];
+}
+
+/**
+ * The refusal of a list whose entries, none alone, together cover a family (0.0.0.0/1 and
+ * 128.0.0.0/1), naming the entries that do: each one left out in turn, those still needed stay.
+ * Undefined when they cover none.
+ */
+function togetherRefusal(entries: readonly Entry[]): string | undefined {
+  const rangesOf = (some: readonly Entry[]) => some.flatMap(({ ranges }) => ranges);
+  const family = familyIn(rangesOf(entries));
+  if (family === undefined) return undefined;
+  let needed = entries;
+  for (const entry of entries) {
+    const without = needed.filter((kept) => kept !== entry);
+    if (covers(rangesOf(without), family.range)) needed = without;
+  }
+  const places = needed.map(({ place }) => place);
+  const named = `${places.slice(0, -1).join(', ')} and ${places.at(-1)}`;
+  const texts = needed.map(({ text }) => text).join(', ');
+  return coverRefusal(`entries ${named} (${texts})`, 'together cover', family.name);
+}
 
 /** TRUST_PROXY=every-peer: the one range that holds every address. */
 const EVERY_ADDRESS: AddressRange = { groups: [0, 0, 0, 0, 0, 0, 0, 0], bits: 0 };
@@ -82,7 +136,7 @@ export function trustedProxies(value: string): TrustedProxies | string {
   }
   if (text.toLowerCase() === EVERY_PEER) return { ranges: [EVERY_ADDRESS], everyPeer: true };
   const entries = text.split(',').map((entry) => entry.trim());
-  const ranges: AddressRange[] = [];
+  const parsed: Entry[] = [];
   for (const [index, entry] of entries.entries()) {
     const named = NAMED_RANGES.get(entry.toLowerCase());
     const found = named ? named.map(rangeOf) : [rangeOf(entry)];
@@ -91,15 +145,12 @@ export function trustedProxies(value: string): TrustedProxies | string {
         `entry ${index + 1} is not an IP address, a CIDR range (such as 10.0.0.0/8) or one of ` +
         `${[...NAMED_RANGES.keys()].join(', ')} (or give a number of hops, or ${EVERY_PEER}, alone)`
       );
-    const family = found.map((range) => familyIn(range as AddressRange)).find((name) => name !== undefined);
-    if (family !== undefined)
-      return (
-        `entry ${index + 1} (${entry}) covers ${family}, so every client could name its own address: ` +
-        `list the proxies' own addresses or ranges (write ${EVERY_PEER} alone to trust every peer on purpose)`
-      );
-    ranges.push(...(found as AddressRange[]));
+    const ranges = found as AddressRange[];
+    const family = familyIn(ranges);
+    if (family !== undefined) return coverRefusal(`entry ${index + 1} (${entry})`, 'covers', family.name);
+    parsed.push({ place: index + 1, text: entry, ranges });
   }
-  return { ranges };
+  return togetherRefusal(parsed) ?? { ranges: parsed.flatMap(({ ranges }) => ranges) };
 }
 
 /** Addresses already judged, by the ranges that judged them: a proxy's address comes back on every request. */

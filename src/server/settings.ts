@@ -72,9 +72,10 @@ export const serveVariables = {
     variable('TRUST_PROXY', proxyTrust),
     'The proxies in front of the server whose forwarded client address, scheme and host are believed: addresses, ' +
       'CIDR ranges, `loopback`, `private`, or a number of hops ' +
-      '([deploy.md](deploy.md#the-node-server-behind-a-reverse-proxy)). A range covering a whole address family ' +
-      '(`0.0.0.0/0`, `::/0`) is refused; `every-peer` alone trusts every peer, so any client that reaches the ' +
-      'server directly names its own address: only where nothing but the proxies can reach it.',
+      '([deploy.md](deploy.md#the-node-server-behind-a-reverse-proxy)). Ranges covering a whole address family, ' +
+      'one alone (`0.0.0.0/0`, `::/0`) or together (`0.0.0.0/1,128.0.0.0/1`), are refused; `every-peer` alone ' +
+      'trusts every peer, so any client that reaches the server directly names its own address: only where ' +
+      'nothing but the proxies can reach it.',
     'off: the socket is the client',
   ),
   trustProxyHeader: documented(

@@ -3,6 +3,9 @@
 import { describe, expect, test } from 'vitest';
 import { addressKey } from '../../src/edge/client-address.ts';
 
+/** The key every client that is not an IP address shares (RFC 7239's word for a node not known). */
+const NOT_AN_ADDRESS = 'unknown';
+
 describe('the address key', () => {
   test('an IPv4 address is its own key', () => {
     expect(addressKey('192.0.2.1')).toBe('192.0.2.1');
@@ -17,7 +20,7 @@ describe('the address key', () => {
 
   test('an IPv4 address is four parts of up to three digits, each at most 255', () => {
     for (const text of ['1.02.3', '1.2.3.04.5', '300.01.1.1', '1e2.0.0.01', '0x10.0.0.01', '1.2.3.1234'])
-      expect(addressKey(text)).toBe(text);
+      expect(addressKey(text)).toBe(NOT_AN_ADDRESS);
   });
 
   test('IPv6 addresses of one /64 share a key; another /64 has its own', () => {
@@ -45,11 +48,11 @@ describe('the address key', () => {
 
   test(':: stands for one group or more, never for none', () => {
     expect(addressKey('2001:db8:1:2:3:4:5::')).toBe('2001:db8:1:2::/64');
-    expect(addressKey('2001:db8:1:2::3:4:5:6')).toBe('2001:db8:1:2::3:4:5:6');
+    expect(addressKey('2001:db8:1:2::3:4:5:6')).toBe(NOT_AN_ADDRESS);
   });
 
   test('brackets count only around the whole address', () => {
-    for (const text of ['::[1]', '[2001:db8::1]1']) expect(addressKey(text)).toBe(text);
+    for (const text of ['::[1]', '[2001:db8::1]1']) expect(addressKey(text)).toBe(NOT_AN_ADDRESS);
   });
 
   test('an IPv4-mapped IPv6 address is its IPv4 address, as a dual-stack socket gives it', () => {
@@ -64,15 +67,17 @@ describe('the address key', () => {
   });
 
   test('an IPv4 tail that is not an IPv4 address makes no address', () => {
-    for (const text of ['::ffff:300.1.1.1', '::ffff:192.0.2.1x']) expect(addressKey(text)).toBe(text);
+    for (const text of ['::ffff:300.1.1.1', '::ffff:192.0.2.1x']) expect(addressKey(text)).toBe(NOT_AN_ADDRESS);
   });
 
   test('an IPv6 address with an IPv4 tail that is not mapped is keyed by its /64 like any other', () => {
     expect(addressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
   });
 
-  test('what is not an address is its own key, as written', () => {
-    for (const text of ['', 'unknown', '2001:db8::1::2', '1:2:3:4:5:6:7:8:9', '300.1.1.1', '12345::'])
-      expect(addressKey(text)).toBe(text);
+  test('whatever is not an address, of any length, shares one key: a new name is no new count', () => {
+    const names = ['', 'unknown', '_hidden', `_${'x'.repeat(8000)}`, '2001:db8::1::2', '1:2:3:4:5:6:7:8:9', '12345::'];
+    for (const text of names) expect(addressKey(text), text.slice(0, 20)).toBe(NOT_AN_ADDRESS);
+    // It is no address's key.
+    for (const address of ['0.0.0.0', '::', '192.0.2.1']) expect(addressKey(address)).not.toBe(NOT_AN_ADDRESS);
   });
 });

@@ -20,6 +20,25 @@ function clientOf(value: string, peer: string, headers: Record<string, string>, 
   });
 }
 
+/** An IPv6 address's text from its 128 bits. */
+const ipv6 = (bits: bigint) =>
+  Array.from({ length: 8 }, (_, group) => ((bits >> BigInt(112 - 16 * group)) & 0xffffn).toString(16)).join(':');
+
+/**
+ * Every address as ranges none of which holds a family whole: at each bit of the path to
+ * ::ffff:0:0/96 the block beside it (2000::/3 in two), then IPv4 in two halves.
+ */
+function everyAddressInPieces(): string[] {
+  const mapped = 0xffffn << 32n;
+  const pieces: string[] = [];
+  for (let bit = 0; bit < 96; bit++) {
+    const beside = ((mapped >> BigInt(127 - bit)) ^ 1n) << BigInt(127 - bit);
+    if (bit === 2) pieces.push('2000::/4', '3000::/4');
+    else pieces.push(`${ipv6(beside)}/${bit + 1}`);
+  }
+  return [...pieces, '0.0.0.0/1', '128.0.0.0/1'];
+}
+
 describe('TRUST_PROXY', () => {
   test('a number of hops from 1 to 32', () => {
     expect(trustedProxies('1')).toEqual({ hops: 1 });
@@ -62,6 +81,53 @@ describe('TRUST_PROXY', () => {
       expect(trustedProxies(entry)).toMatch(new RegExp(`^entry 1 \\(${entry.replaceAll('.', '\\.')}\\) covers every`));
     expect(trustedProxies('2000::/3')).toBe(refusal(1, '2000::/3', 'every public IPv6 address (2000::/3)'));
     expect(trustedProxies('::/2')).toBe(refusal(1, '::/2', 'every IPv4 address'));
+  });
+
+  test('ranges that together cover a whole family are refused, naming the entries needed and why', () => {
+    const beside = everyAddressInPieces();
+    const places = beside.map((_, at) => at + 1);
+    const cases = [
+      ['0.0.0.0/1,128.0.0.0/1', '1 and 2 (0.0.0.0/1, 128.0.0.0/1)', 'every IPv4 address'],
+      // IPv4 as IPv6 sees it (IPv4-mapped), alone and mixed with the IPv4 spelling.
+      ['::ffff:0:0/97, ::ffff:8000:0/97', '1 and 2 (::ffff:0:0/97, ::ffff:8000:0/97)', 'every IPv4 address'],
+      ['0.0.0.0/1, ::ffff:8000:0/97', '1 and 2 (0.0.0.0/1, ::ffff:8000:0/97)', 'every IPv4 address'],
+      ['2000::/4, 3000::/4', '1 and 2 (2000::/4, 3000::/4)', 'every public IPv6 address (2000::/3)'],
+      [
+        beside.join(','),
+        `${places.slice(0, -1).join(', ')} and ${places.at(-1)} (${beside.join(', ')})`,
+        'every address',
+      ],
+      // Many pieces, in any order, among entries that are not needed (named or not).
+      [
+        'loopback, 128.0.0.0/1, 10.0.0.1, 64.0.0.0/2, 0.0.0.0/2, 127.0.0.1',
+        '2, 4 and 5 (128.0.0.0/1, 64.0.0.0/2, 0.0.0.0/2)',
+        'every IPv4 address',
+      ],
+      [
+        'private, 0.0.0.0/1, 128.0.0.0/2, 192.0.0.0/3, 224.0.0.0/3',
+        '2, 3, 4 and 5 (0.0.0.0/1, 128.0.0.0/2, 192.0.0.0/3, 224.0.0.0/3)',
+        'every IPv4 address',
+      ],
+    ];
+    for (const [value = '', entries, family] of cases)
+      expect(trustedProxies(value), value).toBe(
+        `entries ${entries} together cover ${family}, so every client could name its own address: list the ` +
+          "proxies' own addresses or ranges (write every-peer alone to trust every peer on purpose)",
+      );
+  });
+
+  test('ranges that leave one address of each family out are accepted', () => {
+    // Every IPv4 address but 255.255.255.255: /1, /2, ... /32 halves of what is left.
+    const allButLast = Array.from({ length: 32 }, (_, bits) => {
+      const start = bits === 0 ? 0 : 2 ** 32 - 2 ** (32 - bits);
+      return `${[24, 16, 8, 0].map((shift) => Math.floor(start / 2 ** shift) % 256).join('.')}/${bits + 1}`;
+    });
+    expect(trustedProxies(allButLast.join(',')), allButLast.join(',')).toHaveProperty('ranges');
+    expect(trustedProxies([...allButLast, '255.255.255.255'].join(','))).toMatch(
+      /^entries .* together cover every IPv4/,
+    );
+    expect(trustedProxies('2000::/4, 3000::/5, 3800::/5')).toMatch(/together cover every public IPv6/);
+    expect(trustedProxies('2000::/4, 3000::/5, 3800::/6')).toHaveProperty('ranges');
   });
 
   test('ranges just narrower than a whole family are accepted', () => {

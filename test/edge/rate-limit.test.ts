@@ -79,7 +79,13 @@ function sent(decision: EdgeDecision): { status: number; headers: Record<string,
 }
 
 /** The same request, again and again: a remembered-decisions wrapper's case. */
-const repeated = { method: 'GET', pathname: '/api/trees', query: '', header: () => 'Bearer first', client: 'x' };
+const repeated = {
+  method: 'GET',
+  pathname: '/api/trees',
+  query: '',
+  header: () => 'Bearer first',
+  client: '192.0.2.9',
+};
 
 const TOO_MANY = 'Too many requests with this API token: the limit is 3 per 10 seconds. Try again in 10 seconds.';
 
@@ -316,7 +322,7 @@ describe('rate limits', () => {
     const statuses: number[] = [];
     for (let round = 0; round <= LIMIT.requests; round++) statuses.push(sent(await edge.decide(anonymous)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
-    expect(counted).toEqual(Array.from({ length: LIMIT.requests + 1 }, () => ['address', 'x']));
+    expect(counted).toEqual(Array.from({ length: LIMIT.requests + 1 }, () => ['address', '192.0.2.9']));
   });
 
   test("with a count that answers later (another process's), the wrapper never keeps a counted answer", async () => {

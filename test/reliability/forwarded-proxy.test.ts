@@ -2,8 +2,9 @@
 // docs/deploy.md's blocks (issue 55, findings 1 and the forwarded origin): with
 // TRUST_PROXY_HEADER=forwarded, nginx appending its element to the client's Forwarded on the
 // same header line (the documented block) and on a line of its own; and with X-Forwarded-For.
-// A client's malformed Forwarded (an unclosed quote) never makes it count as another address,
-// and the Discord app's links are on the scheme and host nginx was reached at.
+// A client's malformed Forwarded (an unclosed quote) never makes it count as another address, nor
+// does a Host, X-Forwarded-Host or Forwarded that tries to close nginx's element and add one of
+// its own (issue 62), and the Discord app's links are on the scheme and host nginx was reached at.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -61,21 +62,32 @@ function send(
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const options = { host: '127.0.0.1', port: nginx.port, path, method, localAddress: from, agent: false, ca: CA };
+    // The TLS server name is the public one whatever Host the test sends (Node takes it from Host).
+    const servername = PUBLIC_HOST;
     // The certificate is 127.0.0.1's, whatever Host names.
     const identity = {
       checkServerIdentity: (_host: string, cert: PeerCertificate) => checkServerIdentity('127.0.0.1', cert),
     };
-    const sent = request({ ...options, ...identity, headers: { Host: PUBLIC_HOST, ...headers } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      response.on('error', reject);
-    });
+    const sent = request(
+      { ...options, ...identity, servername, headers: { Host: PUBLIC_HOST, ...headers } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        response.on('error', reject);
+      },
+    );
     sent.on('error', reject);
     sent.end(body);
   });
 }
+
+/** A value that, written into an element unescaped, ends it and adds one naming `victim` on the right. */
+const injection = (victim: string) => `x",for=${victim};h="y`;
+
+/** The headers a client sends the injection in: the Host nginx reads, and what it may pass on. */
+const ATTEMPTS = [{ header: 'Host' }, { header: 'X-Forwarded-Host' }, { header: 'Forwarded' }] as const;
 
 const CONFIGS = [
   { name: 'Forwarded, appended on the same line', header: 'forwarded', block: (up: string) => forwardedBlock(up) },
@@ -136,17 +148,35 @@ describe.skipIf(skipNginxTests()).each(CONFIGS.map((config, at) => ({ ...config,
       return statuses;
     }
 
+    /**
+     * Tokenless requests from `from` with `headers` until the 429: each counted and logged as
+     * `from`, the address nginx saw, and `named`, the address the headers try to name, never counted.
+     */
+    async function countedAsSeen(from: string, named: string, path: string, headers: Record<string, string>) {
+      const statuses = await untilRefused(from, path, () => headers);
+      expect(statuses.at(-1)).toBe(429);
+      expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
+      expect(new Set(await loggedClients(path, statuses.length))).toEqual(new Set([from]));
+      // The address named was never counted: its own first request is a 401, not a 429.
+      expect((await send(nginx, named, path, { Authorization: 'Bearer wrong' })).status).toBe(401);
+    }
+
     test.skipIf(header !== 'forwarded')(
       'a client\'s for=127.0.0.12;x=" is counted and logged as the address nginx saw, never as 127.0.0.12',
-      async () => {
-        const path = '/api/trees?search=unclosed-quote';
-        const statuses = await untilRefused(address(44), path, () => ({ Forwarded: `for=${address(12)};x="` }));
-        expect(statuses.at(-1)).toBe(429);
-        expect(statuses.slice(0, -1).every((status) => status === 401)).toBe(true);
-        expect(new Set(await loggedClients(path, statuses.length))).toEqual(new Set([address(44)]));
-        // The address the client named was never counted: its own first request is a 401, not a 429.
-        expect((await send(nginx, address(12), path, { Authorization: 'Bearer wrong' })).status).toBe(401);
-      },
+      () =>
+        countedAsSeen(address(44), address(12), '/api/trees?search=unclosed-quote', {
+          Forwarded: `for=${address(12)};x="`,
+        }),
+    );
+
+    // Issue 62, finding 2: nginx takes `"`, `,`, `;` and `=` in a Host, so a block that writes the
+    // Host into its element unescaped lets the client end the element and add one of its own.
+    test.each(ATTEMPTS.map((attempt, index) => ({ ...attempt, index })))(
+      "a client's $header closing the element with for=<another> is counted and logged as the address nginx saw",
+      ({ header: sent, index }) =>
+        countedAsSeen(address(50 + index), address(20 + index), `/api/trees?search=element-injection-${index}`, {
+          [sent]: injection(address(20 + index)),
+        }),
     );
 
     test.skipIf(header !== 'forwarded')('a new for="evil<N> on every request does not escape the limit', async () => {

@@ -229,11 +229,14 @@ describe('TRUST_PROXY', () => {
     expect(refused({ TRUST_PROXY: '0' })).toBe('TRUST_PROXY must be a number of hops from 1 to 32, got "0"');
   });
 
-  test('a range covering every address of a family is refused at start, saying why', () => {
+  test('a range, or ranges together, covering every address of a family are refused at start, saying why', () => {
     for (const value of ['0.0.0.0/0', '::/0', 'loopback, ::ffff:0:0/96'])
       expect(refused({ TRUST_PROXY: value })).toMatch(
         /^TRUST_PROXY entry \d \(.*\) covers every (address|IPv4 address), so every client could name its own address/,
       );
+    expect(refused({ TRUST_PROXY: '0.0.0.0/1,128.0.0.0/1' })).toMatch(
+      /^TRUST_PROXY entries 1 and 2 \(0\.0\.0\.0\/1, 128\.0\.0\.0\/1\) together cover every IPv4 address, so every /,
+    );
   });
 
   test('every-peer trusts every peer on purpose, and the start-up banner says so', () => {
