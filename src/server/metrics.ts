@@ -108,9 +108,12 @@ export function processMetrics(tally: RequestTally, counts: ProcessCounts): Metr
   return [
     ...requestCounts(tally),
     latencies(tally),
-    metric('treefarm_access_log_lines_dropped_total', 'Access log lines dropped: stdout was too slow.', 'counter', [
-      { labels: {}, value: counts.logLinesDropped },
-    ]),
+    metric(
+      'treefarm_access_log_lines_dropped_total',
+      'Access log lines dropped: stdout was too slow, or the log had stopped.',
+      'counter',
+      [{ labels: {}, value: counts.logLinesDropped }],
+    ),
     metric('treefarm_stderr_lines_dropped_total', 'Lines for stderr dropped: stderr was too slow.', 'counter', [
       { labels: {}, value: counts.stderrLinesDropped },
     ]),
