@@ -24,28 +24,35 @@ export interface MetricsEndpoint {
 const isMetricsAnswer = (message: unknown): message is MetricsAnswer =>
   typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'metrics';
 
-/** Asks each process for its metrics; the answers that came within ANSWER_WAIT_MS. */
-function askProcesses(processes: Iterable<ServingProcess>, nextId: () => number): Promise<MetricJson[][]> {
-  const asked = [...processes].filter((serving) => serving.isConnected());
-  return Promise.all(
-    asked.map(
-      (serving) =>
-        new Promise<MetricJson[]>((resolve) => {
-          const id = nextId();
-          const done = (metrics: MetricJson[]) => {
-            clearTimeout(timer);
-            serving.off('message', onMessage);
-            resolve(metrics);
-          };
-          const onMessage = (message: unknown) => {
-            if (isMetricsAnswer(message) && message.id === id) done(message.metrics);
-          };
-          const timer = setTimeout(() => done([]), ANSWER_WAIT_MS);
-          serving.on('message', onMessage);
-          serving.send({ type: 'metrics-request', id } satisfies MetricsRequest);
-        }),
-    ),
-  );
+/**
+ * Asks processes for their metrics: the answers that came within ANSWER_WAIT_MS. One 'message'
+ * listener a process, whatever the scrapes in flight (a listener a scrape passed Node's ten and
+ * printed MaxListenersExceededWarning), each answer found by its id.
+ */
+function processAsker(): (processes: Iterable<ServingProcess>) => Promise<MetricJson[][]> {
+  let lastId = 0;
+  const waiting = new Map<number, (metrics: MetricJson[]) => void>();
+  const listening = new WeakSet<ServingProcess>();
+  const onMessage = (message: unknown) => {
+    if (isMetricsAnswer(message)) waiting.get(message.id)?.(message.metrics);
+  };
+  const ask = (serving: ServingProcess) =>
+    new Promise<MetricJson[]>((resolve) => {
+      const id = ++lastId;
+      const done = (metrics: MetricJson[]) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(metrics);
+      };
+      const timer = setTimeout(() => done([]), ANSWER_WAIT_MS);
+      waiting.set(id, done);
+      if (!listening.has(serving)) {
+        listening.add(serving);
+        serving.on('message', onMessage);
+      }
+      serving.send({ type: 'metrics-request', id } satisfies MetricsRequest);
+    });
+  return (processes) => Promise.all([...processes].filter((serving) => serving.isConnected()).map(ask));
 }
 
 /** The supervisor's own metrics: the processes serving now, and how many were started in place of one that died. */
@@ -73,9 +80,9 @@ export async function serveMetrics(
   processes: () => ReadonlySet<ServingProcess>,
 ): Promise<MetricsEndpoint> {
   const { registry, restarts } = supervisorRegistry(processes);
-  let lastId = 0;
+  const askProcesses = processAsker();
   const scrape = async () => {
-    const answers = await askProcesses(processes(), () => ++lastId);
+    const answers = await askProcesses(processes());
     return AggregatorRegistry.aggregate([...answers, await registry.getMetricsAsJSON()]);
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

@@ -64,6 +64,25 @@ test(EVERY_SERIES, async () => {
   expect(series(text, 'treefarm_data_version_info', `version="${version}"`)).toBe(2);
 }, 180_000);
 
+test('100 scrapes at once with WORKERS=2: every one answered, nothing on stderr', async () => {
+  const port = await freePort();
+  running = await startServe({ tokens: [TOKEN], processes: 2, metrics: `127.0.0.1:${port}` });
+  const said = `Metrics: http://127.0.0.1:${port}/metrics`;
+  await until(() => running?.output().includes(said) ?? false);
+  let stderr = '';
+  running.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const scrapes = await Promise.all(
+    Array.from({ length: 100 }, async () => {
+      const answer = await fetch(`http://127.0.0.1:${port}/metrics`);
+      return { status: answer.status, processes: series(await answer.text(), 'treefarm_serving_processes') };
+    }),
+  );
+  expect(scrapes).toEqual(Array.from({ length: 100 }, () => ({ status: 200, processes: 2 })));
+  // The supervisor's stderr as it exits: a warning printed during the scrapes is in it by then.
+  await running.stop('SIGTERM');
+  expect(stderr).toBe('');
+}, 120_000);
+
 test('without METRICS nothing serves metrics: the API port has no /metrics', async () => {
   running = await startServe({ tokens: [TOKEN] });
   expect(running.output()).not.toContain('Metrics:');
