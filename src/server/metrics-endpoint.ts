@@ -1,14 +1,15 @@
 // `/metrics` for the whole server (METRICS, docs/running.md#metrics): the supervisor listens on
 // an address of its own, never the API's port, so nothing reaches it that the operator did not
 // put there. A scrape asks every serving process for its metrics over the cluster's IPC channel
-// (metrics.ts), adds the supervisor's own (serving processes, restarts) and sums them with
-// prom-client's cluster aggregation: one server's figures, however many processes serve.
+// (metrics.ts), adds the supervisor's own (serving processes, restarts, its process metrics) and
+// joins them with prom-client's cluster aggregation: one server's figures, however many processes
+// serve. The path is /metrics whatever the query string (a scraper's parameters are ignored).
 import type { Worker as ServingProcess } from 'node:cluster';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client';
 import type { MetricsAddress } from '../schema/environment.ts';
-import type { MetricJson, MetricsAnswer, MetricsRequest } from './metrics.ts';
+import { type MetricJson, type MetricsAnswer, type MetricsRequest, ownProcessMetrics } from './metrics.ts';
 
 /** How long a scrape waits for a serving process; one that does not answer is left out of that scrape. */
 const ANSWER_WAIT_MS = 2_000;
@@ -81,13 +82,15 @@ export async function serveMetrics(
 ): Promise<MetricsEndpoint> {
   const { registry, restarts } = supervisorRegistry(processes);
   const askProcesses = processAsker();
+  const supervisorProcess = ownProcessMetrics('supervisor');
   const scrape = async () => {
     const answers = await askProcesses(processes());
-    return AggregatorRegistry.aggregate([...answers, await registry.getMetricsAsJSON()]);
+    return AggregatorRegistry.aggregate([...answers, await registry.getMetricsAsJSON(), await supervisorProcess()]);
   };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const plain = { 'Content-Type': 'text/plain; charset=utf-8' };
-    if (request.url !== METRICS_PATH) response.writeHead(404, plain).end(`Not found: metrics are at ${METRICS_PATH}\n`);
+    const path = request.url?.split('?', 1)[0];
+    if (path !== METRICS_PATH) response.writeHead(404, plain).end(`Not found: metrics are at ${METRICS_PATH}\n`);
     else if (request.method !== 'GET' && request.method !== 'HEAD')
       response.writeHead(405, { ...plain, Allow: 'GET, HEAD' }).end('Method not allowed\n');
     else
