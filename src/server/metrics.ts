@@ -182,9 +182,17 @@ export function ownProcessMetrics(role: ProcessRole): () => Promise<MetricJson[]
       type: String(type) as MetricJson['type'],
       // Each label set is one process's alone (prom-client's own would omit the start time, average the lag).
       aggregator: 'first',
-      values: values as MetricJson['values'],
+      values: (values as MetricJson['values']).filter(({ value }) => !noLagSample(name, value)),
     }));
 }
+
+/**
+ * Whether `value` is an event-loop lag figure of no sample: each scrape resets the lag's histogram,
+ * and one taken within its 10 ms of the last (scrapes at once) reads Node's empty histogram, 2^63
+ * ns or NaN. Left out of that scrape rather than sent as a lag of 292 years.
+ */
+const noLagSample = (name: string, value: number): boolean =>
+  name.startsWith('nodejs_eventloop_lag_') && !(value < 1e9);
 
 /**
  * In a serving process: answers the supervisor's requests for its metrics over the cluster's IPC

@@ -147,9 +147,10 @@ describe('with WORKERS=2, before any request', () => {
       ...servingProcesses(supervisor).map((pid) => ({ role: 'serving', pid })),
     ];
     expect(processes).toHaveLength(3);
-    // Twice: the event-loop lag's own gauge is set just after a scrape, for the next.
+    // Twice: the event-loop lag's own gauge is set just after a scrape, for the next; the second
+    // with others at once, whose lag histograms hold no sample since the one before.
     await scrape();
-    const text = await scrape();
+    const [text = '', ...others] = await Promise.all(Array.from({ length: 5 }, () => scrape()));
     const now = Date.now() / 1000;
     for (const { role, pid } of processes) {
       const labels = `role="${role}",pid="${pid}"`;
@@ -161,6 +162,11 @@ describe('with WORKERS=2, before any request', () => {
       expect(series(text, 'nodejs_eventloop_lag_seconds', labels), labels).toBeGreaterThanOrEqual(0);
       expect(series(text, 'nodejs_eventloop_lag_p99_seconds', labels), labels).toBeGreaterThanOrEqual(0);
     }
+    // No scrape reports a lag it did not measure (an empty histogram reads 2^63 ns, or NaN).
+    const lags = [text, ...others].flatMap((each) =>
+      each.split('\n').filter((line) => line.startsWith('nodejs_eventloop_lag_')),
+    );
+    for (const line of lags) expect(Number(line.slice(line.lastIndexOf(' ') + 1)), line).toBeLessThan(60);
   });
 
   test('/metrics with a query string is /metrics: answered, its query ignored', async () => {
