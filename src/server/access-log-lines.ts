@@ -182,7 +182,7 @@ function cutToFit(path: string, budget: number): string {
  * to the sink as each fills and at end(). A longer line is refused, for LineMaker to make again
  * shorter.
  */
-class LineBatches {
+export class LineBatches {
   private readonly sink: LineSink;
   private chunk = Buffer.allocUnsafe(ATOMIC_WRITE_BYTES);
   private used = 0;
@@ -210,6 +210,9 @@ class LineBatches {
   /** Adds the whole line and its newline to the chunk if they fit; false (and the chunk unchanged) if not. */
   private fits(line: string): boolean {
     const room = ATOMIC_WRITE_BYTES - 1 - this.used;
+    // A chunk filled to its last byte by the line before has no room, not a negative one (a length
+    // of -1 made Buffer.write throw, which ended the log's thread).
+    if (room < 0) return false;
     const written = this.chunk.write(line, this.used, room);
     // With room for the longest character (4 bytes) left, the write was not cut short.
     if (written > room - 4 && written !== Buffer.byteLength(line)) return false;

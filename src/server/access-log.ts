@@ -64,7 +64,8 @@ export function accessLog(fd = STDOUT, options: LogThreadOptions = {}): LogThrea
 /**
  * The log's thread, which makes and writes the lines of the records in the ring, and counts the
  * records it has written in the ring's shared memory. It never keeps the process alive; a thread
- * that fails ends the log with one line on stderr, never the server.
+ * that fails ends the log with one line on stderr, never the server, and every record from then
+ * on (with those it had not written) is dropped, counted and said as a full ring's are.
  */
 export class LogThread implements AccessLog {
   private readonly thread: Thread;
@@ -79,7 +80,12 @@ export class LogThread implements AccessLog {
   droppedTotal = 0;
   /** The timer that says the dropped count, while one is set. */
   private notice: NodeJS.Timeout | undefined;
+  /** No record is written any more: the thread failed, or was terminated. */
   private stopped = false;
+  /** The thread failed: every record from then on is dropped, counted and said. */
+  private failed = false;
+  /** terminate() was called: nothing more is counted or said. */
+  private terminated = false;
 
   constructor(
     fd: number,
@@ -92,22 +98,14 @@ export class LogThread implements AccessLog {
     const workerData: LogThreadData = { fd, ring, timeOrigin: performance.timeOrigin };
     this.thread = new Thread(new URL('./access-log-thread.ts', import.meta.url), { workerData });
     this.thread.unref();
-    this.thread.on('error', (error) => {
-      this.stopped = true;
-      this.say(`Access log stopped: its thread failed (${error.message}).\n`);
-    });
+    // 'error' comes before 'exit': its message is the one said.
+    this.thread.on('error', (error) => this.threadFailed(error.message));
+    this.thread.on('exit', (code) => this.threadFailed(`it exited with code ${code}`));
   }
 
   add(record: AccessRecord, answeredAt: number): void {
-    if (this.stopped) return;
-    if (!this.ring.write(record, answeredAt)) {
-      this.dropped++;
-      this.droppedTotal++;
-      // Said by a timer, not by the next request: none may come.
-      this.notice ??= setTimeout(() => {
-        this.notice = undefined;
-        this.sayDropped();
-      }, DROPPED_NOTICE_MS).unref();
+    if (this.stopped || !this.ring.write(record, answeredAt)) {
+      this.drop(1);
       return;
     }
     this.added = (this.added + 1) | 0;
@@ -121,11 +119,12 @@ export class LogThread implements AccessLog {
    */
   flushSync(): void {
     const waiting = this.waitForLines();
-    if (this.stopped) return;
+    if (this.terminated) return;
     clearTimeout(this.notice);
     this.notice = undefined;
     this.sayDropped();
-    if (waiting > 0)
+    // A failed thread's records were counted as dropped when it failed.
+    if (waiting > 0 && !this.failed)
       this.say(
         `Access log: up to ${waiting} lines not written: stdout did not take them ` +
           `in the ${this.exitWaitMs / 1000} s the server waited before exiting.\n`,
@@ -145,19 +144,43 @@ export class LogThread implements AccessLog {
     }
   }
 
+  /** The thread ended, not by terminate(): said once, and from now on every record is dropped, counted. */
+  private threadFailed(reason: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.failed = true;
+    this.say(`Access log stopped: its thread failed (${reason}).\n`);
+    // The records it had not written went with it.
+    this.drop(Math.max(stillWaiting(this.added, Atomics.load(this.control, WRITTEN)), 0));
+  }
+
+  /** Counts `count` records dropped, and says so within DROPPED_NOTICE_MS. */
+  private drop(count: number): void {
+    if (this.terminated || count === 0) return;
+    this.dropped += count;
+    this.droppedTotal += count;
+    // Said by a timer, not by the next request: none may come.
+    this.notice ??= setTimeout(() => {
+      this.notice = undefined;
+      this.sayDropped();
+    }, DROPPED_NOTICE_MS).unref();
+  }
+
   /** One line on stderr for the records dropped since it was last said, if any. */
   private sayDropped(): void {
     if (this.dropped === 0) return;
-    this.say(
-      `Access log: ${this.dropped} lines dropped: stdout took lines more slowly than requests came ` +
-        `(at most ${RING_BYTES / 1024 / 1024} MiB of records wait to be written).\n`,
-    );
+    const why = this.failed
+      ? 'the log stopped when its thread failed'
+      : 'stdout took lines more slowly than requests came ' +
+        `(at most ${RING_BYTES / 1024 / 1024} MiB of records wait to be written)`;
+    this.say(`Access log: ${this.dropped} lines dropped: ${why}.\n`);
     this.dropped = 0;
   }
 
   /** Stops the thread (the log is not used again). */
   terminate(): Promise<number> {
     this.stopped = true;
+    this.terminated = true;
     clearTimeout(this.notice);
     return this.thread.terminate();
   }

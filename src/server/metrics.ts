@@ -3,6 +3,7 @@
 // bucket): prom-client's own objects cost about 300 ns a request to update (a label hash and
 // checks each, `npm run bench:instructions`), so they are made from these tallies only when the
 // supervisor asks (metrics-endpoint.ts), in the JSON form prom-client's cluster aggregation takes.
+// Each process adds prom-client's default process metrics, labelled by process (ownProcessMetrics).
 
 /** The kinds of answer a request is counted by; `refused`: turned away before routing (400, 413). */
 export const ANSWER_KINDS = ['api', 'wiki', 'mcp', 'discord', 'refused', 'failed'] as const;
@@ -14,6 +15,18 @@ export const KIND = Object.fromEntries(ANSWER_KINDS.map((kind, index) => [kind, 
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 2.5, 10];
 /** Statuses are counted 100 to 599; anything else (never sent by node:http) as 0. */
 const STATUSES = 600;
+/**
+ * The statuses each kind of answer sends (docs/api-contract.md): their series are there from the
+ * first scrape, at 0, so increase() counts a first burst whole. Another status appears at its first.
+ */
+const STATUSES_OF: Record<AnswerKind, readonly number[]> = {
+  api: [200, 204, 304, 401, 404, 405, 429],
+  wiki: [200, 206, 304, 307, 404, 405, 412, 416, 500],
+  mcp: [200, 202, 400, 401, 405, 406, 413, 415, 429],
+  discord: [200, 400, 401, 405, 413],
+  refused: [400, 413],
+  failed: [500],
+};
 const SLOTS = LATENCY_BUCKETS.length + 1;
 
 /** What each request adds, by kind: counts by status, latencies by bucket (the last: past every bound), their sum. */
@@ -35,12 +48,16 @@ export class RequestTally {
   }
 }
 
-/** A metric as prom-client's `getMetricsAsJSON()` gives it, which `AggregatorRegistry.aggregate` sums. */
+/**
+ * A metric as prom-client's `getMetricsAsJSON()` gives it, which `AggregatorRegistry.aggregate`
+ * joins across processes by its aggregator: counts summed; an info metric's 1 kept as 1 (max); a
+ * series one process alone has (labelled by it), as it is (first).
+ */
 export interface MetricJson {
   name: string;
   help: string;
-  type: 'counter' | 'gauge' | 'histogram';
-  aggregator: 'sum';
+  type: 'counter' | 'gauge' | 'histogram' | 'summary';
+  aggregator: 'sum' | 'max' | 'first';
   values: { labels: Record<string, string | number>; value: number; metricName?: string }[];
 }
 
@@ -54,13 +71,13 @@ export interface ProcessCounts {
   dataVersion: string;
 }
 
-const metric = (name: string, help: string, type: MetricJson['type'], values: MetricJson['values']): MetricJson => ({
-  name,
-  help,
-  type,
-  aggregator: 'sum',
-  values,
-});
+const metric = (
+  name: string,
+  help: string,
+  type: MetricJson['type'],
+  values: MetricJson['values'],
+  aggregator: MetricJson['aggregator'] = 'sum',
+): MetricJson => ({ name, help, type, aggregator, values });
 
 /** Requests by kind and status, and the 429s among them (the rate limit's refusals). */
 function requestCounts(tally: RequestTally): MetricJson[] {
@@ -69,7 +86,7 @@ function requestCounts(tally: RequestTally): MetricJson[] {
   for (const [index, kind] of ANSWER_KINDS.entries())
     for (let status = 0; status < STATUSES; status++) {
       const value = tally.byStatus[index * STATUSES + status] ?? 0;
-      if (value === 0) continue;
+      if (value === 0 && !STATUSES_OF[kind].includes(status)) continue;
       values.push({ labels: { kind, status }, value });
       if (status === 429) refusals += value;
     }
@@ -92,7 +109,7 @@ function latencies(tally: RequestTally): MetricJson {
       return { labels: { le: bound, kind }, value: count, metricName: `${name}_bucket` };
     });
     count += tally.byBucket[index * SLOTS + LATENCY_BUCKETS.length] ?? 0;
-    if (count === 0) continue;
+    // Every kind's, at 0 before its first request: increase() counts its first ones.
     values.push(
       ...buckets,
       { labels: { le: '+Inf', kind }, value: count, metricName: `${name}_bucket` },
@@ -108,15 +125,23 @@ export function processMetrics(tally: RequestTally, counts: ProcessCounts): Metr
   return [
     ...requestCounts(tally),
     latencies(tally),
-    metric('treefarm_access_log_lines_dropped_total', 'Access log lines dropped: stdout was too slow.', 'counter', [
-      { labels: {}, value: counts.logLinesDropped },
-    ]),
+    metric(
+      'treefarm_access_log_lines_dropped_total',
+      'Access log lines dropped: stdout was too slow, or the log had stopped.',
+      'counter',
+      [{ labels: {}, value: counts.logLinesDropped }],
+    ),
     metric('treefarm_stderr_lines_dropped_total', 'Lines for stderr dropped: stderr was too slow.', 'counter', [
       { labels: {}, value: counts.stderrLinesDropped },
     ]),
-    metric('treefarm_data_version_info', 'Serving processes by the data version they serve.', 'gauge', [
-      { labels: { version: counts.dataVersion }, value: 1 },
-    ]),
+    // An info metric: 1 for the version served, whatever the processes serving it (two during a reload's swap).
+    metric(
+      'treefarm_data_version_info',
+      'The data version served (1; two versions while processes swap builds).',
+      'gauge',
+      [{ labels: { version: counts.dataVersion }, value: 1 }],
+      'max',
+    ),
   ];
 }
 
@@ -134,11 +159,56 @@ export interface MetricsAnswer {
 export const isMetricsRequest = (message: unknown): message is MetricsRequest =>
   typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'metrics-request';
 
-/** In a serving process: answers the supervisor's requests for its metrics over the cluster's IPC channel. */
+/** Who a process is, in the labels of its process metrics. */
+export type ProcessRole = 'supervisor' | 'serving';
+
+/**
+ * prom-client's default metrics of this process (resident memory, CPU, start time, event-loop
+ * lag, heap, handles, GC), from now on, each series labelled with the process's role and pid:
+ * kept apart, not summed, so one process's leak or blocked event loop shows as its own (sum() in a
+ * query gives the server's). The function gives them as of each call.
+ */
+export function ownProcessMetrics(role: ProcessRole): () => Promise<MetricJson[]> {
+  // Loaded here, not above: a serving process without a supervisor to ask it never loads prom-client.
+  const registry = import('prom-client').then(({ collectDefaultMetrics, Registry }) => {
+    const register = new Registry();
+    collectDefaultMetrics({ register, labels: { role, pid: process.pid } });
+    return register;
+  });
+  return async () =>
+    (await (await registry).getMetricsAsJSON()).map(({ name, help, type, values }) => ({
+      name,
+      help,
+      type: String(type) as MetricJson['type'],
+      // Each label set is one process's alone (prom-client's own would omit the start time, average the lag).
+      aggregator: 'first',
+      values: (values as MetricJson['values']).filter(({ value }) => !noLagSample(name, value)),
+    }));
+}
+
+/**
+ * Whether `value` is an event-loop lag figure of no sample: each scrape resets the lag's histogram,
+ * and one taken within its 10 ms of the last (scrapes at once) reads Node's empty histogram, 2^63
+ * ns or NaN. Left out of that scrape rather than sent as a lag of 292 years.
+ */
+const noLagSample = (name: string, value: number): boolean =>
+  name.startsWith('nodejs_eventloop_lag_') && !(value < 1e9);
+
+/**
+ * In a serving process: answers the supervisor's requests for its metrics over the cluster's IPC
+ * channel. Only with one: a process alone (bench:instructions runs one) has no one to answer, and
+ * runs no process metrics' monitor (a timer of the event-loop lag's, off the request path).
+ */
 export function answerMetricsRequests(tally: RequestTally, counts: () => ProcessCounts, channel = process): void {
+  if (channel.send === undefined) return;
+  const own = ownProcessMetrics('serving');
   channel.on('message', (message: unknown) => {
-    if (!isMetricsRequest(message) || !channel.connected) return;
-    const answer: MetricsAnswer = { type: 'metrics', id: message.id, metrics: processMetrics(tally, counts()) };
-    channel.send?.(answer);
+    if (!isMetricsRequest(message)) return;
+    const metrics = processMetrics(tally, counts());
+    const answer = (mine: MetricJson[]) => {
+      const reply: MetricsAnswer = { type: 'metrics', id: message.id, metrics: [...metrics, ...mine] };
+      if (channel.connected) channel.send?.(reply);
+    };
+    own().then(answer, () => answer([]));
   });
 }

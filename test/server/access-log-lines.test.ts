@@ -10,7 +10,7 @@ import {
   RingWriter,
   ringMemory,
 } from '../../src/server/access-log-ring.ts';
-import { ATOMIC_WRITE_BYTES, LineMaker, type LineSink } from '../../src/server/access-log-lines.ts';
+import { ATOMIC_WRITE_BYTES, LineBatches, LineMaker, type LineSink } from '../../src/server/access-log-lines.ts';
 import { accessRecord as record } from '../support/access-record.ts';
 
 /** A sink that keeps each write as text. */
@@ -123,6 +123,78 @@ describe('access log lines', () => {
       expect(sink.byteLengths[index]).toBeLessThanOrEqual(ATOMIC_WRITE_BYTES);
     }
     expect(linesOf(sink.writes).map((line) => (JSON.parse(line) as AccessRecord).path)).toEqual(paths);
+  });
+
+  /** A line of exactly `bytes` UTF-8 bytes, of `character` (1 to 4 bytes) and ASCII to make up the rest. */
+  const lineOf = (bytes: number, character: string) => {
+    const width = Buffer.byteLength(character);
+    return `${character.repeat(Math.floor(bytes / width))}${'a'.repeat(bytes % width)}`;
+  };
+
+  /**
+   * What LineBatches makes of `lines`: each refused line's excess over a chunk (0: taken), and
+   * the sink's writes. Checks every write is whole lines within one atomic write.
+   */
+  function batched(lines: readonly string[]) {
+    const sink = memorySink();
+    const batches = new LineBatches(sink);
+    const excess = lines.map((line) => batches.write(line));
+    batches.end();
+    for (const [index, write] of sink.writes.entries()) {
+      expect(write.endsWith('\n')).toBe(true);
+      expect(sink.byteLengths[index]).toBeLessThanOrEqual(ATOMIC_WRITE_BYTES);
+    }
+    return { excess, written: sink.writes.join('').split('\n').slice(0, -1) };
+  }
+
+  const LONGEST = 3 * ATOMIC_WRITE_BYTES;
+
+  test('a line of 1 byte to 3 chunks: written whole if it fits a chunk, else refused by its excess', () => {
+    for (let bytes = 1; bytes <= LONGEST; bytes++) {
+      // Each after a line of its own, so the chunk it lands in has had one line already.
+      const lines = [lineOf(bytes, 'é'), lineOf(bytes, 'a'), 'next'];
+      const fits = bytes + 1 <= ATOMIC_WRITE_BYTES;
+      const { excess, written } = batched(lines);
+      expect(excess).toEqual(fits ? [0, 0, 0] : [bytes + 1 - ATOMIC_WRITE_BYTES, bytes + 1 - ATOMIC_WRITE_BYTES, 0]);
+      expect(written).toEqual(fits ? lines : ['next']);
+    }
+  });
+
+  test('lines of any lengths, filling a chunk to its last byte or not: each that fits written whole, in order', () => {
+    const character = fc.constantFrom('a', 'é', '€', '🌳');
+    const bytes = fc.oneof(
+      fc.integer({ min: 1, max: LONGEST }),
+      // A line and its newline filling a chunk exactly, and its neighbours.
+      fc.constantFrom(ATOMIC_WRITE_BYTES - 2, ATOMIC_WRITE_BYTES - 1, ATOMIC_WRITE_BYTES),
+      fc.integer({ min: 1, max: 64 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(bytes, character), { minLength: 1, maxLength: 60 }), (shapes) => {
+        const lines = shapes.map(([length, each]) => lineOf(length, each));
+        const { excess, written } = batched(lines);
+        expect(excess).toEqual(lines.map((line) => Math.max(Buffer.byteLength(line) + 1 - ATOMIC_WRITE_BYTES, 0)));
+        expect(written).toEqual(lines.filter((_, index) => excess[index] === 0));
+      }),
+    );
+  });
+
+  test('a record of any target length makes one whole line within a chunk, a long one cut and marked', () => {
+    // Targets whose lines run from a few hundred bytes to three chunks once escaped (\u0001: 6 bytes).
+    const target = fc
+      .tuple(fc.integer({ min: 1, max: 2100 }), fc.constantFrom('a', '\u0001', 'é', '"'))
+      .map(([length, each]) => `/api/trees?search=${each.repeat(length)}`);
+    fc.assert(
+      fc.property(fc.array(target, { minLength: 1, maxLength: 30 }), (targets) => {
+        const sink = written(targets.map((each) => record(each)));
+        for (const length of sink.byteLengths) expect(length).toBeLessThanOrEqual(ATOMIC_WRITE_BYTES);
+        const paths = pathsOf(sink.writes);
+        expect(paths).toHaveLength(targets.length);
+        for (const [index, path] of paths.entries()) {
+          const sent = targets[index] ?? '';
+          if (path !== sent) expect(sent.startsWith(path.slice(0, -1)) && path.endsWith('…')).toBe(true);
+        }
+      }),
+    );
   });
 
   test('no line passes one atomic write: a target long once escaped is cut to fit, at a character, marked', () => {

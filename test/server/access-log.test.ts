@@ -253,6 +253,14 @@ describe("the log's thread", () => {
     return { ring, waiting };
   }
 
+  /** A ring whose HEAD says a record waits where there is none: the thread's read throws there, and it ends. */
+  function brokenRing() {
+    const ring = ringMemory();
+    new Float64Array(ring.records).fill(Number.NaN, 0, 16);
+    Atomics.store(ring.control, HEAD, 16);
+    return { ring };
+  }
+
   const pathsNumbered = (count: number, prefix = '/api/trees/') =>
     Array.from({ length: count }, (_, index) => `${prefix}${index}`);
   const droppedLine = (dropped: number) =>
@@ -344,11 +352,8 @@ describe("the log's thread", () => {
     expect(stillWaiting(added, Atomics.load(written, 0))).toBe(5);
   });
 
-  test('a failed thread ends the log with a line on stderr; later records are dropped, not waited for', async () => {
-    // A ring whose HEAD says a record waits where there is none: reading it throws there, and the thread ends.
-    const ring = ringMemory();
-    new Float64Array(ring.records).fill(Number.NaN, 0, 16);
-    Atomics.store(ring.control, HEAD, 16);
+  test('a failed thread ends the log with one line on stderr; later records are not waited for', async () => {
+    const { ring } = brokenRing();
     const stderr = stderrCatcher();
     const stopped = () => stderr.said.filter((line) => line.startsWith('Access log stopped'));
     const firstStopLine = stderr.next();
@@ -363,5 +368,22 @@ describe("the log's thread", () => {
     expect(text()).toBe('');
     expect(stopped()).toHaveLength(1);
     // Room for a thread that starts slowly on a loaded machine.
+  }, 120_000);
+
+  test('once its thread failed, every record is dropped, counted and said as a full ring says it', async () => {
+    const { ring } = brokenRing();
+    const stderr = stderrCatcher();
+    const stopLine = stderr.next();
+    const { thread } = threadOnFile(ring, stderr.say);
+    await stopLine;
+    expect(thread.droppedTotal).toBe(0);
+    const notice = stderr.next();
+    for (const path of pathsNumbered(25)) thread.add(record(path), performance.now());
+    expect(thread.droppedTotal).toBe(25);
+    expect(await notice).toBe('Access log: 25 lines dropped: the log stopped when its thread failed.\n');
+    const second = stderr.next();
+    for (const path of pathsNumbered(5)) thread.add(record(path), performance.now());
+    expect(await second).toBe('Access log: 5 lines dropped: the log stopped when its thread failed.\n');
+    expect(thread.droppedTotal).toBe(30);
   }, 120_000);
 });
