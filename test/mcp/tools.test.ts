@@ -375,7 +375,6 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
   });
 
   const VERSION = 'protocolVersion must be an MCP version as text ("2025-11-25")';
-  const CLIENT = "clientInfo must be an object with the client's name and version as text";
   const CLIENT_INFO = { name: 'bot', version: '1.0' };
   test.each([
     [
@@ -392,8 +391,14 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
     [
       'client info without a version',
       { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bot' } },
-      `${CLIENT}, got {"name":"bot"}`,
+      'clientInfo.version must be text, got nothing',
     ],
+    [
+      'a capability of the wrong type',
+      { protocolVersion: '2025-11-25', capabilities: { roots: true }, clientInfo: CLIENT_INFO },
+      'capabilities.roots must be an object, got true',
+    ],
+    ['no params', undefined, 'params must be an object, got nothing'],
   ])('initialize with %s: -32602 in one sentence, before the SDK answers it', async (_case, params, named) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params });
     const request = new Request(`${ORIGIN}/mcp`, {

@@ -15,7 +15,9 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
+  type Result,
   Server,
+  type ServerContext,
   type Tool,
   type jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
@@ -23,6 +25,7 @@ import { z } from 'zod';
 import { CACHE_FOUND_SECONDS } from '../headers.ts';
 import { isJsonObject } from '../json-object.ts';
 import type { RouteIndex } from '../resolve.ts';
+import { invalidParamsFault, paramsFault } from './messages.ts';
 import { portableSchema } from './portable.ts';
 import {
   completePrompt,
@@ -57,9 +60,6 @@ const CACHE_HINTS = Object.fromEntries(
     (method) => [method, CACHE_HINT],
   ),
 );
-
-/** The newest version an initialize negotiates (2026-07-28 has no initialize). */
-const LEGACY_VERSION = '2025-11-25';
 
 const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
@@ -98,12 +98,33 @@ export function toolList(): Tool[] {
   return listed;
 }
 
-const invalidParams = (method: string, what: string) =>
-  new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params of ${method}: ${what}.`);
+const invalidParams = (method: string, what: string) => {
+  const { code, message } = invalidParamsFault(method, what);
+  return new ProtocolError(code, message);
+};
+
+type Handler = (request: JSONRPCRequest, context: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's Server, but the params of each request it checks itself (initialize, the lists:
+ * messages.ts) are checked first, so a malformed one is -32602 in one sentence where the SDK
+ * would answer -32603 with zod's issue list. Every handler the SDK keeps passes through
+ * _wrapHandler, its own hook for subclasses, the handlers it makes itself included.
+ */
+class CheckedServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, context) => {
+      const fault = paramsFault(request.method, request.params);
+      if (fault !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, fault);
+      return wrapped(request, context);
+    };
+  }
+}
 
 /** An MCP server of the tools, resources and prompts, answering from `index`; wiki links on `origin`. */
 export function createMcpServer(index: RouteIndex, origin: string): Server {
-  const server = new Server(MCP_SERVER_INFO, {
+  const server = new CheckedServer(MCP_SERVER_INFO, {
     capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: NO_ELICITATION,
@@ -144,27 +165,6 @@ export function createMcpServer(index: RouteIndex, origin: string): Server {
 }
 
 type Params = NonNullable<JSONRPCRequest['params']>;
-
-/**
- * What is malformed in an initialize's params, as one sentence of a JSON-RPC error -32602;
- * undefined when they are well formed. The SDK answers initialize itself (it binds the era),
- * after checking the params with zod, whose issue list names nothing a person reads: the edge
- * asks this first.
- */
-export function initializeFault(params: unknown): string | undefined {
-  const fault = (what: string) => `Invalid params of initialize: ${what}.`;
-  const fields = isJsonObject(params) ? params : {};
-  const version = fields['protocolVersion'];
-  if (typeof version !== 'string')
-    return fault(`protocolVersion must be an MCP version as text ("${LEGACY_VERSION}"), got ${given(version)}`);
-  const capabilities = fields['capabilities'];
-  if (!isJsonObject(capabilities))
-    return fault(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
-  const client = fields['clientInfo'];
-  if (!isJsonObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
-    return fault(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
-  return undefined;
-}
 
 /** The tool's name and arguments of a tools/call; a JSON-RPC error (invalid params) naming what is malformed. */
 function toolCallParams(params: Params): { name: string; args: Record<string, unknown> | undefined } {
