@@ -170,6 +170,26 @@ describe.each(SERVED)('served by %s', (served) => {
           message: `Invalid params of ${method}: ${named}.`,
         });
     });
+
+    test('completion of a prompt or URI template there is not: -32602, as prompts/get says', async () => {
+      const client = clientOf(kind);
+      const prompt = { ref: { type: 'ref/prompt', name: 'plan_garden' }, argument: { name: 'level', value: '1' } };
+      expect(sentence(await requestError(client, 'completion/complete', prompt))).toEqual({
+        code: -32602,
+        message:
+          `Invalid params of completion/complete: ref.name must be one of ${PROMPTS.join(', ')}, ` +
+          'got "plan_garden".',
+      });
+      const template = {
+        ref: { type: 'ref/resource', uri: 'treefarm://tree/{slug}' },
+        argument: { name: 'slug', value: '' },
+      };
+      const refused = sentence(await requestError(client, 'completion/complete', template));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toMatch(
+        /^Invalid params of completion\/complete: ref.uri "treefarm:\/\/tree\/\{slug\}" is no /,
+      );
+    });
   });
 
   if (served !== 'stdio')

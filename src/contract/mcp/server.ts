@@ -34,9 +34,17 @@ import {
   isPromptName,
   PromptArgumentError,
   promptList,
-  promptNames,
+  promptNameFault,
 } from './prompts.ts';
-import { CursorError, readResource, ResourceMissingError, resourcePage, resourceTemplates } from './resources.ts';
+import {
+  CursorError,
+  isResourceReference,
+  RESOURCE_FORMS,
+  readResource,
+  ResourceMissingError,
+  resourcePage,
+  resourceTemplates,
+} from './resources.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
@@ -246,7 +254,7 @@ async function prompt(index: RouteIndex, params: Params, origin: string): Promis
   const name = params['name'];
   const args = params['arguments'] ?? {};
   if (typeof name !== 'string' || !isPromptName(name))
-    throw invalidParams('prompts/get', `name must be one of ${promptNames.join(', ')}, got ${given(name)}`);
+    throw invalidParams('prompts/get', `name ${promptNameFault(name)}`);
   if (!isJsonObject(args) || Object.values(args).some((value) => typeof value !== 'string'))
     throw invalidParams('prompts/get', `arguments must be an object of texts by name, got ${given(args)}`);
   try {
@@ -257,7 +265,10 @@ async function prompt(index: RouteIndex, params: Params, origin: string): Promis
   }
 }
 
-/** completion/complete: values for a prompt's argument or a template's variable, from the data. */
+/**
+ * completion/complete: values for a prompt's argument or a template's variable, from the data;
+ * a reference to no prompt, template or resource is -32602 (the 2025-11-25 completion rules).
+ */
 async function complete(index: RouteIndex, params: Params): Promise<CompleteResult> {
   const ref = params['ref'];
   const argument = params['argument'];
@@ -265,10 +276,19 @@ async function complete(index: RouteIndex, params: Params): Promise<CompleteResu
   if (!isJsonObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string')
     throw invalidParams('completion/complete', `argument must be {"name", "value"} as texts, got ${given(argument)}`);
   const known = isJsonObject(context) ? (context as Record<string, string>) : {};
-  if (isJsonObject(ref) && ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string')
+  if (isJsonObject(ref) && ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') {
+    if (!isPromptName(ref['name']))
+      throw invalidParams('completion/complete', `ref.name ${promptNameFault(ref['name'])}`);
     return { completion: await completePrompt(index, ref['name'], argument['name'], argument['value'], known) };
-  if (isJsonObject(ref) && ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string')
+  }
+  if (isJsonObject(ref) && ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') {
+    if (!(await isResourceReference(index, ref['uri'])))
+      throw invalidParams(
+        'completion/complete',
+        `ref.uri ${given(ref['uri'])} is no URI template or resource's URI: the resources are ${RESOURCE_FORMS}`,
+      );
     return { completion: await completeResource(index, ref['uri'], argument['name'], argument['value']) };
+  }
   throw invalidParams(
     'completion/complete',
     `ref must be {"type": "ref/prompt", "name"} or {"type": "ref/resource", "uri"}, got ${given(ref)}`,
