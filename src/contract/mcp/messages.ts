@@ -12,7 +12,7 @@ import { MCP_MAX_DEPTH } from './bounds.ts';
 import { given } from './tool-schemas.ts';
 
 /** The newest version an initialize negotiates (2026-07-28 has no initialize). */
-export const LEGACY_VERSION = '2025-11-25';
+const LEGACY_VERSION = '2025-11-25';
 
 /** What makes a message one this server does not read: a JSON-RPC error's code and message, and the id if known. */
 export interface MessageFault {
