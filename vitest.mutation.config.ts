@@ -19,6 +19,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/worker/worker.test.ts',
     // src/edge/mcp.ts's bounds and errors: the SDK's client against the Node server in-process.
     'test/mcp/http.test.ts',
+    'test/mcp/messages.test.ts',
   ],
   contract: [
     'test/contract/layout-and-order.test.ts',
@@ -41,6 +42,8 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/mcp/http.test.ts',
     // Their answers word for word, over the SDK's in-memory transport.
     'test/mcp/tools.test.ts',
+    // Malformed messages and params word for word (messages.ts), through /mcp's handler in-process.
+    'test/mcp/messages.test.ts',
   ],
   client: [
     'test/client/archive.test.ts',

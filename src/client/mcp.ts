@@ -4,7 +4,10 @@
 // same resolver as the API, so each tool answers offline exactly as /mcp does online for the
 // bundle's data. Stdout carries only JSON-RPC; what a person should read goes to stderr.
 import { readFile } from 'node:fs/promises';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Transform } from 'node:stream';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { faultAnswer, type MessageFault, readMessage } from '../contract/mcp/messages.ts';
 import { createMcpServer } from '../contract/mcp/server.ts';
 import { bundleIndex, verifyBundle } from './bundle.ts';
 
@@ -25,8 +28,44 @@ export async function serveBundleOverStdio(
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);
   });
-  const served = serveStdio(() => createMcpServer(index, origin));
+  const lines = process.stdin.pipe(
+    checkedLines((fault) => process.stdout.write(`${JSON.stringify(faultAnswer(fault))}\n`)),
+  );
+  const served = serveStdio(() => createMcpServer(index, origin), { transport: new StdioServerTransport(lines) });
   err(`treefarm: serving the MCP tools over stdio from ${path} (data version ${version}), until stdin closes`);
   await ended;
   await served.close();
+}
+
+/**
+ * The lines of stdin, each read as /mcp reads a body (src/contract/mcp/messages.ts): a message
+ * this server answers passes on to the SDK's transport, any other is answered with the JSON-RPC
+ * error that names its fault, which the transport would drop unanswered (its client waiting for
+ * ever). Blank lines are dropped. A line past the transport's bound passes on whole from there,
+ * for the transport to refuse as it does.
+ */
+function checkedLines(answer: (fault: MessageFault) => void): Transform {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let overflowed = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (overflowed) return done(null, chunk);
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a); end !== -1; end = chunk.indexOf(0x0a, start)) {
+        const line = Buffer.concat([...parts, chunk.subarray(start, end + 1)]);
+        [parts, size, start] = [[], 0, end + 1];
+        const text = line.toString('utf8').trim();
+        if (text === '') continue;
+        const read = readMessage(text);
+        if ('fault' in read) answer(read.fault);
+        else this.push(line);
+      }
+      parts.push(chunk.subarray(start));
+      size += chunk.length - start;
+      overflowed = size > STDIO_DEFAULT_MAX_BUFFER_SIZE;
+      if (overflowed) this.push(Buffer.concat(parts));
+      done();
+    },
+  });
 }

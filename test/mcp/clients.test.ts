@@ -17,6 +17,7 @@ import {
   httpClient,
   type McpClient,
   postMcp,
+  requestError,
   resourcePage,
   stdioClient,
   structured,
@@ -26,9 +27,16 @@ import { contractRuntimeNames, distDir, type Runtime, startRuntime } from '../su
 
 const TOKEN = 'mcp-clients-token';
 const TOOLS = ['find_record', 'list_records', 'suggest', 'plan', 'tree_economics', 'changes'];
+const PROMPTS = ['plan_farm', 'compare_records', 'whats_new'];
 const KINDS = ['trees', 'cutters', 'gifts', 'plots', 'storages', 'vehicles'];
 const BIN = join(projectDir, 'src', 'client', 'cli', 'bin.ts');
 const bundle = join(distDir, 'downloads', bundleFileName(loadContent(join(projectDir, 'content')).version, 'tar.gz'));
+
+/** A JSON-RPC error as one sentence: the v1 client puts "MCP error <code>: " before the server's message. */
+const sentence = ({ code, message }: { code: number; message: string }) => ({
+  code,
+  message: message.replace(/^MCP error -?\d+: /, ''),
+});
 
 type Served = 'node' | 'worker' | 'worker-r2' | 'stdio';
 const SERVED: readonly Served[] = [...contractRuntimeNames, 'stdio'];
@@ -115,7 +123,7 @@ describe.each(SERVED)('served by %s', (served) => {
     test('offers the prompts, and plan_farm answers with the planner for the level and money', async () => {
       const client = clientOf(kind);
       const { prompts } = await client.listPrompts();
-      expect(prompts.map((prompt) => prompt['name'])).toEqual(['plan_farm', 'compare_records', 'whats_new']);
+      expect(prompts.map((prompt) => prompt['name'])).toEqual(PROMPTS);
       const { messages } = await client.getPrompt({ name: 'plan_farm', arguments: { level: '3', money: '50000' } });
       const plan = await structured(client, 'plan', { level: 3, money: 50_000 });
       expect(messages).toHaveLength(1);
@@ -143,6 +151,44 @@ describe.each(SERVED)('served by %s', (served) => {
       const suggested = (await api('/api/trees/suggest?search=sequ')).data as { name: string }[];
       expect(completion.values).toEqual(suggested.map((each) => each.name));
       expect(completion.values).toContain('Giant Sequoia');
+    });
+
+    test('malformed params of each list and read method: -32602 naming the fault in one sentence', async () => {
+      const client = clientOf(kind);
+      const cursor = 'cursor must be the nextCursor a page of this list gave, as text';
+      const malformed: [string, Record<string, unknown>, string][] = [
+        ['tools/list', { cursor: {} }, `${cursor}, got {}`],
+        ['prompts/list', { cursor: 5 }, `${cursor}, got 5`],
+        ['resources/list', { cursor: ['next'] }, `${cursor}, got ["next"]`],
+        ['resources/templates/list', { cursor: null }, `${cursor}, got null`],
+        ['resources/read', { uri: 5 }, "uri must be a resource's URI as text, got 5"],
+        ['prompts/get', { name: 5 }, `name must be one of ${PROMPTS.join(', ')}, got 5`],
+      ];
+      for (const [method, params, named] of malformed)
+        expect(sentence(await requestError(client, method, params))).toEqual({
+          code: -32602,
+          message: `Invalid params of ${method}: ${named}.`,
+        });
+    });
+
+    test('completion of a prompt or URI template there is not: -32602, as prompts/get says', async () => {
+      const client = clientOf(kind);
+      const prompt = { ref: { type: 'ref/prompt', name: 'plan_garden' }, argument: { name: 'level', value: '1' } };
+      expect(sentence(await requestError(client, 'completion/complete', prompt))).toEqual({
+        code: -32602,
+        message:
+          `Invalid params of completion/complete: ref.name must be one of ${PROMPTS.join(', ')}, ` +
+          'got "plan_garden".',
+      });
+      const template = {
+        ref: { type: 'ref/resource', uri: 'treefarm://tree/{slug}' },
+        argument: { name: 'slug', value: '' },
+      };
+      const refused = sentence(await requestError(client, 'completion/complete', template));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toMatch(
+        /^Invalid params of completion\/complete: ref.uri "treefarm:\/\/tree\/\{slug\}" is no /,
+      );
     });
   });
 

@@ -12,6 +12,9 @@ import {
   apiAnswer,
   callError,
   declaredMcpBody,
+  ERAS,
+  eraHeaders,
+  eraRequest,
   httpClient,
   postMcp,
   refusal,
@@ -363,6 +366,26 @@ describe('HTTP', () => {
     expect(answer).toMatchObject({ jsonrpc: '2.0', error: { code }, id: null });
     expect(answer.error.message.startsWith(message)).toBe(true);
     expect(JSON.stringify(answer)).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  test.each(ERAS)('a malformed _meta, in the %s era: 400, a JSON-RPC error -32602 naming it', async (era) => {
+    const send = (params: Record<string, unknown>) =>
+      postMcp(runtime.url, JSON.stringify(eraRequest(era, 'tools/list', params, 5)), {
+        token: TOKEN,
+        headers: eraHeaders(era, 'tools/list'),
+      });
+    const notAnObject = await send({ _meta: 'meta' });
+    expect(notAnObject.status).toBe(400);
+    expect(await rpcErrorOf(notAnObject)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid params of tools/list: _meta must be an object, got "meta".' },
+      id: 5,
+    });
+    const token = await send({ _meta: { progressToken: 1.5 } });
+    expect(token.status).toBe(400);
+    expect((await rpcErrorOf(token)).error.message).toBe(
+      'Invalid params of tools/list: _meta.progressToken must be text or a whole number, got 1.5.',
+    );
   });
 
   test('no Content-Type at all: 415 saying none was sent', async () => {

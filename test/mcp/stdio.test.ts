@@ -7,11 +7,21 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/build/site.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
-import { httpClient, type McpClient, refusal, requestError, stdioClient, structured } from '../support/mcp.ts';
+import {
+  ERAS,
+  eraRequest,
+  httpClient,
+  type McpClient,
+  rawStdio,
+  refusal,
+  requestError,
+  stdioClient,
+  structured,
+} from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-stdio-token';
@@ -72,6 +82,88 @@ test('offline, malformed tools/call params are the same JSON-RPC error -32602', 
   ]);
   expect(local).toEqual(remote);
   expect(local.code).toBe(-32602);
+});
+
+describe.each(ERAS)('offline, in the %s era, a message /mcp would refuse', (era) => {
+  /** The client's opening message of the era: initialize (2025-11-25), or server/discover (2026-07-28). */
+  const opening =
+    era === 'legacy'
+      ? {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }
+      : eraRequest(era, 'server/discover', {}, 0);
+  let server: ReturnType<typeof rawStdio>;
+  beforeAll(async () => {
+    server = rawStdio(process.execPath, [BIN, 'mcp', '--bundle', bundle]);
+    expect(await server.send(opening)).toEqual([expect.objectContaining({ id: 0, result: expect.anything() })]);
+  });
+  afterAll(() => server?.close());
+
+  test.each([
+    [
+      'params that are no object',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[]}',
+      -32602,
+      'Invalid params of tools/list: params must be an object, got [].',
+    ],
+    [
+      'a _meta that is no object',
+      JSON.stringify(eraRequest(era, 'tools/list', { _meta: 5 })),
+      -32602,
+      'Invalid params of tools/list: _meta must be an object, got 5.',
+    ],
+    [
+      'a progress token of the wrong type',
+      JSON.stringify(
+        eraRequest(era, 'resources/read', { uri: 'treefarm://trees/oak-tree', _meta: { progressToken: true } }),
+      ),
+      -32602,
+      'Invalid params of resources/read: _meta.progressToken must be text or a whole number, got true.',
+    ],
+    [
+      'a member JSON-RPC has not',
+      JSON.stringify({ ...eraRequest(era, 'ping'), extra: 1 }),
+      -32600,
+      'Invalid request: unknown member "extra" in the message.',
+    ],
+  ])(
+    '%s: answered with a JSON-RPC error naming it (the SDK alone drops it unanswered)',
+    async (_case, line, code, message) => {
+      expect(await server.send(line)).toEqual([{ jsonrpc: '2.0', id: 1, error: { code, message } }]);
+    },
+  );
+
+  test('a line that is no JSON, and a batch: answered, with no id', async () => {
+    const [notJson, batch] = await server.send('{"jsonrpc":', `[${JSON.stringify(eraRequest(era, 'ping'))}]`);
+    expect(notJson).toMatchObject({
+      id: null,
+      error: { code: -32700, message: expect.stringMatching(/^Parse error: the body is not JSON \(/) },
+    });
+    expect(batch).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Batches are not accepted (MCP 2025-06-18 removed JSON-RPC batching): send one message per request.',
+      },
+    });
+  });
+
+  test('a cursor of the wrong type: -32602 naming it, as online', async () => {
+    expect(await server.send(eraRequest(era, 'prompts/list', { cursor: 7 }, 2))).toEqual([
+      expect.objectContaining({
+        id: 2,
+        error: {
+          code: -32602,
+          message:
+            'Invalid params of prompts/list: cursor must be the nextCursor a page of this list gave, as text, got 7.',
+        },
+      }),
+    ]);
+  });
 });
 
 /** The CLI run to its end: exit status and stderr. */

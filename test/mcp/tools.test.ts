@@ -375,7 +375,6 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
   });
 
   const VERSION = 'protocolVersion must be an MCP version as text ("2025-11-25")';
-  const CLIENT = "clientInfo must be an object with the client's name and version as text";
   const CLIENT_INFO = { name: 'bot', version: '1.0' };
   test.each([
     [
@@ -392,8 +391,14 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
     [
       'client info without a version',
       { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bot' } },
-      `${CLIENT}, got {"name":"bot"}`,
+      'clientInfo.version must be text, got nothing',
     ],
+    [
+      'a capability of the wrong type',
+      { protocolVersion: '2025-11-25', capabilities: { roots: true }, clientInfo: CLIENT_INFO },
+      'capabilities.roots must be an object, got true',
+    ],
+    ['no params', undefined, 'params must be an object, got nothing'],
   ])('initialize with %s: -32602 in one sentence, before the SDK answers it', async (_case, params, named) => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params });
     const request = new Request(`${ORIGIN}/mcp`, {
@@ -407,6 +412,49 @@ describe('an unknown tool, an unknown method or malformed params: a JSON-RPC err
       jsonrpc: '2.0',
       error: { code: -32602, message: `Invalid params of initialize: ${named}.` },
       id: 3,
+    });
+  });
+
+  test.each([
+    [
+      'a prompt there is not',
+      { ref: { type: 'ref/prompt', name: 'plan_garden' }, argument: { name: 'level', value: '1' } },
+      'ref.name must be one of plan_farm, compare_records, whats_new, got "plan_garden"',
+    ],
+    [
+      'a URI template there is not',
+      { ref: { type: 'ref/resource', uri: 'treefarm://tree/{slug}' }, argument: { name: 'slug', value: 'oak' } },
+      'ref.uri "treefarm://tree/{slug}" is no URI template or resource\'s URI: the resources are ' +
+        'treefarm://{kind}/{slug} (kind one of trees, cutters, gifts, plots, storages, vehicles) and ' +
+        'treefarm://releases/{id}',
+    ],
+    [
+      'a resource there is not',
+      { ref: { type: 'ref/resource', uri: 'treefarm://trees/no-such-tree' }, argument: { name: 'slug', value: '' } },
+      'ref.uri "treefarm://trees/no-such-tree" is no URI template or resource\'s URI: the resources are ' +
+        'treefarm://{kind}/{slug} (kind one of trees, cutters, gifts, plots, storages, vehicles) and ' +
+        'treefarm://releases/{id}',
+    ],
+  ])('completion of %s: -32602 in one sentence, as prompts/get says of the same name', async (_case, params, named) => {
+    expect(await requestError(client, 'completion/complete', params)).toEqual({
+      code: -32602,
+      message: `Invalid params of completion/complete: ${named}.`,
+    });
+  });
+
+  test('completion of a resource there is (no variable to complete): no values, no error', async () => {
+    const { completion } = await client.complete({
+      ref: { type: 'ref/resource', uri: 'treefarm://trees/giant-sequoia' },
+      argument: { name: 'slug', value: '' },
+    });
+    expect(completion.values).toEqual([]);
+  });
+
+  test('prompts/get of a prompt there is not: -32602 naming the prompts', async () => {
+    expect(await requestError(client, 'prompts/get', { name: 'plan_garden' })).toEqual({
+      code: -32602,
+      message:
+        'Invalid params of prompts/get: name must be one of plan_farm, compare_records, whats_new, got "plan_garden".',
     });
   });
 

@@ -20,7 +20,10 @@ import {
   ResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Server } from '@modelcontextprotocol/server';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { exitOf } from './child-output.ts';
 import { type RawResponse, rawRequest } from './http.ts';
 
 /** Any result, for the official client's request() (a schema it reads as Standard Schema). */
@@ -55,6 +58,30 @@ export interface McpClient {
 }
 
 const info = { name: 'treefarm-tests', version: '1.0.0' };
+
+/** The protocol's eras, as a message of each is sent: 2026-07-28 ("modern") and 2025-11-25 ("legacy"). */
+export const ERAS = ['modern', 'legacy'] as const;
+export type Era = (typeof ERAS)[number];
+/** The envelope a 2026-07-28 request carries in its `_meta`: its version, client and capabilities. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': info,
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * A request as a client of `era` sends it: a 2026-07-28 one with its envelope in `_meta` (merged
+ * into the `_meta` of `params` when that is an object; left as it is when it is anything else).
+ */
+export function eraRequest(era: Era, method: string, params: Record<string, unknown> = {}, id: string | number = 1) {
+  const meta = params['_meta'];
+  const modernMeta = meta === undefined ? MODERN_META : typeof meta === 'object' ? { ...MODERN_META, ...meta } : meta;
+  return { jsonrpc: '2.0', id, method, params: era === 'legacy' ? params : { ...params, _meta: modernMeta } };
+}
+
+/** The HTTP headers a client of `era` sends with a request for `method`. */
+export const eraHeaders = (era: Era, method: string): Record<string, string> =>
+  era === 'modern' ? { 'Mcp-Protocol-Version': MODERN_VERSION, 'Mcp-Method': method } : {};
 const v2Client = (kind: Exclude<ClientKind, 'v1'>) =>
   new V2Client(info, { versionNegotiation: { mode: kind === 'modern' ? { pin: MODERN_VERSION } : 'legacy' } });
 
@@ -218,3 +245,46 @@ export function declaredMcpBody(
 /** A tools/call message, as JSON text. */
 export const toolCall = (name: string, args: Record<string, unknown>, id = 1) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+
+/** An answer read from a stdio server: a JSON-RPC response. */
+export type StdioAnswer = { id?: string | number | null; result?: unknown; error?: { code: number; message: string } };
+
+/**
+ * `command args` spoken to line by line, as a client that sends what it likes: `send` writes
+ * messages (or lines of any text) and gives every answer that came before the answer to a ping
+ * sent after them, so a message left unanswered shows as missing, without waiting on a clock.
+ */
+export function rawStdio(command: string, args: string[]) {
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  const answers: StdioAnswer[] = [];
+  let exited = false;
+  let arrived: () => void = () => {};
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    answers.push(JSON.parse(line) as StdioAnswer);
+    arrived();
+  });
+  child.once('exit', () => {
+    exited = true;
+    arrived();
+  });
+  let pings = 0;
+  return {
+    async send(...messages: (string | object)[]): Promise<StdioAnswer[]> {
+      const ping = `ping-${++pings}`;
+      const start = answers.length;
+      for (const message of [...messages, { jsonrpc: '2.0', id: ping, method: 'ping' }])
+        child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+      while (!answers.slice(start).some((answer) => answer.id === ping)) {
+        if (exited) throw new Error(`${command} exited before answering: ${JSON.stringify(answers.slice(start))}`);
+        await new Promise<void>((resolve) => {
+          arrived = resolve;
+        });
+      }
+      return answers.splice(start).filter((answer) => answer.id !== ping);
+    },
+    async close() {
+      child.stdin.end();
+      await exitOf(child);
+    },
+  };
+}

@@ -56,6 +56,8 @@ export const prompts = {
 export type PromptName = keyof typeof prompts;
 export const promptNames = Object.keys(prompts) as PromptName[];
 export const isPromptName = (name: string): name is PromptName => Object.hasOwn(prompts, name);
+/** What a prompt's name must be, after the field that gave `name`: a JSON-RPC error -32602 says it. */
+export const promptNameFault = (name: unknown) => `must be one of ${promptNames.join(', ')}, got ${given(name)}`;
 
 /** A prompt's arguments that do not fit it (a JSON-RPC error -32602 names them). */
 export class PromptArgumentError extends Error {

@@ -40,6 +40,11 @@ export class ResourceMissingError extends Error {
 
 export const resourceUri = (kind: KindId | typeof RELEASES, slug: string) => `${RESOURCE_SCHEME}://${kind}/${slug}`;
 
+/** The forms of every resource's URI, in words. */
+export const RESOURCE_FORMS =
+  `${resourceUri('{kind}' as KindId, '{slug}')} (kind one of ${kindIds.join(', ')}) ` +
+  `and ${resourceUri(RELEASES, '{id}')}`;
+
 /** The URI templates: one a kind (by slug) and one for the releases (by id). */
 export function resourceTemplates() {
   return [
@@ -157,10 +162,7 @@ export async function readResource(index: RouteIndex, uri: string, origin: strin
   const known = kind === RELEASES || kindIds.includes(kind as KindId);
   const missing = (what: string) => new ResourceMissingError(`Resource ${JSON.stringify(uri)} not found: ${what}.`);
   if (!known || slug === undefined || slug === '' || more.length > 0)
-    throw missing(
-      `the resources are ${resourceUri('{kind}' as KindId, '{slug}')} (kind one of ${kindIds.join(', ')}) ` +
-        `and ${resourceUri(RELEASES, '{id}')}`,
-    );
+    throw missing(`the resources are ${RESOURCE_FORMS}`);
   const { version, all } = await entries(index);
   const entry = all.find((each) => each.kind === kind && each.slug === slug);
   if (!entry) throw missing(`no ${kind === RELEASES ? 'release' : kindById(kind as KindId)?.noun} has that slug`);
@@ -170,6 +172,18 @@ export async function readResource(index: RouteIndex, uri: string, origin: strin
     mimeType: JSON_TYPE,
     text: JSON.stringify({ [key]: entry.data, wiki: origin + entry.path, version }),
   };
+}
+
+/** Whether `uri` is one of the URI templates, or the URI of a resource there is. */
+export async function isResourceReference(index: RouteIndex, uri: string): Promise<boolean> {
+  if (resourceTemplates().some((template) => template.uriTemplate === uri)) return true;
+  try {
+    await readResource(index, uri, '');
+    return true;
+  } catch (error) {
+    if (error instanceof ResourceMissingError) return false;
+    throw error;
+  }
 }
 
 /** Slugs (or release ids) of `kind` that start with `typed`, in list order, at most `most`. */

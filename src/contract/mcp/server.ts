@@ -15,7 +15,9 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
+  type Result,
   Server,
+  type ServerContext,
   type Tool,
   type jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
@@ -23,6 +25,7 @@ import { z } from 'zod';
 import { CACHE_FOUND_SECONDS } from '../headers.ts';
 import { isJsonObject } from '../json-object.ts';
 import type { RouteIndex } from '../resolve.ts';
+import { invalidParamsFault, paramsFault } from './messages.ts';
 import { portableSchema } from './portable.ts';
 import {
   completePrompt,
@@ -31,9 +34,17 @@ import {
   isPromptName,
   PromptArgumentError,
   promptList,
-  promptNames,
+  promptNameFault,
 } from './prompts.ts';
-import { CursorError, readResource, ResourceMissingError, resourcePage, resourceTemplates } from './resources.ts';
+import {
+  CursorError,
+  isResourceReference,
+  RESOURCE_FORMS,
+  readResource,
+  ResourceMissingError,
+  resourcePage,
+  resourceTemplates,
+} from './resources.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
@@ -57,9 +68,6 @@ const CACHE_HINTS = Object.fromEntries(
     (method) => [method, CACHE_HINT],
   ),
 );
-
-/** The newest version an initialize negotiates (2026-07-28 has no initialize). */
-const LEGACY_VERSION = '2025-11-25';
 
 const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
@@ -98,12 +106,33 @@ export function toolList(): Tool[] {
   return listed;
 }
 
-const invalidParams = (method: string, what: string) =>
-  new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params of ${method}: ${what}.`);
+const invalidParams = (method: string, what: string) => {
+  const { code, message } = invalidParamsFault(method, what);
+  return new ProtocolError(code, message);
+};
+
+type Handler = (request: JSONRPCRequest, context: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's Server, but the params of each request it checks itself (initialize, the lists:
+ * messages.ts) are checked first, so a malformed one is -32602 in one sentence where the SDK
+ * would answer -32603 with zod's issue list. Every handler the SDK keeps passes through
+ * _wrapHandler, its own hook for subclasses, the handlers it makes itself included.
+ */
+class CheckedServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, context) => {
+      const fault = paramsFault(request.method, request.params);
+      if (fault !== undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, fault);
+      return wrapped(request, context);
+    };
+  }
+}
 
 /** An MCP server of the tools, resources and prompts, answering from `index`; wiki links on `origin`. */
 export function createMcpServer(index: RouteIndex, origin: string): Server {
-  const server = new Server(MCP_SERVER_INFO, {
+  const server = new CheckedServer(MCP_SERVER_INFO, {
     capabilities: CAPABILITIES,
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: NO_ELICITATION,
@@ -144,27 +173,6 @@ export function createMcpServer(index: RouteIndex, origin: string): Server {
 }
 
 type Params = NonNullable<JSONRPCRequest['params']>;
-
-/**
- * What is malformed in an initialize's params, as one sentence of a JSON-RPC error -32602;
- * undefined when they are well formed. The SDK answers initialize itself (it binds the era),
- * after checking the params with zod, whose issue list names nothing a person reads: the edge
- * asks this first.
- */
-export function initializeFault(params: unknown): string | undefined {
-  const fault = (what: string) => `Invalid params of initialize: ${what}.`;
-  const fields = isJsonObject(params) ? params : {};
-  const version = fields['protocolVersion'];
-  if (typeof version !== 'string')
-    return fault(`protocolVersion must be an MCP version as text ("${LEGACY_VERSION}"), got ${given(version)}`);
-  const capabilities = fields['capabilities'];
-  if (!isJsonObject(capabilities))
-    return fault(`capabilities must be an object of the client's capabilities, got ${given(capabilities)}`);
-  const client = fields['clientInfo'];
-  if (!isJsonObject(client) || typeof client['name'] !== 'string' || typeof client['version'] !== 'string')
-    return fault(`clientInfo must be an object with the client's name and version as text, got ${given(client)}`);
-  return undefined;
-}
 
 /** The tool's name and arguments of a tools/call; a JSON-RPC error (invalid params) naming what is malformed. */
 function toolCallParams(params: Params): { name: string; args: Record<string, unknown> | undefined } {
@@ -246,7 +254,7 @@ async function prompt(index: RouteIndex, params: Params, origin: string): Promis
   const name = params['name'];
   const args = params['arguments'] ?? {};
   if (typeof name !== 'string' || !isPromptName(name))
-    throw invalidParams('prompts/get', `name must be one of ${promptNames.join(', ')}, got ${given(name)}`);
+    throw invalidParams('prompts/get', `name ${promptNameFault(name)}`);
   if (!isJsonObject(args) || Object.values(args).some((value) => typeof value !== 'string'))
     throw invalidParams('prompts/get', `arguments must be an object of texts by name, got ${given(args)}`);
   try {
@@ -257,7 +265,10 @@ async function prompt(index: RouteIndex, params: Params, origin: string): Promis
   }
 }
 
-/** completion/complete: values for a prompt's argument or a template's variable, from the data. */
+/**
+ * completion/complete: values for a prompt's argument or a template's variable, from the data;
+ * a reference to no prompt, template or resource is -32602 (the 2025-11-25 completion rules).
+ */
 async function complete(index: RouteIndex, params: Params): Promise<CompleteResult> {
   const ref = params['ref'];
   const argument = params['argument'];
@@ -265,10 +276,19 @@ async function complete(index: RouteIndex, params: Params): Promise<CompleteResu
   if (!isJsonObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string')
     throw invalidParams('completion/complete', `argument must be {"name", "value"} as texts, got ${given(argument)}`);
   const known = isJsonObject(context) ? (context as Record<string, string>) : {};
-  if (isJsonObject(ref) && ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string')
+  if (isJsonObject(ref) && ref['type'] === 'ref/prompt' && typeof ref['name'] === 'string') {
+    if (!isPromptName(ref['name']))
+      throw invalidParams('completion/complete', `ref.name ${promptNameFault(ref['name'])}`);
     return { completion: await completePrompt(index, ref['name'], argument['name'], argument['value'], known) };
-  if (isJsonObject(ref) && ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string')
+  }
+  if (isJsonObject(ref) && ref['type'] === 'ref/resource' && typeof ref['uri'] === 'string') {
+    if (!(await isResourceReference(index, ref['uri'])))
+      throw invalidParams(
+        'completion/complete',
+        `ref.uri ${given(ref['uri'])} is no URI template or resource's URI: the resources are ${RESOURCE_FORMS}`,
+      );
     return { completion: await completeResource(index, ref['uri'], argument['name'], argument['value']) };
+  }
   throw invalidParams(
     'completion/complete',
     `ref must be {"type": "ref/prompt", "name"} or {"type": "ref/resource", "uri"}, got ${given(ref)}`,
