@@ -1,5 +1,6 @@
 // The image's files agree with what they stand beside: the Dockerfile's Node is the lock
-// file's, compose's nginx runs docs/deploy.md's block, and compose trusts the proxy it runs.
+// file's and each tarball it fetches is checked against a pin, compose's nginx runs
+// docs/deploy.md's block, and compose trusts the proxy it runs.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
@@ -34,4 +35,17 @@ test('compose trusts the nginx it runs, publishes only nginx, and stops the serv
   expect(services.nginx?.volumes).toContain('./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro');
   // The drain (10 s) and the access log's flush (10 s) fit in the grace before SIGKILL.
   expect(services.treefarm?.stop_grace_period).toBe('30s');
+});
+
+test('every tarball the build stage ADDs is checked against a pinned sha512 integrity before it is unpacked', () => {
+  const dockerfile = read('Dockerfile');
+  const added = Array.from(dockerfile.matchAll(/^ADD https:\/\/\S+ (\S+)$/gm), (match) => match[1] ?? '');
+  expect(added).toEqual(['/tmp/node.tgz', '/tmp/npm.tgz']);
+  for (const file of added) {
+    const checked = new RegExp(`check-integrity\\.sh ${file} "\\$(\\w+)"`, 'g');
+    const pins = Array.from(dockerfile.matchAll(checked), (match) => match[1] ?? '');
+    expect({ file, pinned: pins.length > 0 }).toEqual({ file, pinned: true });
+    for (const pin of pins) expect(dockerfileArgument(pin)).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    expect(dockerfile.indexOf(`check-integrity.sh ${file}`)).toBeLessThan(dockerfile.indexOf(`tar -xzf ${file}`));
+  }
 });
