@@ -5,7 +5,7 @@
 # Node is the project's own (the `node` devDependency: a binary from the npm registry), not
 # Debian's. The build stage fetches it, and npm to run `npm ci` with, from the npm registry, the
 # only place `npm ci` needs anyway; no Node base image is needed, so any Debian base will do
-# (the project's test imports one made with mmdebstrap, as no image registry is reachable there).
+# (deploy/base-image.sh makes one with mmdebstrap where no image registry is reachable).
 # NODE_VERSION is the lock file's `node` (a test keeps them equal). Each tarball's integrity is
 # pinned beside its version (`npm view <package>@<version> dist.integrity`): the build refuses
 # a tarball that differs. A new version needs its new integrity.

@@ -1,8 +1,10 @@
-// The container image (Dockerfile) as docs/deploy.md runs it: built from this checkout with
-// podman, run with the port published on loopback. It serves every answer of the build and
-// the wiki, runs as a user other than root, reports healthy, reloads on SIGHUP sent to the
-// server's pid in the container (its main process: no npm or shell in between) and, stopped,
-// drains and exits 0 within the drain time.
+// The container image (Dockerfile) as docs/deploy.md builds and runs it: built from this
+// checkout with the documented podman build line (on the base deploy/base-image.sh makes), run
+// with the port published on loopback. It serves every answer of the build and the wiki, runs
+// as a user other than root, reports healthy, reloads on SIGHUP sent to the server's pid in the
+// container (its main process: no npm or shell in between) and, stopped, drains and exits 0
+// within the drain time. The build refuses, with one line, a tarball other than the pinned one
+// and a registry npm cannot use.
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
