@@ -28,6 +28,7 @@ export const unitTests: readonly string[] = [
   'test/client/terminal.test.ts',
   'test/client/transport.test.ts',
   'test/container/dockerfile.test.ts',
+  'test/install/lock-file.test.ts',
   'test/contract/**/*.test.ts',
   'test/discord/limits.property.test.ts',
   'test/edge/client-address.test.ts',

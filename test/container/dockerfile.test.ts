@@ -1,6 +1,8 @@
 // The image's files agree with what they stand beside: the Dockerfile's Node is the lock
-// file's, compose's nginx runs docs/deploy.md's block, and compose trusts the proxy it runs.
-import { readFileSync } from 'node:fs';
+// file's and each tarball it fetches is checked against a pin, compose's nginx runs
+// docs/deploy.md's block, and compose trusts the proxy it runs; what podman-compose drops, the
+// docs give by hand.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { parse } from 'yaml';
@@ -23,7 +25,13 @@ test("compose's nginx configuration is docs/deploy.md's block, proxying to the c
 interface Compose {
   services: Record<
     string,
-    { environment?: Record<string, string>; volumes?: string[]; stop_grace_period?: string; ports?: string[] }
+    {
+      image?: string;
+      environment?: Record<string, string>;
+      volumes?: string[];
+      stop_grace_period?: string;
+      ports?: string[];
+    }
   >;
 }
 
@@ -34,4 +42,37 @@ test('compose trusts the nginx it runs, publishes only nginx, and stops the serv
   expect(services.nginx?.volumes).toContain('./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro');
   // The drain (10 s) and the access log's flush (10 s) fit in the grace before SIGKILL.
   expect(services.treefarm?.stop_grace_period).toBe('30s');
+});
+
+test('every tarball the build stage ADDs is checked against a pinned sha512 integrity before it is unpacked', () => {
+  const dockerfile = read('Dockerfile');
+  const added = Array.from(dockerfile.matchAll(/^ADD https:\/\/\S+ (\S+)$/gm), (match) => match[1] ?? '');
+  expect(added).toEqual(['/tmp/node.tgz', '/tmp/npm.tgz']);
+  for (const file of added) {
+    const checked = new RegExp(`check-integrity\\.sh ${file} "\\$(\\w+)"`, 'g');
+    const pins = Array.from(dockerfile.matchAll(checked), (match) => match[1] ?? '');
+    expect({ file, pinned: pins.length > 0 }).toEqual({ file, pinned: true });
+    for (const pin of pins) expect(dockerfileArgument(pin)).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+    expect(dockerfile.indexOf(`check-integrity.sh ${file}`)).toBeLessThan(dockerfile.indexOf(`tar -xzf ${file}`));
+  }
+});
+
+test("docs/deploy.md gives podman-compose, which drops stop_grace_period, compose's grace by hand", () => {
+  const { services } = parse(read('compose.yaml')) as Compose;
+  const grace = /^(\d+)s$/.exec(services.treefarm?.stop_grace_period ?? '')?.[1];
+  expect(/^podman-compose down -t (\d+)/m.exec(read('docs/deploy.md'))?.[1]).toBe(grace);
+});
+
+test("without a registry, compose's nginx is the image deploy/nginx.Containerfile makes, through NGINX_IMAGE", () => {
+  const { services } = parse(read('compose.yaml')) as Compose;
+  expect(services.nginx?.image).toMatch(/^\$\{NGINX_IMAGE:-nginx:[\d.]+\}$/);
+  const doc = read('docs/deploy.md');
+  const tag = /^podman build -t (\S+) -f deploy\/nginx\.Containerfile deploy/m.exec(doc)?.[1];
+  expect(/NGINX_IMAGE=(\S+)/.exec(doc)?.[1]).toBe(`localhost/${tag}`);
+});
+
+test("the docs' examples hold the token in TREEFARM_TOKEN, the README's name and the treefarm command's", () => {
+  const pages = ['README.md', ...readdirSync(join(projectDir, 'docs')).map((page) => `docs/${page}`)];
+  expect(pages.filter((page) => /\$\{?TOKEN\b/.test(read(page)))).toEqual([]);
+  expect(read('README.md')).toContain('$TREEFARM_TOKEN');
 });

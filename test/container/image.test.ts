@@ -1,9 +1,12 @@
-// The container image (Dockerfile) as docs/deploy.md runs it: built from this checkout with
-// podman, run with the port published on loopback. It serves every answer of the build and
-// the wiki, runs as a user other than root, reports healthy, reloads on SIGHUP sent to the
-// server's pid in the container (its main process: no npm or shell in between) and, stopped,
-// drains and exits 0 within the drain time.
+// The container image (Dockerfile) as docs/deploy.md builds and runs it: built from this
+// checkout with the documented podman build line (on the base deploy/base-image.sh makes), run
+// with the port published on loopback. It serves every answer of the build and the wiki, runs
+// as a user other than root, reports healthy, reloads on SIGHUP sent to the server's pid in the
+// container (its main process: no npm or shell in between) and, stopped, drains and exits 0
+// within the drain time. The build refuses, with one line, a tarball other than the pinned one
+// and a registry npm cannot use.
 import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIMITS } from '../../src/server/limits.ts';
 import { differencesFrom } from '../reliability/api-client.ts';
@@ -146,5 +149,47 @@ describe.skipIf(skipPodmanTests())('the container image, run with podman', () =>
     expect(output).toContain('SIGTERM: finishing in-flight requests in 2 serving processes, then stopping.');
     expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(await exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe.skipIf(skipPodmanTests())('the image build refuses, with one line, what it cannot trust', () => {
+  /** The build's output when it fails (podman's error), or a failure of the test when it succeeds. */
+  const failedBuild = async (extra: readonly string[]) => {
+    const error = await buildImage('localhost/treefarm-data:refused', extra).then(
+      () => new Error('the build succeeded'),
+      (failure: Error) => failure,
+    );
+    expect(error.message).toMatch(/^podman build .* failed:/);
+    return error.message;
+  };
+  /** The integrity of an empty file: well formed, and no tarball's. */
+  const OTHER_INTEGRITY = `sha512-${createHash('sha512').digest('base64')}`;
+
+  test.each(['NODE_INTEGRITY_X64', 'NPM_INTEGRITY'])(
+    'a tarball other than %s pins stops the build',
+    {
+      timeout: 900_000,
+    },
+    async (pin) => {
+      const output = await failedBuild(['--build-arg', `${pin}=${OTHER_INTEGRITY}`]);
+      expect(output).toMatch(
+        new RegExp(
+          `^check-integrity.sh: ${pin}: the downloaded tarball's sha512 is not the pinned sha512-\\S+: refused$`,
+          'm',
+        ),
+      );
+    },
+  );
+
+  test('a registry npm cannot reach stops the build before npm ci, naming the reason and the CA secret', {
+    timeout: 900_000,
+  }, async () => {
+    // The registry's name at a closed port in the build's containers; the ADDs are podman's own.
+    const output = await failedBuild(['--http-proxy=false', '--add-host', 'registry.npmjs.org:127.0.0.1']);
+    const lines = output.split('\n').filter((line) => line.startsWith('npm '));
+    expect(lines).toEqual([
+      'npm cannot use the registry (connect ECONNREFUSED 127.0.0.1:443): check the network; behind a proxy that ' +
+        'inspects TLS, build with --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt (docs/deploy.md)',
+    ]);
   });
 });

@@ -1,13 +1,15 @@
 // The systemd unit docs/running.md gives (deploy/treefarm-data.service): systemd accepts it, and
 // what it runs, run as systemd would (its ExecStart in its WorkingDirectory with the variables
 // of the environment file, its ExecReload for `systemctl reload`, its KillSignal to the main
-// process alone as KillMode=mixed sends it), reloads on SIGHUP and drains on SIGTERM.
+// process alone as KillMode=mixed sends it), reloads on SIGHUP and drains on SIGTERM;
+// `systemd-analyze security` rates its sandbox; its environment file wants a token digest.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
+import { newToken } from '../../src/server/token-cli.ts';
 import { exitOf } from '../support/child-output.ts';
 import { servingProcesses, until } from './serve-child.ts';
 
@@ -16,7 +18,6 @@ const ENVIRONMENT_EXAMPLE = join(projectDir, 'deploy/environment.example');
 /** Where the unit expects the checkout; the test's checkout stands in for it. */
 const INSTALLED_AT = '/opt/treefarm-data';
 const SYSTEMD_ANALYZE = '/usr/bin/systemd-analyze';
-const TOKEN = 'systemd-unit-test-token';
 
 /** The [Service] section's settings, each key's last value (as systemd reads a key given once). */
 function serviceSettings(unit: string): Map<string, string> {
@@ -52,18 +53,31 @@ const setting = (key: string) => {
   return value;
 };
 
-test.skipIf(!existsSync(SYSTEMD_ANALYZE))('systemd-analyze verify accepts the unit without a warning', () => {
+/** Runs systemd-analyze on the unit, saved under its own name in a folder of its own. */
+function analyze(command: readonly string[]): { status: number | null; output: string } {
   const dir = mkdtempSync(join(tmpdir(), 'treefarm-unit-'));
   try {
     const file = join(dir, 'treefarm-data.service');
     writeFileSync(file, unit);
-    const result = spawnSync(SYSTEMD_ANALYZE, ['verify', file], { encoding: 'utf8' });
-    expect({ status: result.status, output: `${result.stdout}${result.stderr}` }).toEqual({ status: 0, output: '' });
+    const result = spawnSync(SYSTEMD_ANALYZE, [...command, file], { encoding: 'utf8' });
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test.skipIf(!existsSync(SYSTEMD_ANALYZE))('systemd-analyze verify accepts the unit without a warning', () => {
+  expect(analyze(['verify'])).toEqual({ status: 0, output: '' });
 });
-if (!existsSync(SYSTEMD_ANALYZE)) console.warn(`Skipping systemd-analyze verify: ${SYSTEMD_ANALYZE} is missing.`);
+
+test.skipIf(!existsSync(SYSTEMD_ANALYZE))('systemd-analyze security rates the unit 3.0 or better', () => {
+  const { output } = analyze(['security', '--offline=true']);
+  const exposure = /Overall exposure level for treefarm-data\.service: (\d+\.\d)/.exec(output)?.[1];
+  expect(exposure, output).toBeDefined();
+  expect(Number(exposure)).toBeLessThanOrEqual(3);
+});
+if (!existsSync(SYSTEMD_ANALYZE))
+  console.warn(`Skipping systemd-analyze verify and security: ${SYSTEMD_ANALYZE} is missing.`);
 
 test('docs/running.md shows the unit as it is in deploy/', () => {
   const shown = /```ini\n([\s\S]*?)```/.exec(readFileSync(join(projectDir, 'docs/running.md'), 'utf8'))?.[1];
@@ -78,18 +92,46 @@ test('the unit restarts on failure, reads its environment file and stops the mai
   expect(setting('ExecStart').split(' ')[0]).toBe(join(projectDir, 'node_modules/node/bin/node'));
 });
 
-test('what the unit runs reloads on its ExecReload and drains on its KillSignal, leaving nothing', {
-  timeout: 180_000,
-}, async () => {
+/** The unit's ExecStart in its WorkingDirectory, with the example environment file's variables and `changes`. */
+function startUnit(changes: Record<string, string>) {
   const [command = '', ...args] = setting('ExecStart').split(' ');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     ...environmentFile(readFileSync(ENVIRONMENT_EXAMPLE, 'utf8')),
-    // The example's, but for a free port and a token the test knows.
-    PORT: '0',
-    API_TOKENS: TOKEN,
+    ...changes,
   };
-  const main = spawn(command, args, { cwd: setting('WorkingDirectory'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return {
+    env,
+    main: spawn(command, args, { cwd: setting('WorkingDirectory'), env, stdio: ['ignore', 'pipe', 'pipe'] }),
+  };
+}
+
+test('the environment file is for a token digest: left as in the example, the server stops naming it', async () => {
+  const { main } = startUnit({ PORT: '0' });
+  let output = '';
+  const serving = new Promise<'serving'>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('API:')) resolve('serving');
+    };
+    main.stdout.on('data', onData);
+    main.stderr.on('data', onData);
+  });
+  try {
+    expect(await Promise.race([exitOf(main), serving])).toEqual({ code: 1, signal: null });
+    // Not a token made up and printed into the journal at every restart.
+    expect(output).toBe('Cannot start: API_TOKEN_SHA256 entry 1 is not 64 lowercase hex digits (a SHA-256 digest)\n');
+  } finally {
+    if (main.exitCode === null && main.signalCode === null) main.kill('SIGTERM');
+    await exitOf(main);
+  }
+});
+
+test('what the unit runs reloads on its ExecReload and drains on its KillSignal, leaving nothing', {
+  timeout: 180_000,
+}, async () => {
+  // The example's settings, but for a free port and the digest of a token `npm run token` made.
+  const { env, main } = startUnit({ PORT: '0', API_TOKEN_SHA256: newToken('systemd-unit-test').entry });
   let output = '';
   main.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   main.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
