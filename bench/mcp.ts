@@ -16,7 +16,7 @@ import '../src/schema/node-check.ts';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { projectDir } from '../src/build/site.ts';
 import { answerMcp } from '../src/edge/mcp.ts';
-import { startServer } from '../src/server/app.ts';
+import { startServer } from '../src/server/http-server.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';

@@ -18,7 +18,7 @@ import { stderrLines } from './stderr.ts';
 /** One serving process under the supervisor (or alone, as bench:instructions runs it). */
 export async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
-  const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
+  const [{ startServer }, { accessLog }] = await Promise.all([import('./http-server.ts'), import('./access-log.ts')]);
   const { rateLimit } = settings;
   const log = settings.accessLog ? accessLog() : undefined;
   const tally = settings.metrics ? new RequestTally() : undefined;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../../src/build/site.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
-import { startServer } from '../../src/server/app.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
 import type { ForwardingHeader } from '../../src/edge/forwarded.ts';
 import { trustedProxies } from '../../src/edge/trusted-proxies.ts';
