@@ -1,4 +1,4 @@
-// The target the access log gets from the server (src/server/http-server.ts): the request target as the
+// The target the access log gets from the server (src/server/exchange.ts): the request target as the
 // client sent it, whatever the static site makes of it to serve a file.
 import { get } from 'node:http';
 import { afterEach, expect, test } from 'vitest';

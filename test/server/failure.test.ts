@@ -1,4 +1,4 @@
-// A failure the Node server catches (src/server/http-server.ts), here a download whose answer throws
+// A failure the Node server catches (src/server/exchange.ts), here a download whose answer throws
 // before any header is sent: the API's JSON 500 of src/edge/failure.ts, as the Worker answers
 // (test/worker/worker.test.ts), with CORS and no stack or path; the detail goes to stderr.
 import { afterEach, expect, test, vi } from 'vitest';
