@@ -23,14 +23,13 @@ import { given } from '../contract/mcp/tools.ts';
 import { isJsonObject } from '../contract/json-object.ts';
 import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
+import type { HeaderRecord } from './decision.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
 const SERVER_ERROR = -32000;
 
-type Headers = Readonly<Record<string, string>>;
-
 /** The Response to a request to /mcp; `headers` are the ones every answer of /mcp carries (McpHandOff). */
-export async function answerMcp(request: Request, index: RouteIndex, headers: Headers): Promise<Response> {
+export async function answerMcp(request: Request, index: RouteIndex, headers: HeaderRecord): Promise<Response> {
   if (request.method !== 'POST')
     return rpcError(
       405,
@@ -119,7 +118,13 @@ function modernHandler(index: RouteIndex): McpHttpHandler {
 const originOf = (request: Request | undefined) => (request ? new URL(request.url).origin : LOCAL_ORIGIN);
 
 /** A JSON-RPC error, in an HTTP error status; its id null when the request's is unknown or unread. */
-function rpcError(status: number, code: number, message: string, headers: Headers, id?: string | number): Response {
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: HeaderRecord,
+  id?: string | number,
+): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: id ?? null }), {
     status,
     headers: { ...headers, 'Content-Type': 'application/json' },

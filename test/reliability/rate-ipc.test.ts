@@ -42,7 +42,7 @@ const counter = (channel: SupervisorChannel) =>
 test('an answer within the deadline is the count', async () => {
   const { channel, sent, answer } = standIn();
   const counted = counter(channel)('token', 'digest');
-  expect(sent).toEqual([{ type: 'treefarm:rate-hit', id: 0, scope: 'token', key: 'digest' }]);
+  expect(sent).toEqual([{ type: 'treefarm:rate-hit', id: 0, countedBy: 'token', key: 'digest' }]);
   answer(0, FROM_SUPERVISOR);
   expect(await counted).toEqual(FROM_SUPERVISOR);
   expect(lines).toEqual([]);
