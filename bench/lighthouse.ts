@@ -5,7 +5,7 @@
 // Options: `-- --runs 3` (each page this many times; the median score of each is shown, and the
 // lowest where it differs),
 // `-- --keep <dir>` (keep each report's JSON there).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { projectDir } from '../src/build/site.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const PAGES = ['/trees/oak-tree/', '/planner/'];
 const AUDITS = [

@@ -5,7 +5,7 @@
 // connections, zero wrong responses, RSS growth under 20 MB after the warm-up.
 // Env: SOAK_SECONDS (60), SOAK_WARMUP_SECONDS (10), SOAK_CONNECTIONS (32), SOAK_RELOADS (0:
 // that many SIGHUP reloads of dist/, spread over the time after the warm-up).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { existsSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -19,8 +19,8 @@ import { versionOf } from '../test/reliability/api-client.ts';
 import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
 import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 await commandLine({
   command: 'npm run bench:soak',

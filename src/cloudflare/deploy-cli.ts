@@ -3,7 +3,7 @@
 // BODIES=r2) and deploys the Worker. --dry-run prints the plan and changes nothing (a stale
 // build is said so and planned as it is); --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,8 +20,8 @@ import {
 } from '../build/deploy-limits.ts';
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { BUCKET_BINDING } from '../contract/bindings.ts';
 import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import {

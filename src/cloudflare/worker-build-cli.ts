@@ -8,13 +8,13 @@
 // A file is written only when its bytes change, and by a rename, and a module no longer built is
 // removed: several `wrangler dev` runs at once (the
 // test suites) build alike, and none sees a half-written module or reloads for nothing.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the Worker is built: wrangler.toml's `main` is its worker.js. */

@@ -1,4 +1,4 @@
-// Every command explains itself (src/schema/command-line.ts): each npm script's command takes
+// Every command explains itself (src/cli/command-line.ts): each npm script's command takes
 // --help (usage, options, the variables it reads, an example) and --version (the service's and
 // the data's), refuses an unknown option with its usage line, and says a bad value in one line,
 // never a stack; and every one refuses, clearly, a Node it cannot run on.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { projectDir } from '../../src/build/site.ts';
 import { CLIENT_MINIMUM_NODE } from '../../src/client/cli/main.ts';
-import { MINIMUM_NODE } from '../../src/schema/supported-node.ts';
+import { MINIMUM_NODE } from '../../src/cli/supported-node.ts';
 import { minimalProject } from '../fixtures/minimal-content.ts';
 
 const { scripts, version, engines } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {

@@ -14,8 +14,12 @@ const allowed: Record<string, readonly string[]> = {
   // The data's shapes and rules come first; the API contract is stated in their terms.
   schema: [],
   contract: ['schema'],
+  // The command-line helpers on Node: the runner every command explains itself through, the
+  // Node check, the project's folder and version. Stated in the schema's and contract's terms.
+  cli: ['schema', 'contract'],
   edge: ['schema', 'contract'],
-  client: ['schema', 'contract'],
+  // The client's own command (treefarm) runs through the same runner.
+  client: ['schema', 'contract', 'cli'],
   worker: ['edge', 'schema', 'contract'],
   server: ['edge', 'schema', 'contract'],
   // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It

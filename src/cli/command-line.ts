@@ -4,7 +4,7 @@
 // and a mistake of the user's (a bad setting, a missing file) as one line, never a stack.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EnvironmentError, type Variable, type Variables } from './environment.ts';
+import { EnvironmentError, type Variable, type Variables } from '../schema/environment.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';

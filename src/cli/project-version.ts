@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildManifestSchema, describeCounts } from '../schema/manifest.ts';
-import { MANIFEST_FILE } from './paths.ts';
+import { MANIFEST_FILE } from '../contract/paths.ts';
 
 const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
