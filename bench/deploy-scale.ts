@@ -31,7 +31,7 @@ import {
   uploadedFiles,
   WORKER_ASSET_LIMITS,
 } from '../src/build/deploy-limits.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { BUCKET_FOLDERS } from '../src/contract/bucket-layout.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';

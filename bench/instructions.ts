@@ -42,7 +42,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { Agent, get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
 import { projectVersion } from '../src/cli/project-version.ts';

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
 import { projectVersion } from '../src/cli/project-version.ts';

@@ -14,7 +14,7 @@
 //    CPU time is only shown once deployed).
 import '../src/cli/node-check.ts';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { answerMcp } from '../src/edge/mcp.ts';
 import { startServer } from '../src/server/http-server.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';

@@ -23,7 +23,7 @@ import '../src/cli/node-check.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { listRoute, MANIFEST_FILE, nameRoute } from '../src/contract/paths.ts';
 import { searchKey } from '../src/contract/search-key.ts';
 import { etagFor } from '../src/edge/negotiation.ts';

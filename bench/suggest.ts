@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { assetFilesBelow } from '../src/build/deploy-limits.ts';
 import { emitApi } from '../src/build/emit.ts';
 import { loadContent, type Content } from '../src/build/content.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { suggestRoutes } from '../src/build/suggest-index.ts';
 import { storedBodyPath, SUGGEST_SHARD } from '../src/contract/paths.ts';
 import { resolve, type RouteIndex } from '../src/contract/resolve.ts';

@@ -11,12 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 import { buildWorker, type WorkerBuildOptions } from '../../src/cloudflare/worker-build-cli.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const KiB = 1024;
 /** The Worker as it was before /mcp (issue 56), built from its own sources with its own wrangler.toml. */
 const BEFORE_MCP = 'e758c08';

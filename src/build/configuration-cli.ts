@@ -13,7 +13,7 @@ import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
 import { workerVariables } from '../worker/settings.ts';
 import { buildVariables } from './settings.ts';
-import { projectDir } from './site.ts';
+import { projectDir } from '../cli/project-dir.ts';
 
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 

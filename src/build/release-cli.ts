@@ -1,7 +1,7 @@
 // `npm run release -- --notes "..."`: makes a data release of the content (make-release.ts);
 // with --dry-run, shows the release it would make and writes nothing.
 import '../cli/node-check.ts';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import { projectVersion } from '../cli/project-version.ts';
 import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { ContentError } from './content.ts';
@@ -9,7 +9,6 @@ import { makeRelease, ReleaseRefused } from './make-release.ts';
 import { dataDirOf } from './releases.ts';
 import { buildSettings, buildVariables } from './settings.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const { dataDir } = buildVariables;
 
 const spec: CommandSpec = {

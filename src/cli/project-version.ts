@@ -2,11 +2,9 @@
 // and the version of the data it would serve (the build's manifest), so a report names both.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from './project-dir.ts';
 import { buildManifestSchema, describeCounts } from '../schema/manifest.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
-
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `treefarm-data 1.0.0 (Node 24.21.0)` and the data's line, for the build in `distDir`. */
 export function projectVersion(distDir = join(projectDir, 'dist')): string {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import {
   assetFilesBelow,
   assetsIgnoreOf,
@@ -37,7 +37,6 @@ import { BucketUnreachable, r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-
 import { exitOnSignals } from './temporary-folder.ts';
 import { checkWranglerVars } from './wrangler-vars.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const { distDir, bodies, bucket, downloadsAbove } = workerDevVariables;
 const requireHere = createRequire(import.meta.url);
 const wranglerManifest = requireHere.resolve('wrangler/package.json');

@@ -11,12 +11,11 @@
 import '../cli/node-check.ts';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import { build, type Plugin } from 'esbuild';
 import { projectVersion } from '../cli/project-version.ts';
 import { type CommandSpec, runMain } from '../cli/command-line.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the Worker is built: wrangler.toml's `main` is its worker.js. */
 export const WORKER_BUILD_DIR = join(projectDir, 'build/worker');
 const ENTRY = join(projectDir, 'src/worker/worker.ts');

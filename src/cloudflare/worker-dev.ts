@@ -13,7 +13,7 @@ import '../cli/node-check.ts';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import type { unstable_startWorker } from 'wrangler';
 import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
 import { projectVersion } from '../cli/project-version.ts';
@@ -35,8 +35,6 @@ import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
 import { r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
 import { exitOnSignals } from './temporary-folder.ts';
 import { keepWranglerLocal } from './wrangler-local.ts';
-
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface WorkerOptions {
   port: number;

@@ -8,7 +8,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { CLIENT_MINIMUM_NODE } from '../../src/client/cli/main.ts';
 import { MINIMUM_NODE } from '../../src/cli/supported-node.ts';
 import { minimalProject } from '../fixtures/minimal-content.ts';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { CONFIGURATION_DOC, configurationPage } from '../../src/build/configuration-cli.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { INDEX_VARIABLE, INVOCATIONS_VARIABLE } from '../../src/contract/bucket-layout.ts';
 import { RATE_LIMIT_VARIABLE } from '../../src/schema/environment.ts';
 

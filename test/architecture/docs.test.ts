@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 
 /** The pages a reader reads: the front door, the guides beside it, docs/, the client package's. */
 const PAGES = [

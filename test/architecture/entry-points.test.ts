@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
 import { buildManifestSchema } from '../../src/schema/manifest.ts';
 import { distDir, freePort } from '../support/runtimes.ts';

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 
 /** Each folder of src/ (a layer), and the layers its files may import besides their own. */
 const allowed: Record<string, readonly string[]> = {
@@ -21,14 +21,15 @@ const allowed: Record<string, readonly string[]> = {
   // The client's own command (treefarm) runs through the same runner.
   client: ['schema', 'contract', 'cli'],
   worker: ['edge', 'schema', 'contract'],
-  server: ['edge', 'schema', 'contract'],
+  // The server and the build find the project's folder (dist/, content/) where the commands do.
+  server: ['edge', 'schema', 'contract', 'cli'],
   // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It
   // reads its settings where every process does and makes up tokens as the Node server does
   // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
   // contract's names, and checks wrangler.toml's [vars] by the Worker's own rules (worker/settings.ts).
   // Nothing imports it but its own CLIs and tests: no layer lists it.
-  cloudflare: ['server', 'worker', 'edge', 'schema', 'contract'],
-  build: ['schema', 'contract'],
+  cloudflare: ['server', 'worker', 'edge', 'schema', 'contract', 'cli'],
+  build: ['schema', 'contract', 'cli'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],
   // Pages reach the build's data only through the wiki.

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 
 const page = readFileSync(join(projectDir, 'docs', 'architecture.md'), 'utf8');
 const layout = page.slice(page.indexOf('## Layout'), page.indexOf('\n## ', page.indexOf('## Layout') + 1));

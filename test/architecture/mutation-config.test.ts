@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { mutationTests } from '../../vitest.mutation.config.ts';
 
 test('every test file a mutation run names exists', () => {

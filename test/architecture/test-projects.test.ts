@@ -4,7 +4,7 @@
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { unitTests } from '../../vitest.config.ts';
 
 /** What only the integration project may reach: each needs a build, a running server or a browser. */

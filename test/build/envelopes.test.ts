@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitApi } from '../../src/build/emit.ts';
@@ -31,7 +31,6 @@ import { kinds, type Kind } from '../../src/schema/kinds.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { routeBytes, scopeRoutes } from '../support/dist-routes.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** The game's published figures, copied into the repository (see its README for provenance). */
 const referenceDir = join(projectDir, 'test', 'fixtures', 'published');
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
-import { buildSite, projectDir } from '../../src/build/site.ts';
+import { buildSite } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { minimalProject, minimalRecords, type TempProject } from '../fixtures/minimal-content.ts';
 
 const loads: string[] = [];

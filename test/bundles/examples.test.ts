@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { installedClient, type InstalledClient } from '../support/packed-client.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packZip } from '../../src/build/bundles.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import {
   BUNDLE_BODIES,
   bundleFileName,

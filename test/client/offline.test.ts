@@ -13,7 +13,7 @@ import {
   packZip,
   type NamedBytes,
 } from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import {
   BUNDLE_BODIES,

@@ -2,7 +2,7 @@
 // set, identical answers. Plus what the online client sends and how it reports errors.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { ApiError, AuthError, createClient, NotFoundError, openBundle, TreefarmError } from '../../src/client/index.ts';

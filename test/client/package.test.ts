@@ -10,7 +10,7 @@ import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { CLIENT_SIZE_LIMIT, measureOnlineClient } from '../../packages/client/scripts/size.ts';

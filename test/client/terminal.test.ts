@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleEntries, packZip } from '../../src/build/bundles.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { BUNDLE_BODIES } from '../../src/contract/bundle-layout.ts';
 import { run } from '../../src/client/cli/main.ts';
 import { formatJson, formatTable } from '../../src/client/cli/table.ts';

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { r2RunConfig, WORKER_ROUTES } from '../../src/cloudflare/r2-run.ts';
 import { startWorker, workerOptionsFrom } from '../../src/cloudflare/worker-dev.ts';
 import { DEFAULT_BUCKET, settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';

@@ -8,7 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 
 /** Debian's podman; PODMAN_PATH points elsewhere (or nowhere, to try the skip). */
 export const PODMAN_PATH = process.env.PODMAN_PATH ?? '/usr/bin/podman';

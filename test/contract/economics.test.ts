@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import {
   costPerEfficiencyPoint,
   costPerLogOfCapacity,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { httpClient, type McpClient, refusal, requestError, stdioClient, structured } from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';

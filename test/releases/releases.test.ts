@@ -8,7 +8,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
 import { releaseDigest, type ReleaseData } from '../../src/build/releases.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { createClient, NotFoundError, openBundle, type TreefarmData } from '../../src/client/index.ts';
 import { BUILD_SETTINGS_FILE } from '../../src/contract/build-files.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';

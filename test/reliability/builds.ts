@@ -24,7 +24,7 @@ import { checkRoot } from '../../src/contract/route-index.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { routeBody, storedBytes } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 
 export function tempDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `treefarm-${label}-`));

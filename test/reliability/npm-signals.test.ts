@@ -4,7 +4,7 @@
 // without `exec` the shell npm runs would take the signal and leave the server running.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
 import { halfSentRequest } from '../support/http.ts';
 import { until } from './serve-child.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { type RunningNginx, skipNginxTests, startNginx } from './nginx.ts';
 import { type RunningServeChild, startServe, until } from './serve-child.ts';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
 import { servingProcesses, until } from './serve-child.ts';
 

@@ -2,7 +2,7 @@
 // each variable's default, its valid and invalid forms, and the one message a bad value gets.
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { EnvironmentError } from '../../src/schema/environment.ts';
 import { printBanner, settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
 

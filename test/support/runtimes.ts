@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { startServer } from '../../src/server/http-server.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { axeViolations, focusRings, ringProblem } from './a11y.ts';
 import { launchBrowser, skipBrowserTests, type Browser } from './browser.ts';
 import { PAGES, SCREENS, type Scheme } from './pages.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { ASSETS_IGNORE_FILE, BUILD_SETTINGS_FILE, SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { recordPage } from '../../src/wiki/model.ts';

@@ -1,7 +1,7 @@
 // What the wiki pages show, worked out from the real content.
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
 import { downsample, drawChart, lineChart, MAX_BUCKETS, prepareChart } from '../../src/wiki/chart.ts';

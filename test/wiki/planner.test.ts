@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { plan, treeEconomics } from '../../src/contract/economics.ts';
 import type { Tree } from '../../src/schema/records.ts';
 import {
