@@ -13,6 +13,7 @@ import { MCP_MAX_BODY_BYTES, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { errorBody } from '../contract/messages.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
+import type { AppName } from './app-names.ts';
 import type { AppHandOff, HeaderRecord } from './decision.ts';
 import { once } from './once.ts';
 
@@ -25,7 +26,7 @@ export interface AppData {
 /** An app of the edge: answers every request the core hands it at its path, in any runtime. */
 export type App = (request: Request, data: AppData) => Promise<Response>;
 
-export type AppName = 'mcp' | 'discord';
+export type { AppName };
 
 /** Where an app is mounted and what it accepts: what the core and the bridges know of it without loading it. */
 export interface AppMount {

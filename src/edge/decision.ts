@@ -1,6 +1,6 @@
 // What the edge core reads of a request and what it decides, the words every step of the core
 // (core.ts) and every adapter share.
-import type { AppName } from './apps.ts';
+import type { AppName } from './app-names.ts';
 import type { Encoding } from './negotiation.ts';
 
 export interface EdgeRequest {

@@ -128,3 +128,55 @@ test('no file of the repository names the folder beside it that a clone does not
   expect(found.stdout).toBe('');
   expect(found.status).toBe(1);
 });
+
+/** The cycles of a graph of imports (each file to what it imports), each as its files, sorted. */
+function cyclesOf(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's strongly connected components: one of more than one file, or a file importing itself, is a cycle.
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    low.set(file, order.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file) ?? []) {
+      if (!order.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) ?? 0, order.get(target) ?? 0));
+    }
+    if (low.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = member === file ? undefined : stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+    }
+    if (component.length > 1 || edges.get(file)?.includes(file)) cycles.push(component.sort());
+  };
+  for (const file of edges.keys()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+test('the cycle finder finds each ring of imports, and none in a chain', () => {
+  const graph = new Map([
+    ['a', ['b']],
+    ['b', ['c']],
+    ['c', ['a', 'd']],
+    ['d', []],
+    ['e', ['e']],
+    ['f', ['d']],
+  ]);
+  expect(cyclesOf(graph)).toEqual([['a', 'b', 'c'], ['e']]);
+});
+
+test('no import cycle in src/, type-only or not', () => {
+  const files = sourceFiles.filter((file) => !GENERATED.has(file));
+  const known = new Set(files);
+  // Every import counts: a type-only one too, and import() (a cycle through it is a cycle to a reader).
+  expect(cyclesOf(new Map(files.map((file) => [file, importsOf(file).filter((target) => known.has(target))])))).toEqual(
+    [],
+  );
+});

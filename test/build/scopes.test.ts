@@ -2,7 +2,8 @@
 // with the routes of its own records. A scope may reuse the suggestion index of the scope
 // before it (making it is most of a scope's cost), and must answer as if made alone.
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { type ApiRoute, kindRoutes, publishedScopes } from '../../src/build/api.ts';
+import { kindRoutes, publishedScopes } from '../../src/build/api.ts';
+import type { ApiRoute } from '../../src/build/api-route.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { makeRelease } from '../../src/build/make-release.ts';
 import { loadReleases, withFormerNames } from '../../src/build/releases.ts';

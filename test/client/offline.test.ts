@@ -5,14 +5,8 @@ import { readFileSync } from 'node:fs';
 import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import {
-  bundleApiFiles,
-  bundleEntries,
-  createDownloads,
-  packTarGz,
-  packZip,
-  type NamedBytes,
-} from '../../src/build/bundles.ts';
+import { bundleApiFiles, bundleEntries, createDownloads, packTarGz, packZip } from '../../src/build/bundles.ts';
+import type { NamedBytes } from '../../src/build/named-bytes.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import {
