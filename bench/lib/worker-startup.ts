@@ -67,7 +67,7 @@ const withoutApps = {
  */
 async function beforeMcp(dir: string): Promise<string> {
   // Inside the project, so its imports resolve to node_modules/.
-  const sources = join(projectDir, 'build', `startup-${BEFORE_MCP}`);
+  const sources = join(projectDir, 'out', `startup-${BEFORE_MCP}`);
   rmSync(sources, { recursive: true, force: true });
   mkdirSync(sources, { recursive: true });
   const archive = spawnSync('git', ['archive', BEFORE_MCP, 'src', 'wrangler.toml'], {
@@ -238,6 +238,6 @@ export async function workerStartup(runs: number): Promise<WorkerStartup> {
     return { lines, verdicts };
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(join(projectDir, 'build', `startup-${BEFORE_MCP}`), { recursive: true, force: true });
+    rmSync(join(projectDir, 'out', `startup-${BEFORE_MCP}`), { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 // `npm run worker:build`, wrangler's build command (wrangler.toml [build]): bundles the Worker
-// (src/worker/worker.ts) into build/worker/ with esbuild's code splitting: the main module, and in
+// (src/worker/worker.ts) into out/worker/ with esbuild's code splitting: the main module, and in
 // chunks/ a module of its own for each app the Worker imports by its first request
 // (src/worker/apps.ts) and shared modules for what the apps share with each other and with the
 // main module (zod, the contract), so an isolate evaluates each once. wrangler uploads the chunks
@@ -17,7 +17,7 @@ import { projectVersion } from '../cli/project-version.ts';
 import { type CommandSpec, runMain } from '../cli/command-line.ts';
 
 /** Where the Worker is built: wrangler.toml's `main` is its worker.js. */
-export const WORKER_BUILD_DIR = join(projectDir, 'build/worker');
+export const WORKER_BUILD_DIR = join(projectDir, 'out/worker');
 const ENTRY = join(projectDir, 'src/worker/worker.ts');
 
 export interface WorkerBuildOptions {
@@ -95,7 +95,7 @@ export async function buildWorker({
 const buildCommand: CommandSpec = {
   command: 'npm run worker:build',
   summary:
-    'Bundles the Worker into build/worker/ (its main module, and a module of its own for each app and for what ' +
+    'Bundles the Worker into out/worker/ (its main module, and a module of its own for each app and for what ' +
     "they share): wrangler's build command (wrangler.toml [build]), run by npm run worker and npm run deploy.",
   options: {},
   variables: {},

@@ -83,7 +83,7 @@ test('the import scan sees the imports of src/', () => {
 
 /**
  * Files wrangler writes (`npm run worker:types`), not ours: their one import names the Worker's
- * built main module (wrangler.toml's `main`, build/worker/worker.js), for its types.
+ * built main module (wrangler.toml's `main`, out/worker/worker.js), for its types.
  */
 const GENERATED = new Set(['src/worker/worker-configuration.d.ts']);
 

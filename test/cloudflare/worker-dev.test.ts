@@ -223,7 +223,7 @@ describe('the R2 mode is chosen with BODIES=r2, never by editing wrangler.toml',
       const written = JSON.parse(readFileSync(config.path, 'utf8')) as Record<string, unknown>;
       expect(written).toMatchObject({
         name: 'treefarm-data',
-        main: join(projectDir, 'build/worker/worker.js'),
+        main: join(projectDir, 'out/worker/worker.js'),
         assets: { directory: '/staged/assets', binding: 'ASSETS', run_worker_first: WORKER_ROUTES },
         r2_buckets: [{ binding: 'API_BUCKET', bucket_name: 'treefarm-other', remote: true }],
         vars: { API_INDEX: '0123' },

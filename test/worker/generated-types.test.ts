@@ -38,7 +38,7 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
     // wrangler types runs the [build] command first (npm run worker:build), which needs the
     // whole project: the copy has the Worker built into it instead, as the types name its built
     // main module (wrangler.toml's `main`), and the [build] table left out.
-    await buildWorker({ outdir: join(copy, 'build/worker') });
+    await buildWorker({ outdir: join(copy, 'out/worker') });
     const config = readFileSync(join(copy, 'wrangler.toml'), 'utf8');
     const withoutBuild = config.replace(/^\[build\]\n(?:[^[\n].*\n|\n)*/m, '');
     expect(withoutBuild, 'wrangler.toml has a [build] table').not.toBe(config);
