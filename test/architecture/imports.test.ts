@@ -81,17 +81,11 @@ test('the import scan sees the imports of src/', () => {
   expect(importsOf('src/edge/answers.ts')).toContain('src/contract/paths.ts');
 });
 
-/**
- * Files wrangler writes (`npm run worker:types`), not ours: their one import names the Worker's
- * built main module (wrangler.toml's `main`, out/worker/worker.js), for its types.
- */
-const GENERATED = new Set(['src/worker/worker-configuration.d.ts']);
-
 test('every import of src/ points along the layers', () => {
   const commandLines = commandLineFiles();
   const wrongWay: string[] = [];
   for (const file of sourceFiles) {
-    if (commandLines.has(file) || GENERATED.has(file)) continue;
+    if (commandLines.has(file)) continue;
     const own = layerOf(file) ?? '';
     const mayImport = topLevel[file] ?? allowed[own];
     if (!mayImport) {
@@ -173,7 +167,7 @@ test('the cycle finder finds each ring of imports, and none in a chain', () => {
 });
 
 test('no import cycle in src/, type-only or not', () => {
-  const files = sourceFiles.filter((file) => !GENERATED.has(file));
+  const files = sourceFiles;
   const known = new Set(files);
   // Every import counts: a type-only one too, and import() (a cycle through it is a cycle to a reader).
   expect(cyclesOf(new Map(files.map((file) => [file, importsOf(file).filter((target) => known.has(target))])))).toEqual(
