@@ -1,5 +1,6 @@
-// Code a reader can hold: no function in src/ over 60 lines, no line over 120 characters in
-// the code of the repository (Biome formats code to 120; strings, comments and markup are ours).
+// Code a reader can hold: no file of src/ over 400 lines, no function in src/ over 60 lines, no
+// line over 120 characters in the code of the repository (Biome formats code to 120; strings,
+// comments and markup are ours).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,13 @@ import ts from 'typescript';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
 
+const MAX_FILE_LINES = 400;
 const MAX_FUNCTION_LINES = 60;
+/**
+ * Files over the bound for now, each with why. Temporary: the apps' branch splits openapi.ts (its
+ * MCP part moves to the app's folder), and its merge removes this entry.
+ */
+const OVER_FILE_BOUND: ReadonlyMap<string, string> = new Map([['src/build/openapi.ts', 'split by the apps branch']]);
 const MAX_LINE_LENGTH = 120;
 
 function filesOf(...patterns: string[]): string[] {
@@ -35,6 +42,18 @@ function longFunctions(file: string): string[] {
   visit(source);
   return found;
 }
+
+// Code only: a stylesheet (src/wiki/wiki.css) is looked up by its selectors, not read through, and
+// its rules' order is the cascade's, which one file keeps in sight.
+test(`no file of src/ is over ${MAX_FILE_LINES} lines (code: .ts, .mjs, .astro)`, () => {
+  const files = filesOf('src').filter((file) => /\.(ts|mjs|astro)$/.test(file));
+  expect(files.length).toBeGreaterThan(40);
+  const long = files.flatMap((file) => {
+    const lines = readFileSync(join(projectDir, file), 'utf8').trimEnd().split('\n').length;
+    return lines > MAX_FILE_LINES && !OVER_FILE_BOUND.has(file) ? [`${file} (${lines} lines)`] : [];
+  });
+  expect(long).toEqual([]);
+});
 
 test(`no function in src/ is over ${MAX_FUNCTION_LINES} lines`, () => {
   const files = filesOf('src/*.ts', 'src/**/*.ts');
