@@ -1,6 +1,6 @@
 // The access log on the serving thread (src/server/access-log.ts): records go through a ring of
 // shared memory (access-log-ring.ts) to the log's own thread, which writes their lines. The lines
-// themselves: access-log-lines.test.ts; over HTTP, from each process: test/reliability.
+// themselves: access-log-lines.unit.test.ts; over HTTP, from each process: test/reliability.
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

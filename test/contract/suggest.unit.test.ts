@@ -1,5 +1,5 @@
 // The suggestion rules of src/contract/suggest.ts, one by one, against expectations written out
-// here (docs/api-contract.md, "Suggestions (autocomplete)"). test/build/suggest.property.test.ts
+// here (docs/api-contract.md, "Suggestions (autocomplete)"). test/build/suggest.property.unit.test.ts
 // checks whole answers against a brute force; these pin each rule and its boundaries.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
