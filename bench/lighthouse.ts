@@ -1,6 +1,6 @@
 // `npm run bench:lighthouse`: Lighthouse (its npm package, mobile, simulated throttling, its
 // defaults) on a record page and the planner as `npm start` serves them, in Debian's Chromium
-// with the flags the browser tests use (test/wiki/browser.ts). Prints each category's score and
+// with the flags the browser tests use (test/support/browser.ts). Prints each category's score and
 // the audits issue 49 named (text compression, layout shift); the goal is 100 in every category.
 // Options: `-- --runs 3` (each page this many times; the median score of each is shown, and the
 // lowest where it differs),
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectDir } from '../src/cli/project-dir.ts';
 import { freePort } from '../test/support/runtimes.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/support/browser.ts';
 import { projectVersion } from '../src/cli/project-version.ts';
 import { commandLine } from '../src/cli/command-line.ts';
 

@@ -15,9 +15,9 @@ import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '
 import { listRoute, MANIFEST_FILE, notFoundRoute } from '../src/contract/paths.ts';
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
-import { versionOf } from '../test/reliability/api-client.ts';
-import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
-import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
+import { versionOf } from '../test/support/api-client.ts';
+import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/support/builds.ts';
+import { residentBytes, servingProcesses, startServe } from '../test/support/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
 import { projectVersion } from '../src/cli/project-version.ts';
 import { commandLine } from '../src/cli/command-line.ts';

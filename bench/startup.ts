@@ -17,7 +17,7 @@ import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
-import { servingProcesses, startServe } from '../test/reliability/serve-child.ts';
+import { servingProcesses, startServe } from '../test/support/serve-child.ts';
 import { distDir as realDistDir } from '../test/support/runtimes.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
 import { workerStartup } from './lib/worker-startup.ts';

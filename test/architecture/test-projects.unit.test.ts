@@ -13,7 +13,7 @@ const NEEDS_MORE = new Map([
   ['test/support/dist-routes.ts', 'reads dist/'],
   ['test/support/built-pages.ts', 'reads dist/'],
   ['test/support/packed-client.ts', 'packs and installs the client'],
-  ['test/reliability/builds.ts', 'copies and rebuilds dist/'],
+  ['test/support/builds.ts', 'copies and rebuilds dist/'],
   ['test/fixtures/killed-build.ts', 'kills a child process midway'],
   ['playwright-core', 'drives a browser'],
 ]);

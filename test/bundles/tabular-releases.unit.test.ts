@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { loadReleases } from '../../src/build/releases.ts';
 import { csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';
-import { makeHistory, runRelease, type History } from '../releases/history.ts';
+import { makeHistory, runRelease, type History } from '../support/release-history.ts';
 import {
   bundleOf,
   openDatabase,

@@ -25,7 +25,7 @@ import {
   tarOf,
   zipOf,
   zipWithHiddenEntry,
-} from './hostile-bundles.ts';
+} from '../support/hostile-bundles.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 /** Bytes no compressor shrinks, the same on every run: a linear congruential sequence's high bytes. */

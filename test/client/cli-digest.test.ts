@@ -19,7 +19,7 @@ import {
 } from '../../src/contract/bundle-layout.ts';
 import { run } from '../../src/client/cli/main.ts';
 import { distDir } from '../support/runtimes.ts';
-import { forgedEntries, sha256 } from './hostile-bundles.ts';
+import { forgedEntries, sha256 } from '../support/hostile-bundles.ts';
 
 let content: Content;
 let scratch: string;

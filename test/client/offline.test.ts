@@ -32,8 +32,8 @@ import {
   type BundleClient,
 } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
-import { bundleTarGzWith, forgedEntries, sha256, withManifestRecomputed, zipOf } from './hostile-bundles.ts';
-import { outcomesOf, querySet } from './query-set.ts';
+import { bundleTarGzWith, forgedEntries, sha256, withManifestRecomputed, zipOf } from '../support/hostile-bundles.ts';
+import { outcomesOf, querySet } from '../support/query-set.ts';
 
 let content: Content;
 let archives: Record<BundleFormat, Uint8Array>;

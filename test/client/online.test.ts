@@ -8,7 +8,7 @@ import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { ApiError, AuthError, createClient, NotFoundError, openBundle, TreefarmError } from '../../src/client/index.ts';
 import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY } from '../../src/contract/messages.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { outcomesOf, querySet } from './query-set.ts';
+import { outcomesOf, querySet } from '../support/query-set.ts';
 
 const TOKEN = 'client-test-token';
 const messageOf = (body: string) => (JSON.parse(body) as { message: string }).message;

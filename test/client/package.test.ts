@@ -16,7 +16,7 @@ import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { CLIENT_SIZE_LIMIT, measureOnlineClient } from '../../packages/client/scripts/size.ts';
 import { installedClient, type InstalledClient, whilePackingAlone } from '../support/packed-client.ts';
 import { distDir, freePort, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { launchBrowser, skipBrowserTests } from '../wiki/browser.ts';
+import { launchBrowser, skipBrowserTests } from '../support/browser.ts';
 
 const runFile = promisify(execFile);
 const TOKEN = 'package-test-token';

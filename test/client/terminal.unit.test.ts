@@ -11,7 +11,7 @@ import { BUNDLE_BODIES } from '../../src/contract/bundle-layout.ts';
 import { run } from '../../src/client/cli/main.ts';
 import { formatJson, formatTable } from '../../src/client/cli/table.ts';
 import { printable } from '../../src/client/terminal.ts';
-import { forgedEntries } from './hostile-bundles.ts';
+import { forgedEntries } from '../support/hostile-bundles.ts';
 
 /** Clear the screen, set the window title, a C1 CSI (U+009B) and DEL, a carriage return. */
 const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u009b31m\u007f\r';

@@ -29,7 +29,7 @@ import {
   sha256,
   writeCapSizedBundle,
   zipOf,
-} from './hostile-bundles.ts';
+} from '../support/hostile-bundles.ts';
 
 const verify = (...args: string[]) =>
   spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {

@@ -14,7 +14,7 @@ import type { BuildManifest as Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { rawExchange, rawRequest, type RawRequest, type RawResponse } from '../support/http.ts';
 import { distDir, contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { decodeBody } from '../reliability/builds.ts';
+import { decodeBody } from '../support/builds.ts';
 import { routeBytes, routeText } from '../support/dist-routes.ts';
 
 const TOKEN = 'contract-plain-token';

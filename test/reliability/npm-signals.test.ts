@@ -7,7 +7,7 @@ import { afterEach, expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
 import { halfSentRequest } from '../support/http.ts';
-import { until } from './serve-child.ts';
+import { until } from '../support/serve-child.ts';
 
 const TOKEN = 'npm-signals-test-token';
 /** Every process started under the npm of the test running, npm's included. */

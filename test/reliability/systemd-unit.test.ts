@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
-import { servingProcesses, until } from './serve-child.ts';
+import { servingProcesses, until } from '../support/serve-child.ts';
 
 const UNIT_FILE = join(projectDir, 'deploy/treefarm-data.service');
 const ENVIRONMENT_EXAMPLE = join(projectDir, 'deploy/environment.example');

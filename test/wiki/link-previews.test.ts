@@ -14,11 +14,11 @@ import { loadContent } from '../../src/build/content.ts';
 import { recordPage } from '../../src/wiki/model.ts';
 import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
 import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
-import { tempDir } from '../reliability/builds.ts';
+import { tempDir } from '../support/builds.ts';
 import { buildInChild } from '../support/child-build.ts';
 import { builtPages } from '../support/built-pages.ts';
 import { distDir } from '../support/runtimes.ts';
-import { PAGES } from './pages.ts';
+import { PAGES } from '../support/wiki-pages.ts';
 
 const ORIGIN = 'https://wiki.example.org';
 const NOT_FOUND = PAGES.find((page) => page.source === '404.astro');

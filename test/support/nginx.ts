@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/runtimes.ts';
+import { freePort } from './runtimes.ts';
 
 /** Debian's nginx; NGINX_PATH points elsewhere (or nowhere, to try the skip). */
 export const NGINX_PATH = process.env.NGINX_PATH ?? '/usr/sbin/nginx';

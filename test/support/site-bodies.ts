@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_DIR } from '../../src/contract/paths.ts';
-import type { RawResponse } from '../support/http.ts';
-import { distDir } from '../support/runtimes.ts';
-import { filesBelow, readBuild } from '../reliability/builds.ts';
+import type { RawResponse } from './http.ts';
+import { distDir } from './runtimes.ts';
+import { filesBelow, readBuild } from './builds.ts';
 
 /**
  * The sha256 of every answer of the API (the identity bytes of every body a route names, of

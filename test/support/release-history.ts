@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { minimalProject, type TempProject } from '../fixtures/minimal-content.ts';
-import { buildInChild } from '../support/child-build.ts';
+import { buildInChild } from './child-build.ts';
 
 const releaseCli = fileURLToPath(new URL('../../src/build/release-cli.ts', import.meta.url));
 

@@ -22,8 +22,8 @@ import {
 import { kindIds } from '../../src/schema/kind-ids.ts';
 import { checkRoot } from '../../src/contract/route-index.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
-import { routeBody, storedBytes } from '../support/dist-routes.ts';
-import { distDir } from '../support/runtimes.ts';
+import { routeBody, storedBytes } from './dist-routes.ts';
+import { distDir } from './runtimes.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 
 export function tempDir(label: string): string {

@@ -1,0 +1,23 @@
+// A helper of the tests is found in one place: every file of test/ that is not a test is a
+// shared helper in test/support, vitest's setup in test/setup, or a fixture in test/fixtures.
+// The folders by area hold only tests, so a helper one area starts sharing is already where the
+// others look for it.
+import { execFileSync } from 'node:child_process';
+import { expect, test } from 'vitest';
+import { projectDir } from '../../src/cli/project-dir.ts';
+
+const HELPER_FOLDERS = ['test/support/', 'test/setup/', 'test/fixtures/'];
+
+test('every code file of test/ outside support, setup and fixtures is a test', () => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'test'], {
+    cwd: projectDir,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => /\.(ts|mjs)$/.test(file));
+  expect(files.length).toBeGreaterThan(100);
+  const misplaced = files.filter(
+    (file) => !file.endsWith('.test.ts') && !HELPER_FOLDERS.some((folder) => file.startsWith(folder)),
+  );
+  expect(misplaced).toEqual([]);
+});
