@@ -1,7 +1,6 @@
 // The build's warning before a Cloudflare deploy would fail: the static assets limits of
 // Workers (20,000 files on the Free plan, 100,000 on Paid, 25 MiB per file).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   workerAssetWarnings,
   type AssetFile,
 } from '../../src/build/deploy-limits.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const MIB = 1024 * 1024;
 const files = (count: number, size = 1000): AssetFile[] =>
@@ -79,7 +79,7 @@ test('a bundle past 25 MiB goes to R2 in the R2 mode; another large download doe
 });
 
 test('the files of a folder are listed with their sizes and paths relative to it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-deploy-limits-'));
+  const dir = temporaryFolder('treefarm-deploy-limits-');
   try {
     mkdirSync(join(dir, 'api', 'trees'), { recursive: true });
     writeFileSync(join(dir, 'index.html'), 'hello');

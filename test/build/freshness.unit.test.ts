@@ -1,10 +1,10 @@
 // When dist/ is stale (npm start and npm run deploy build first, the tests' setup too): the
 // reason names the file that changed, so whoever waits for the build sees why.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 let project: string;
 /** The settings now: SITE_ORIGIN and TREEFARM_DATA_DIR unset. */
@@ -16,7 +16,7 @@ function projectAt(
   files: Record<string, number>,
   builtWith: object = { SITE_ORIGIN: null, TREEFARM_DATA_DIR: null },
 ): string {
-  project = mkdtempSync(join(tmpdir(), 'freshness-'));
+  project = temporaryFolder('freshness-');
   for (const [path, time] of Object.entries(files)) {
     mkdirSync(dirname(join(project, path)), { recursive: true });
     writeFileSync(join(project, path), path);
@@ -96,7 +96,7 @@ describe('the data folder (TREEFARM_DATA_DIR)', () => {
   }
   /** A data folder outside the project, its content written at `time`. */
   function dataFolderAt(time: number): string {
-    data = mkdtempSync(join(tmpdir(), 'freshness-data-'));
+    data = temporaryFolder('freshness-data-');
     mkdirSync(join(data, 'content/trees'), { recursive: true });
     writeFileSync(join(data, OAK), 'oak');
     dateData(time);

@@ -1,7 +1,6 @@
 // What the CLI prints reaches a terminal, and part of it comes from a bundle anyone may have
 // made: escape sequences and control characters never reach the terminal (src/client/terminal.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleEntries, packZip } from '../../src/build/bundles.ts';
@@ -12,6 +11,7 @@ import { run } from '../../src/client/cli/main.ts';
 import { formatJson, formatTable } from '../../src/client/cli/table.ts';
 import { printable } from '../../src/client/terminal.ts';
 import { forgedEntries } from '../support/hostile-bundles.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 /** Clear the screen, set the window title, a C1 CSI (U+009B) and DEL, a carriage return. */
 const HOSTILE = '\u001b[2J\u001b]0;pwned\u0007\u009b31m\u007f\r';
@@ -69,7 +69,7 @@ describe('treefarm over a bundle that carries escape sequences', () => {
   let scratch: string;
   beforeAll(() => {
     content = loadContent(join(projectDir, 'content'));
-    scratch = mkdtempSync(join(tmpdir(), 'treefarm-terminal-'));
+    scratch = temporaryFolder('treefarm-terminal-');
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

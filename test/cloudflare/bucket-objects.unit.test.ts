@@ -2,8 +2,7 @@
 // an upload puts only what the bucket lacks, never overwrites, survives an interruption, and
 // that the static assets of the mode hold no API file and no download the bucket serves.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BUCKET_FOLDERS } from '../../src/contract/bucket-layout.ts';
@@ -14,6 +13,7 @@ import {
   uploadMissing,
   type WritableBucket,
 } from '../../src/cloudflare/bucket-objects.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -22,7 +22,7 @@ afterEach(() => {
 
 /** A small build: two bodies, one scope's index, the Node server's pack and a wiki page. */
 function build(files: Record<string, string>): string {
-  const dist = mkdtempSync(join(tmpdir(), 'bucket-objects-'));
+  const dist = temporaryFolder('bucket-objects-');
   folders.push(dist);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dist, path)), { recursive: true });

@@ -5,8 +5,7 @@
 // one object made from wrangler.toml (src/cloudflare/r2-run.ts), never an edited copy.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
@@ -16,6 +15,7 @@ import { DEFAULT_BUCKET, settingsFromEnvironment, workerDevVariables } from '../
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { withLocalBucket } from '../support/local-bucket.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 /** The processes below one, its children and theirs. */
 const descendantsOf = (pid: number): number[] =>
@@ -63,7 +63,7 @@ test('closing the local Worker stops the workerd processes it started and waits 
 
 /** `npm run worker`'s process (the CLI of worker-dev.ts) with these variables and a TMPDIR of its own. */
 function startCli(env: Record<string, string>): { cli: ChildProcess; tmp: string; remove(): void } {
-  const tmp = mkdtempSync(join(tmpdir(), 'worker-dev-tmp-'));
+  const tmp = temporaryFolder('worker-dev-tmp-');
   const cli = spawn(process.execPath, ['src/cloudflare/worker-dev.ts'], {
     cwd: projectDir,
     env: { ...process.env, TMPDIR: tmp, ...env },
@@ -140,7 +140,7 @@ test('tokens reach the Worker on no command line and in no file, and it takes th
 
 /** A folder with these files, removed after `use`. */
 async function withFiles(files: Record<string, string>, use: (folder: string) => Promise<void> | void): Promise<void> {
-  const folder = mkdtempSync(join(tmpdir(), 'worker-dev-files-'));
+  const folder = temporaryFolder('worker-dev-files-');
   try {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(folder, path)), { recursive: true });

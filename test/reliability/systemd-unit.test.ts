@@ -3,13 +3,13 @@
 // of the environment file, its ExecReload for `systemctl reload`, its KillSignal to the main
 // process alone as KillMode=mixed sends it), reloads on SIGHUP and drains on SIGTERM.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
 import { servingProcesses, until } from '../support/serve-child.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const UNIT_FILE = join(projectDir, 'deploy/treefarm-data.service');
 const ENVIRONMENT_EXAMPLE = join(projectDir, 'deploy/environment.example');
@@ -53,7 +53,7 @@ const setting = (key: string) => {
 };
 
 test.skipIf(!existsSync(SYSTEMD_ANALYZE))('systemd-analyze verify accepts the unit without a warning', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-unit-'));
+  const dir = temporaryFolder('treefarm-unit-');
   try {
     const file = join(dir, 'treefarm-data.service');
     writeFileSync(file, unit);

@@ -1,13 +1,13 @@
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { fileMethods } from '../../src/server/static-files.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
-const root = mkdtempSync(join(tmpdir(), 'static-files-'));
+const root = temporaryFolder('static-files-');
 const page = join(root, 'page.html');
 writeFileSync(page, '<p>A page</p>\n');
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
 // Debian's chromium driven by playwright-core, with the flags a closed network needs and a
 // fresh profile per run. Missing browser: the suites skip locally and fail in CI.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { temporaryFolder } from './temporary-folders.ts';
 
 /** Debian's chromium; CHROMIUM_PATH points elsewhere (or nowhere, to try the skip). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -40,7 +40,7 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 ];
 
 export async function launchBrowser(): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'wiki-chromium-'));
+  const profile = temporaryFolder('wiki-chromium-');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS],

@@ -1,8 +1,7 @@
 // Builds for the reliability tests, always in temp folders: copies of the real dist/, a
 // second complete build from edited content, and what a build looks like from outside
 // (its manifest and the bytes of each answer).
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
@@ -25,9 +24,10 @@ import { buildManifestSchema, type BuildManifest } from '../../src/schema/manife
 import { routeBody, storedBytes } from './dist-routes.ts';
 import { distDir } from './runtimes.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
+import { temporaryFolder } from './temporary-folders.ts';
 
 export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `treefarm-${label}-`));
+  return temporaryFolder(`treefarm-${label}-`);
 }
 
 /** A copy of the real dist/ at `target` (the real one is never touched). */

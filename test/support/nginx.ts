@@ -2,11 +2,11 @@
 // not a daemon, with its configuration, pid file, logs and temporary files in a temp folder of
 // its own. Missing nginx: the suites skip locally and fail in CI (REQUIRE_NGINX=1).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './runtimes.ts';
+import { temporaryFolder } from './temporary-folders.ts';
 
 /** Debian's nginx; NGINX_PATH points elsewhere (or nowhere, to try the skip). */
 export const NGINX_PATH = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
@@ -59,7 +59,7 @@ const exitOf = (child: ChildProcess) =>
  * Resolves once nginx accepts connections (polling a connect, a bounded number of times).
  */
 export async function startNginx(server: string): Promise<RunningNginx> {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-nginx-'));
+  const dir = temporaryFolder('treefarm-nginx-');
   const port = await freePort();
   const config = [
     'daemon off;',

@@ -2,13 +2,13 @@
 // wrangler.toml, the variables file and the Worker's exports; a change to any of them that is not
 // regenerated leaves the typecheck checking against stale bindings or a stale runtime.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 import { buildWorker } from '../../src/cloudflare/worker-build-cli.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const TYPES = 'worker-configuration.d.ts';
 /** What `wrangler types` reads: its config, the --env-file of the npm script, the Worker's entry and the types file. */
@@ -29,7 +29,7 @@ test('the generated Worker types are what `npm run worker:types` makes now', { t
   // instead), so regenerate in a copy of the inputs and compare. wrangler keeps the runtime part
   // when its header (workerd version, compatibility date and flags) is current, as --check does:
   // no workerd starts, and nothing is fetched.
-  const copy = mkdtempSync(join(tmpdir(), 'worker-types-'));
+  const copy = temporaryFolder('worker-types-');
   try {
     for (const input of INPUTS) {
       mkdirSync(dirname(join(copy, input)), { recursive: true });
