@@ -5,7 +5,7 @@
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --dir /dev/shm` to work in another
 // folder than the system temp folder; `-- --cpu-prof` to profile each child (the profiles'
 // folder is printed; open them in Chrome DevTools).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,8 @@ import { emitApi } from '../src/build/emit.ts';
 import { assetFilesBelow } from '../src/build/deploy-limits.ts';
 import { loadContent } from '../src/build/content.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 interface Measurement {
   trees: number;

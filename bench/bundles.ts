@@ -4,11 +4,12 @@
 // treefarm.sqlite and of csv/, the archives with them and without them (the same entries
 // less those files, the manifest without them: the bundle as it was before), and the time to
 // make the database, the CSV files and every entry of a bundle (median of `--runs`, 3).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleEntries, type NamedBytes, packTarGz, packZip } from '../src/build/bundles.ts';
+import { bundleEntries, packTarGz, packZip } from '../src/build/bundles.ts';
+import type { NamedBytes } from '../src/build/named-bytes.ts';
 import { type Content, loadContent } from '../src/build/content.ts';
 import { csvFiles } from '../src/build/csv.ts';
 import { loadReleases, type Release } from '../src/build/releases.ts';
@@ -16,8 +17,8 @@ import { sqliteFile } from '../src/build/sqlite.ts';
 import { BUNDLE_MANIFEST, SQLITE_FILE } from '../src/contract/bundle-layout.ts';
 import type { Manifest } from '../src/schema/manifest.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:bundles',

@@ -1,11 +1,11 @@
 // `npm run bench:container`: the container image's size, and the time from `podman run` (what
 // `docker run` does) to the first answer of GET /healthz on the published port, for --runs
 // starts (default 5). The image is built from this checkout first, as the image test builds it
-// (test/container/podman.ts: Debian's podman, runc, vfs, a base image made with mmdebstrap).
-import '../src/schema/node-check.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
-import { buildImage, podman, spawnPodman } from '../test/container/podman.ts';
+// (test/support/podman.ts: Debian's podman, runc, vfs, a base image made with mmdebstrap).
+import '../src/cli/node-check.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
+import { buildImage, podman, spawnPodman } from '../test/support/podman.ts';
 import { exitOf } from '../test/support/child-output.ts';
 import { freePort } from '../test/support/runtimes.ts';
 

@@ -17,7 +17,7 @@
 // and assets-only. Opt-in: it doubles the build time.
 // Options: --trees 0 (0: the real content), --releases 51, --changes 1, --worker, --bodies
 // assets|r2, --one-more, --dir <tmp>.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ import {
   uploadedFiles,
   WORKER_ASSET_LIMITS,
 } from '../src/build/deploy-limits.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { BUCKET_FOLDERS } from '../src/contract/bucket-layout.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema, type BuildManifest } from '../src/schema/manifest.ts';
@@ -39,8 +39,8 @@ import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { type BucketPlan, bucketPlan, staticInR2Mode } from '../src/cloudflare/bucket-objects.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:deploy-scale',

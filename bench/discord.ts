@@ -12,7 +12,7 @@
 //    processes of the run, before and after `--calls` sequential warm requests of each kind,
 //    divided by the requests. It includes what workerd does for any request (HTTP, wrangler's
 //    local entry worker), which the GET's figure shows; Cloudflare bills the Worker's own part.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { DISCORD_PATH } from '../src/contract/paths.ts';
@@ -20,8 +20,8 @@ import { answerDiscord, discordPublicKey } from '../src/edge/discord/interaction
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { discordKeys } from '../test/support/discord.ts';
 import { freePort } from '../test/support/runtimes.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:discord',

@@ -36,17 +36,17 @@
 // cost. The access log and metrics add no header: their cost against the plain server is theirs.
 // The log's thread's cost a line: what the server with the log adds on threads other than the
 // serving one.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { freePort } from '../test/support/runtimes.ts';
 import { has, startChild, TOKEN } from './lib/load.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 await commandLine({
   command: 'npm run bench:instructions',

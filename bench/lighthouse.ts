@@ -1,20 +1,20 @@
 // `npm run bench:lighthouse`: Lighthouse (its npm package, mobile, simulated throttling, its
 // defaults) on a record page and the planner as `npm start` serves them, in Debian's Chromium
-// with the flags the browser tests use (test/wiki/browser.ts). Prints each category's score and
+// with the flags the browser tests use (test/support/browser.ts). Prints each category's score and
 // the audits issue 49 named (text compression, layout shift); the goal is 100 in every category.
 // Options: `-- --runs 3` (each page this many times; the median score of each is shown, and the
 // lowest where it differs),
 // `-- --keep <dir>` (keep each report's JSON there).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { freePort } from '../test/support/runtimes.ts';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/wiki/browser.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../test/support/browser.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const PAGES = ['/trees/oak-tree/', '/planner/'];
 const AUDITS = [

@@ -12,16 +12,16 @@
 //    here, so a Worker's wall time on the machine bounds its CPU time from above: this is how
 //    far inside the Free plan's 10 ms of CPU per request a warm tool call is (Cloudflare's own
 //    CPU time is only shown once deployed).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { answerMcp } from '../src/edge/mcp.ts';
-import { startServer } from '../src/server/app.ts';
+import { startServer } from '../src/server/http-server.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:mcp',

@@ -4,7 +4,7 @@
 // current data and of each release, the list of releases) is timed with 0, 1, 4 and all of
 // them, in one process, each `--runs` times (1; the median shown), next to the routes, the
 // distinct bodies and the files it writes (what a release adds shows from row to row).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { loadContent } from '../src/build/content.ts';
 import { makeRelease } from '../src/build/make-release.ts';
 import { loadReleases } from '../src/build/releases.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:releases',

@@ -19,11 +19,11 @@
 // BENCH_COMPARE=<dir> adds the server of another checkout (its own src/ and dist/), e.g. main's,
 // to the same rounds, without and with the limit and log: a before/after on a shared machine.
 // BENCH_ONLY=<role>,<role> loads only these servers (roles as in `Role`), e.g. ours,ours-limited.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { listRoute, MANIFEST_FILE, nameRoute } from '../src/contract/paths.ts';
 import { searchKey } from '../src/contract/search-key.ts';
 import { etagFor } from '../src/edge/negotiation.ts';
@@ -47,8 +47,8 @@ import {
   WARM_UP_SECONDS,
   withChildren,
 } from './lib/load.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 await commandLine({
   command: 'npm run bench:serve',

@@ -4,18 +4,19 @@
 // time to build the whole site (wiki, API, search index, bundles) from the real content, each
 // run in a fresh process into a temporary folder.
 // Options: `-- --runs 5` (3 by default).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildSite, projectDir } from '../src/build/site.ts';
+import { buildSite } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { loadContent } from '../src/build/content.ts';
 import { kinds } from '../src/schema/kinds.ts';
 import { recordPath } from '../src/wiki/site.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const PAGE_BUDGET_BYTES = 30 * 1024;
 

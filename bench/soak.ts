@@ -5,7 +5,7 @@
 // connections, zero wrong responses, RSS growth under 20 MB after the warm-up.
 // Env: SOAK_SECONDS (60), SOAK_WARMUP_SECONDS (10), SOAK_CONNECTIONS (32), SOAK_RELOADS (0:
 // that many SIGHUP reloads of dist/, spread over the time after the warm-up).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { existsSync } from 'node:fs';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -15,12 +15,12 @@ import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY, UNKNOWN_ENDPOINT_BODY } from '
 import { listRoute, MANIFEST_FILE, notFoundRoute } from '../src/contract/paths.ts';
 import { etagFor, type Encoding } from '../src/edge/negotiation.ts';
 import { kindIds } from '../src/schema/kinds.ts';
-import { versionOf } from '../test/reliability/api-client.ts';
-import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/reliability/builds.ts';
-import { residentBytes, servingProcesses, startServe } from '../test/reliability/serve-child.ts';
+import { versionOf } from '../test/support/api-client.ts';
+import { decodeBody, envelopePaths, readBuild, requestFor, type Build } from '../test/support/builds.ts';
+import { residentBytes, servingProcesses, startServe } from '../test/support/serve-child.ts';
 import { distDir } from '../test/support/runtimes.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 await commandLine({
   command: 'npm run bench:soak',

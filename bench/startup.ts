@@ -9,7 +9,7 @@
 // synthetic builds there and reuse them on the next run; default: a temp folder, removed),
 // --worker-runs 15 (the Worker's startup profiles of each build: the median of five put two
 // scripts of the same size 1.14x apart on this machine, of fifteen 1.00x), --parts serve,worker.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +17,12 @@ import { emitApi } from '../src/build/emit.ts';
 import { loadContent } from '../src/build/content.ts';
 import { MANIFEST_FILE } from '../src/contract/paths.ts';
 import { buildManifestSchema } from '../src/schema/manifest.ts';
-import { servingProcesses, startServe } from '../test/reliability/serve-child.ts';
+import { servingProcesses, startServe } from '../test/support/serve-child.ts';
 import { distDir as realDistDir } from '../test/support/runtimes.ts';
 import { writeSyntheticContent } from './lib/synthetic-content.ts';
 import { workerStartup } from './lib/worker-startup.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:startup',

@@ -9,7 +9,7 @@
 // 2. Throughput: the server (src/server/serve.ts, one process) over the real dist/ and over an
 //    API-only build of the largest synthetic size, wrk side by side in one run: the name search,
 //    a prefix suggestion, and near misses 1 and 2 edits away.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { assetFilesBelow } from '../src/build/deploy-limits.ts';
 import { emitApi } from '../src/build/emit.ts';
 import { loadContent, type Content } from '../src/build/content.ts';
-import { projectDir } from '../src/build/site.ts';
+import { projectDir } from '../src/cli/project-dir.ts';
 import { suggestRoutes } from '../src/build/suggest-index.ts';
 import { storedBodyPath, SUGGEST_SHARD } from '../src/contract/paths.ts';
 import { resolve, type RouteIndex } from '../src/contract/resolve.ts';
@@ -38,8 +38,8 @@ import {
   WARM_UP_SECONDS,
 } from './lib/load.ts';
 import { realContentDir, writeSyntheticContent } from './lib/synthetic-content.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:suggest',

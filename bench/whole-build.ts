@@ -5,14 +5,14 @@
 // polls /proc for the peak RSS of the whole process tree (npm, Node, Pagefind together).
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --full` adds 100k; `-- --dir /dev/shm`
 // to work in another folder than the system temp folder; `-- --keep` keeps the folders.
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSyntheticProject } from './lib/synthetic-project.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 interface Measurement {
   trees: number;

@@ -3,7 +3,7 @@
 // compressed (src/server/static-text.ts's TEXT_TYPES, outside api/ and downloads/) in dist/,
 // in each encoding and quality, one after another on one core: bytes and time in all, and the
 // time of the largest file (the longest a first request waits).
-import '../src/schema/node-check.ts';
+import '../src/cli/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -12,8 +12,8 @@ import { DOWNLOADS_DIR } from '../src/contract/bundle-layout.ts';
 import { encodeBytes } from '../src/server/encode.ts';
 import { TEXT_TYPES } from '../src/server/static-text.ts';
 import { distDir } from '../test/support/runtimes.ts';
-import { projectVersion } from '../src/contract/project-version.ts';
-import { commandLine } from '../src/schema/command-line.ts';
+import { projectVersion } from '../src/cli/project-version.ts';
+import { commandLine } from '../src/cli/command-line.ts';
 
 await commandLine({
   command: 'npm run bench:wiki-compression',

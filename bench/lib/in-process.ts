@@ -2,7 +2,7 @@
 // and a GET answered by the server's own code without a socket (the core decides it, the body
 // store hands over its bytes) over the built dist/.
 import { join } from 'node:path';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
 import { configuredTokens } from '../../src/edge/tokens.ts';
 import { type BodyStore, loadBodyStore } from '../../src/server/body-store.ts';

@@ -2,10 +2,9 @@
 // `npm run build` can run over any number of records without touching the real content/.
 import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { writeSyntheticContent } from './synthetic-content.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** What a build reads besides content/: the sources, the static files and the configuration. */
 const PROJECT_FILES = ['src', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
 

@@ -11,12 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { gzipSync } from 'node:zlib';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 import { buildWorker, type WorkerBuildOptions } from '../../src/cloudflare/worker-build-cli.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const KiB = 1024;
 /** The Worker as it was before /mcp (issue 56), built from its own sources with its own wrangler.toml. */
 const BEFORE_MCP = 'e758c08';
@@ -68,7 +67,7 @@ const withoutApps = {
  */
 async function beforeMcp(dir: string): Promise<string> {
   // Inside the project, so its imports resolve to node_modules/.
-  const sources = join(projectDir, 'build', `startup-${BEFORE_MCP}`);
+  const sources = join(projectDir, 'out', `startup-${BEFORE_MCP}`);
   rmSync(sources, { recursive: true, force: true });
   mkdirSync(sources, { recursive: true });
   const archive = spawnSync('git', ['archive', BEFORE_MCP, 'src', 'wrangler.toml'], {
@@ -239,6 +238,6 @@ export async function workerStartup(runs: number): Promise<WorkerStartup> {
     return { lines, verdicts };
   } finally {
     rmSync(work, { recursive: true, force: true });
-    rmSync(join(projectDir, 'build', `startup-${BEFORE_MCP}`), { recursive: true, force: true });
+    rmSync(join(projectDir, 'out', `startup-${BEFORE_MCP}`), { recursive: true, force: true });
   }
 }

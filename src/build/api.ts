@@ -17,18 +17,11 @@ import {
 import { pagesBody } from '../contract/record-pages.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
+import type { ApiRoute } from './api-route.ts';
 import type { Content, ContentEntry } from './content.ts';
 import { buildSettings } from './settings.ts';
 import { type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
-
-export interface ApiRoute {
-  /** The route's key in its scope's index. */
-  route: string;
-  body: string;
-  /** Read by the edge to make an answer, never sent as it is: stored without br and gzip variants. */
-  indexOnly?: boolean;
-}
 
 /** The routes of one scope: the current data (release undefined) or one release. */
 export interface ApiScope {

@@ -35,13 +35,8 @@ import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
 import { openApiFile } from './openapi.ts';
 import { writeZip } from './zip.ts';
+import type { NamedBytes } from './named-bytes.ts';
 import { sha256HexSync } from './hash.ts';
-
-/** A file by its path (inside a bundle, or below dist/downloads/). */
-export interface NamedBytes {
-  name: string;
-  bytes: Uint8Array;
-}
 
 /** 2000-01-01: a fixed time for every entry, so archives depend on content only. */
 const FIXED_MTIME_UTC = new Date(Date.UTC(2000, 0, 1));

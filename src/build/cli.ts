@@ -1,8 +1,8 @@
 // `npm run build`: the whole build (site.ts), with a readable message when it fails.
 // `npm run build -- --out <dir>` builds into another folder than dist/ (benchmarks of other content).
-import '../schema/node-check.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { callerPath, type CommandSpec, runMain } from '../schema/command-line.ts';
+import '../cli/node-check.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { callerPath, type CommandSpec, runMain } from '../cli/command-line.ts';
 import { ContentError } from './content.ts';
 import { buildVariables, buildSettings } from './settings.ts';
 import { buildSite } from './site.ts';

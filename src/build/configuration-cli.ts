@@ -2,18 +2,18 @@
 // variable, from the settings' own definitions (each process's `documented` variables), so the
 // docs cannot list a variable the code does not read or miss one it does. A test compares the
 // file with what this makes.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliVariables } from '../client/cli/source.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { registerVariables } from '../discord/settings.ts';
 import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
 import { workerVariables } from '../worker/settings.ts';
 import { buildVariables } from './settings.ts';
-import { projectDir } from './site.ts';
+import { projectDir } from '../cli/project-dir.ts';
 
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 

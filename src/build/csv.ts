@@ -6,7 +6,7 @@
 // (`[]` for none), one cell that any JSON parser reads back exactly.
 import { csvPath } from '../contract/bundle-layout.ts';
 import { kinds } from '../schema/kinds.ts';
-import type { NamedBytes } from './bundles.ts';
+import type { NamedBytes } from './named-bytes.ts';
 import { aliasesOf, columnsOf, hasAliases, rowOf, searchableContent } from './columns.ts';
 import type { Content } from './content.ts';
 import type { Release } from './releases.ts';

@@ -1,15 +1,14 @@
 // `npm run release -- --notes "..."`: makes a data release of the content (make-release.ts);
 // with --dry-run, shows the release it would make and writes nothing.
-import '../schema/node-check.ts';
-import { fileURLToPath } from 'node:url';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import '../cli/node-check.ts';
+import { projectDir } from '../cli/project-dir.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { ContentError } from './content.ts';
 import { makeRelease, ReleaseRefused } from './make-release.ts';
 import { dataDirOf } from './releases.ts';
 import { buildSettings, buildVariables } from './settings.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const { dataDir } = buildVariables;
 
 const spec: CommandSpec = {

@@ -4,7 +4,7 @@
 // dist/ is stale.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import { build } from 'astro';
 import { siteConfig } from './astro-config.ts';
 import { replaceAtomically } from './atomic.ts';
@@ -12,8 +12,6 @@ import { type BuildDataLoader, loadBuildData } from './build-data.ts';
 import { staleReason } from './freshness.ts';
 import { contentDirOf } from './releases.ts';
 import { buildSettings } from './settings.ts';
-
-export const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `load`: how the build reads its data, once (a test passes its own). */
 export async function buildSite(

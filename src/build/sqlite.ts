@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { SQLITE_FILE } from '../contract/bundle-layout.ts';
 import { kindIds, kinds } from '../schema/kinds.ts';
-import type { NamedBytes } from './bundles.ts';
+import type { NamedBytes } from './named-bytes.ts';
 import { changesBetween } from './changes.ts';
 import { aliasesOf, columnsOf, hasAliases, rowOf, SLUG_COLUMN, searchableContent } from './columns.ts';
 import { type Content, countsOf } from './content.ts';

@@ -19,7 +19,7 @@ import {
   wordKeys,
 } from '../contract/suggest.ts';
 import type { Kind } from '../schema/kinds.ts';
-import type { ApiRoute } from './api.ts';
+import type { ApiRoute } from './api-route.ts';
 import type { ContentEntry } from './content.ts';
 
 /** Groups a to d of the contract, by position in list order. */

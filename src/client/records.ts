@@ -1,11 +1,11 @@
 // The records the API serves, as plain types: the package's .d.ts must not need zod. They
 // are checked against the zod schemas (src/schema/records.ts) and against the types
 // openapi-typescript generates from the OpenAPI document (test/client/record-types.test.ts).
-import type { TreeFigures } from '../contract/economics.ts';
+import type { Range as FigureRange, TreeFigures } from '../contract/economics.ts';
 import type { KindId } from '../schema/kind-ids.ts';
 
-/** [min, max], both included. */
-export type Range = [number, number];
+/** [min, max], both included: the contract's range (economics.ts) as a record holds it, a plain array. */
+export type Range = [...FigureRange];
 
 /** A tree: its name and words, and the figures the economics formulas use (level, growth, logs, costs). */
 export interface Tree extends TreeFigures {

@@ -2,11 +2,11 @@
 // (with a digest, that it is the archive published; then manifest present, every file's size
 // and sha256, counts) and prints its version and counts; exit status 1 on failure. What it
 // prints is made printable: an archive's entry names reach the messages.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { projectVersion } from '../contract/project-version.ts';
-import { callerPath, type CommandSpec, type ParsedCommand, runMain, UsageError } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { callerPath, type CommandSpec, type ParsedCommand, runMain, UsageError } from '../cli/command-line.ts';
 import { verifyBundle } from './bundle.ts';
 import { asSha256, notASha256, publishedSha256 } from './digest.ts';
 import { TreefarmError } from './errors.ts';

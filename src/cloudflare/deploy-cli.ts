@@ -3,12 +3,12 @@
 // BODIES=r2) and deploys the Worker. --dry-run prints the plan and changes nothing (a stale
 // build is said so and planned as it is); --local uses wrangler's local R2 simulation
 // (.wrangler/state, what `BODIES=r2 npm run worker` serves) and deploys nothing.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import {
   assetFilesBelow,
   assetsIgnoreOf,
@@ -20,8 +20,8 @@ import {
 } from '../build/deploy-limits.ts';
 import { buildWhenStale, projectBuild, type Rebuildable } from '../build/site.ts';
 import { MANIFEST_FILE } from '../contract/paths.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { BUCKET_BINDING } from '../contract/bindings.ts';
 import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import {
@@ -37,7 +37,6 @@ import { BucketUnreachable, r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-
 import { exitOnSignals } from './temporary-folder.ts';
 import { checkWranglerVars } from './wrangler-vars.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 const { distDir, bodies, bucket, downloadsAbove } = workerDevVariables;
 const requireHere = createRequire(import.meta.url);
 const wranglerManifest = requireHere.resolve('wrangler/package.json');

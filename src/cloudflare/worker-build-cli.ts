@@ -1,5 +1,5 @@
 // `npm run worker:build`, wrangler's build command (wrangler.toml [build]): bundles the Worker
-// (src/worker/worker.ts) into build/worker/ with esbuild's code splitting: the main module, and in
+// (src/worker/worker.ts) into out/worker/ with esbuild's code splitting: the main module, and in
 // chunks/ a module of its own for each app the Worker imports by its first request
 // (src/worker/apps.ts) and shared modules for what the apps share with each other and with the
 // main module (zod, the contract), so an isolate evaluates each once. wrangler uploads the chunks
@@ -8,17 +8,16 @@
 // A file is written only when its bytes change, and by a rename, and a module no longer built is
 // removed: several `wrangler dev` runs at once (the
 // test suites) build alike, and none sees a half-written module or reloads for nothing.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import { build, type Plugin } from 'esbuild';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** Where the Worker is built: wrangler.toml's `main` is its worker.js. */
-export const WORKER_BUILD_DIR = join(projectDir, 'build/worker');
+export const WORKER_BUILD_DIR = join(projectDir, 'out/worker');
 const ENTRY = join(projectDir, 'src/worker/worker.ts');
 
 export interface WorkerBuildOptions {
@@ -96,7 +95,7 @@ export async function buildWorker({
 const buildCommand: CommandSpec = {
   command: 'npm run worker:build',
   summary:
-    'Bundles the Worker into build/worker/ (its main module, and a module of its own for each app and for what ' +
+    'Bundles the Worker into out/worker/ (its main module, and a module of its own for each app and for what ' +
     "they share): wrangler's build command (wrangler.toml [build]), run by npm run worker and npm run deploy.",
   options: {},
   variables: {},

@@ -9,15 +9,15 @@
 // (and the bundles past R2_DOWNLOADS_ABOVE), the static assets without them, and the Worker run
 // first only for the routes that need it. The tokens go to wrangler in memory, and from it to
 // workerd on a pipe: never on a command line or in a file.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { Agent, createServer, request as forwardRequest, type Server } from 'node:http';
 import { devNull } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import type { unstable_startWorker } from 'wrangler';
 import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import { discordVariables, RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
 
@@ -35,8 +35,6 @@ import { assetsWithoutApi, bucketPlan } from './bucket-objects.ts';
 import { r2RunConfig, seedBucket, WORKER_ROUTES } from './r2-run.ts';
 import { exitOnSignals } from './temporary-folder.ts';
 import { keepWranglerLocal } from './wrangler-local.ts';
-
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface WorkerOptions {
   port: number;

@@ -17,13 +17,14 @@ import {
   profitPerHour,
   saplingReturn,
   speedBonus,
+  type Range,
   upgradePayback,
   valuePerMinute,
 } from './economics.ts';
+
+export type { Range };
 import { capitalized, type KindId, type RecordsByKind } from '../schema/kinds.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
-
-export type Range = readonly [number, number];
 
 export interface FieldFormat {
   label: string;

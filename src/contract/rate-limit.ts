@@ -32,20 +32,24 @@ export function wholeNumberText(whole: number): string {
 }
 
 /** What a request is counted by: its valid token, or (a missing or wrong token) its client's address. */
-export type RateScope = 'token' | 'address';
+export type CountedBy = 'token' | 'address';
 
 /** Whose requests the 429 says were too many, by what they were counted by. */
-export const TOO_MANY_FROM: Readonly<Record<RateScope, string>> = {
+export const TOO_MANY_FROM: Readonly<Record<CountedBy, string>> = {
   token: 'with this API token',
   address: 'from this address',
 };
 
-/** The body of a 429 to a request counted by `scope`. */
-export function tooManyRequestsBody({ requests, seconds }: RateLimit, retryAfter: number, scope: RateScope): string {
+/** The body of a 429 to a request counted by `countedBy`. */
+export function tooManyRequestsBody(
+  { requests, seconds }: RateLimit,
+  retryAfter: number,
+  countedBy: CountedBy,
+): string {
   return JSON.stringify({
     error: true,
     message:
-      `Too many requests ${TOO_MANY_FROM[scope]}: the limit is ${requests} per ${seconds} seconds. ` +
+      `Too many requests ${TOO_MANY_FROM[countedBy]}: the limit is ${requests} per ${seconds} seconds. ` +
       `Try again in ${retryAfter} seconds.`,
   });
 }

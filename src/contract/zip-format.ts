@@ -1,7 +1,7 @@
 // The zip format (APPNOTE.TXT) as the .zip bundle uses it: each entry's local header and data,
 // then the central directory listing every entry with its sizes and the offset of its local
 // header, then its end record.
-// The client's reader (src/client/archive.ts) takes every signature, size, flag and field offset
+// The client's reader (src/client/zip.ts) takes every signature, size, flag and field offset
 // from here; the build writes its zips with fflate, and the tests read them back through the reader.
 
 /** Compression methods (4.4.5): the bundle's entries are deflated; a reader also takes stored ones. */

@@ -15,7 +15,7 @@ import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
 import type { AppName } from './apps.ts';
-import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor } from './negotiation.ts';
 import { methodOf } from './route.ts';
@@ -34,7 +34,7 @@ export const madeBody = async (text: string): Promise<MadeBody> => ({
 });
 
 /** The headers of an error answer: never cached. */
-export const ERROR_HEADERS: Headers = { 'Cache-Control': CACHE_ERROR };
+export const ERROR_HEADERS: HeaderRecord = { 'Cache-Control': CACHE_ERROR };
 
 /** Answers about the data the API serves now, of no pinned release. */
 export const CURRENT_DATA = Symbol('the current data');
@@ -73,12 +73,12 @@ export class AnswerCache {
   private readonly guardedHandOffs = new Map<AppName, AppHandOff>();
   private readonly unguardedHandOffs = new Map<AppName, AppHandOff>();
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
-  private baseHeaders: Headers | undefined;
+  private baseHeaders: HeaderRecord | undefined;
 
   private readonly index: RouteIndex;
-  private readonly policy: Headers;
+  private readonly policy: HeaderRecord;
 
-  constructor(index: RouteIndex, policy: Headers) {
+  constructor(index: RouteIndex, policy: HeaderRecord) {
     this.index = index;
     this.policy = policy;
   }
@@ -88,7 +88,7 @@ export class AnswerCache {
     status: number,
     body: Body,
     request: EdgeRequest,
-    extra: Headers,
+    extra: HeaderRecord,
     scope: AnswerScope,
   ): Promise<EdgeResponse> {
     const encoding = this.encodingFor(request);
@@ -103,7 +103,7 @@ export class AnswerCache {
   }
 
   /** 200 with a body, or 304 when the client already holds this encoding of it. */
-  async serveBody(body: Body, request: EdgeRequest, extra: Headers, scope: AnswerScope): Promise<EdgeResponse> {
+  async serveBody(body: Body, request: EdgeRequest, extra: HeaderRecord, scope: AnswerScope): Promise<EdgeResponse> {
     const found = await this.respond(200, body, request, extra, scope);
     const ifNoneMatch = request.header('if-none-match');
     if (ifNoneMatch === null || !ifNoneMatchHits(ifNoneMatch, found.headers['ETag'] ?? '')) return found;
@@ -117,7 +117,7 @@ export class AnswerCache {
     status: number,
     name: FixedBodyName,
     request: EdgeRequest,
-    extra: Headers,
+    extra: HeaderRecord,
     scope: AnswerScope = CURRENT_DATA,
   ): Promise<EdgeResponse> {
     let stored = this.fixedBodies.get(name);
@@ -164,7 +164,7 @@ export class AnswerCache {
     return handOff;
   }
 
-  private async commonHeaders(): Promise<Headers> {
+  private async commonHeaders(): Promise<HeaderRecord> {
     this.baseHeaders ??= { ...COMMON_HEADERS, 'X-Data-Version': (await currentRoot(this.index)).version };
     return this.baseHeaders;
   }
@@ -187,7 +187,7 @@ export class AnswerCache {
     body: Body,
     encoding: Encoding,
     head: boolean,
-    extra: Headers,
+    extra: HeaderRecord,
     scope: AnswerScope,
   ): Promise<EdgeResponse> {
     const headers: Record<string, string> = {

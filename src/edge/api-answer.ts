@@ -5,16 +5,16 @@ import { ALLOWED_METHODS, CACHE_FOUND, CACHE_PINNED } from '../contract/headers.
 import { resolve, type Resolved, type RouteIndex } from '../contract/resolve.ts';
 import { kindById } from '../schema/kinds.ts';
 import { type AnswerCache, type Body, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
-import type { EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { methodOf } from './route.ts';
 
 const ENDPOINT = /^\/api\/([a-z]+)(\/suggest)?\/?$/;
 /** GET /api/releases: the list of data releases. */
 const RELEASES_ENDPOINT = 'releases';
-const NOT_ALLOWED_HEADERS: Headers = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
-const FOUND_HEADERS: Headers = { 'Cache-Control': CACHE_FOUND };
-const PINNED_HEADERS: Headers = { 'Cache-Control': CACHE_PINNED };
+const NOT_ALLOWED_HEADERS: HeaderRecord = { Allow: ALLOWED_METHODS, ...ERROR_HEADERS };
+const FOUND_HEADERS: HeaderRecord = { 'Cache-Control': CACHE_FOUND };
+const PINNED_HEADERS: HeaderRecord = { 'Cache-Control': CACHE_PINNED };
 /** Queries remembered with what answers them; longer queries are resolved every time. */
 const QUERIES = { entries: 4096, length: 256 };
 
@@ -65,7 +65,7 @@ export function apiAnswers(index: RouteIndex, answers: AnswerCache): (request: E
     if (resolved.type === 'unknown-release') return answers.fixed(404, 'release-not-found', request, ERROR_HEADERS);
     const { release, version } = resolved.scope;
     const pinned = release !== undefined;
-    const extra: Headers =
+    const extra: HeaderRecord =
       resolved.status === 404
         ? pinned
           ? { 'X-Data-Version': version, ...ERROR_HEADERS }

@@ -13,19 +13,20 @@ import { MCP_MAX_BODY_BYTES, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { errorBody } from '../contract/messages.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
-import type { AppHandOff, Headers } from './decision.ts';
+import type { AppName } from './app-names.ts';
+import type { AppHandOff, HeaderRecord } from './decision.ts';
 import { once } from './once.ts';
 
 /** What an app is handed beside its request: the build's index, and the headers the core adds to its answers. */
 export interface AppData {
   readonly index: RouteIndex;
-  readonly headers: Headers;
+  readonly headers: HeaderRecord;
 }
 
 /** An app of the edge: answers every request the core hands it at its path, in any runtime. */
 export type App = (request: Request, data: AppData) => Promise<Response>;
 
-export type AppName = 'mcp' | 'discord';
+export type { AppName };
 
 /** Where an app is mounted and what it accepts: what the core and the bridges know of it without loading it. */
 export interface AppMount {
@@ -38,13 +39,13 @@ export interface AppMount {
   /** Behind the API's token and rate limit (/mcp), or its own credential, checked by the app (Discord's signature). */
   readonly guarded: boolean;
   /** Its answer to a method outside `methods`, made from the method's name alone. */
-  notAllowed(method: string, headers: Headers): Response;
+  notAllowed(method: string, headers: HeaderRecord): Response;
 }
 
 /** JSON-RPC's implementation-defined server error, which /mcp answers a 405 with (as the MCP SDK's transport does). */
 const RPC_SERVER_ERROR = -32000;
 
-const mcpNotAllowed = (method: string, headers: Headers): Response =>
+const mcpNotAllowed = (method: string, headers: HeaderRecord): Response =>
   new Response(
     JSON.stringify({
       jsonrpc: '2.0',

@@ -23,7 +23,7 @@ import {
   type EdgeDecision,
   type EdgeRequest,
   type EdgeResponse,
-  type Headers,
+  type HeaderRecord,
   STATIC,
 } from './decision.ts';
 import { healthCheck } from './health.ts';
@@ -33,7 +33,7 @@ import { tokenVerdicts, type Verdict } from './token-verdict.ts';
 import type { Digest } from './tokens.ts';
 
 export type { AppHandOff, BodySource, CountedResponse, EdgeDecision, EdgeRequest, EdgeResponse } from './decision.ts';
-export type { EdgeRateLimit, RateCount, RateScope } from './rate-limit.ts';
+export type { EdgeRateLimit, RateCount, CountedBy } from './rate-limit.ts';
 
 export interface EdgeOptions {
   /** The build, as this runtime reads it. */
@@ -60,10 +60,10 @@ export interface EdgeCore {
   tokenName(authorization: string | null): string | null;
 }
 
-const NO_HEADERS: Headers = {};
-const UNAUTHORIZED_HEADERS: Headers = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
+const NO_HEADERS: HeaderRecord = {};
+const UNAUTHORIZED_HEADERS: HeaderRecord = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
-const STATIC_NOT_ALLOWED_HEADERS: Headers = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
+const STATIC_NOT_ALLOWED_HEADERS: HeaderRecord = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
 const ONLY_MCP: ReadonlySet<AppName> = new Set(['mcp']);
 
 export function createEdge({

@@ -1,6 +1,6 @@
 // What the edge core reads of a request and what it decides, the words every step of the core
 // (core.ts) and every adapter share.
-import type { AppName } from './apps.ts';
+import type { AppName } from './app-names.ts';
 import type { Encoding } from './negotiation.ts';
 
 export interface EdgeRequest {
@@ -46,7 +46,7 @@ export interface EdgeResponse {
 export interface AppHandOff {
   readonly type: 'app';
   readonly app: AppName;
-  readonly headers: Headers;
+  readonly headers: HeaderRecord;
 }
 
 /**
@@ -73,4 +73,4 @@ export type EdgeDecision = { readonly type: 'static' } | EdgeResponse | AppHandO
 export const STATIC: EdgeDecision = Object.freeze({ type: 'static' });
 
 /** The headers of an answer, shared between answers and never changed. */
-export type Headers = Readonly<Record<string, string>>;
+export type HeaderRecord = Readonly<Record<string, string>>;

@@ -3,9 +3,9 @@
 import { HEALTH_CACHE_CONTROL, healthBody } from '../contract/health.ts';
 import { currentRoot, type RouteIndex } from '../contract/resolve.ts';
 import { type AnswerCache, type MadeBody, madeBody, OUTSIDE_API } from './answers.ts';
-import type { EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
 
-const HEALTH_HEADERS: Headers = { 'Cache-Control': HEALTH_CACHE_CONTROL };
+const HEALTH_HEADERS: HeaderRecord = { 'Cache-Control': HEALTH_CACHE_CONTROL };
 
 /** The answer to GET and HEAD /healthz of one build (naming the features `disabled`): its body made on the first. */
 export function healthCheck(

@@ -23,14 +23,13 @@ import { faultAnswer, type MessageFault, parseError, readMessage } from '../cont
 import { createMcpServer } from '../contract/mcp/server.ts';
 import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
+import type { HeaderRecord } from './decision.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
 const SERVER_ERROR = -32000;
 
-type Headers = Readonly<Record<string, string>>;
-
 /** The Response to a request to /mcp; `headers` are the ones every answer of /mcp carries (McpHandOff). */
-export async function answerMcp(request: Request, index: RouteIndex, headers: Headers): Promise<Response> {
+export async function answerMcp(request: Request, index: RouteIndex, headers: HeaderRecord): Promise<Response> {
   if (request.method !== 'POST')
     return rpcError(
       405,
@@ -110,11 +109,11 @@ function modernHandler(index: RouteIndex): McpHttpHandler {
 const originOf = (request: Request | undefined) => (request ? new URL(request.url).origin : LOCAL_ORIGIN);
 
 /** A JSON-RPC error, in an HTTP error status; its id null when the request's is unknown or unread. */
-const rpcError = (status: number, code: number, message: string, headers: Headers) =>
+const rpcError = (status: number, code: number, message: string, headers: HeaderRecord) =>
   faultResponse({ code, message }, headers, status);
 
 /** A message refused before any server sees it (messages.ts): in a 400 unless `status` says otherwise. */
-function faultResponse(fault: MessageFault, headers: Headers, status = 400): Response {
+function faultResponse(fault: MessageFault, headers: HeaderRecord, status = 400): Response {
   return new Response(JSON.stringify(faultAnswer(fault)), {
     status,
     headers: { ...headers, 'Content-Type': 'application/json' },

@@ -1,11 +1,11 @@
 // The limit step of the edge core: which count a request falls under (its valid token's, or
 // its client address's) and the 429 past it. The core counts nothing itself: the adapter
 // hands it a count (rate-counter.ts locally, Cloudflare's binding in the Worker).
-import { type RateScope, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
+import { type CountedBy, rateLimitPolicy, rateLimitState, tooManyRequestsBody } from '../contract/rate-limit.ts';
 import type { RateLimit } from '../schema/environment.ts';
 import { addressKey } from './client-address.ts';
 import { type AnswerCache, CURRENT_DATA, ERROR_HEADERS, type MadeBody, madeBody } from './answers.ts';
-import type { AppHandOff, CountedResponse, EdgeRequest, EdgeResponse, Headers } from './decision.ts';
+import type { AppHandOff, CountedResponse, EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import type { Verdict } from './token-verdict.ts';
 
@@ -19,19 +19,19 @@ export interface RateCount {
 }
 
 /** Which count a request falls under: its valid token's (by digest), or its client address's. */
-export type { RateScope };
+export type { CountedBy };
 
 /** A rate limit and the count that enforces it, supplied by the adapter. */
 export interface EdgeRateLimit {
   limit: RateLimit;
-  count(scope: RateScope, key: string): RateCount | Promise<RateCount>;
+  count(countedBy: CountedBy, key: string): RateCount | Promise<RateCount>;
 }
 
 /** The 429's bodies kept, by their Retry-After seconds. */
 const TOO_MANY_BODIES = 64;
 
 /** RateLimit-Policy, for every /api/ answer under a limit; no header without one. */
-export const policyHeaders = (rateLimit: EdgeRateLimit | undefined): Headers =>
+export const policyHeaders = (rateLimit: EdgeRateLimit | undefined): HeaderRecord =>
   rateLimit ? { 'RateLimit-Policy': rateLimitPolicy(rateLimit.limit) } : {};
 
 export interface RateLimiter {
@@ -41,14 +41,14 @@ export interface RateLimiter {
    */
   count(request: EdgeRequest, verdict: Verdict, tokenCount: RateCount | undefined): RateCount | Promise<RateCount>;
   /**
-   * The 429 to a request counted by `scope`: Retry-After and the body name the seconds until
+   * The 429 to a request counted by `countedBy`: Retry-After and the body name the seconds until
    * the window resets (the window's length when unknown); the body says whose count ran out.
    */
-  tooMany(request: EdgeRequest, count: RateCount, scope: RateScope): Promise<CountedResponse>;
+  tooMany(request: EdgeRequest, count: RateCount, countedBy: CountedBy): Promise<CountedResponse>;
 }
 
 export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCache): RateLimiter {
-  const tooManyBodies: Record<RateScope, Memo<number, MadeBody>> = {
+  const tooManyBodies: Record<CountedBy, Memo<number, MadeBody>> = {
     token: boundedMemo(TOO_MANY_BODIES),
     address: boundedMemo(TOO_MANY_BODIES),
   };
@@ -58,12 +58,12 @@ export function rateLimiter({ limit, count }: EdgeRateLimit, answers: AnswerCach
       // By its key (an IPv6 address by its /64), so every runtime's count groups addresses alike.
       return count('address', addressKey(request.client ?? ''));
     },
-    async tooMany(request, refused, scope) {
+    async tooMany(request, refused, countedBy) {
       const seconds = refused.resetSeconds ?? limit.seconds;
-      const bodies = tooManyBodies[scope];
+      const bodies = tooManyBodies[countedBy];
       let body = bodies.find(seconds);
       if (!body) {
-        body = await madeBody(tooManyRequestsBody(limit, seconds, scope));
+        body = await madeBody(tooManyRequestsBody(limit, seconds, countedBy));
         bodies.set(seconds, body);
       }
       const headers = { 'Retry-After': String(seconds), ...ERROR_HEADERS };

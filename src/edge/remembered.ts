@@ -26,7 +26,7 @@ export interface RememberedEdge {
 }
 
 /** Counts one request under a token's key now (the adapter's own count of the core's rate limit). */
-export type CountNow = (scope: 'token', key: string) => RateCount;
+export type CountNow = (countedBy: 'token', key: string) => RateCount;
 
 /** Everything the core reads of a request, as one string; undefined when too long to keep. */
 function keyOf(request: EdgeRequest): string | undefined {

@@ -4,7 +4,7 @@
 // token digest, and by client address (as the core keys it: its /64 for IPv6) for requests
 // without a valid token.
 import type { RateLimit } from '../schema/environment.ts';
-import type { RateCount, RateScope } from '../edge/core.ts';
+import type { RateCount, CountedBy } from '../edge/core.ts';
 
 /**
  * A count of this server's: whether the request is within the limit (and was counted), and,
@@ -13,10 +13,10 @@ import type { RateCount, RateScope } from '../edge/core.ts';
  */
 export type KnownCount = Required<RateCount>;
 
-export type { RateScope } from '../edge/core.ts';
+export type { CountedBy } from '../edge/core.ts';
 
 /** Counts a request; the local server's counts live in one process (rate-ipc.ts for several). */
-export type RateCounter = (scope: RateScope, key: string) => KnownCount | Promise<KnownCount>;
+export type RateCounter = (countedBy: CountedBy, key: string) => KnownCount | Promise<KnownCount>;
 
 /**
  * One fixed-window count. Keys are forgotten when their window ends, and at most `maxKeys`
@@ -67,8 +67,8 @@ export const MAX_ADDRESSES_PER_WINDOW = 100_000;
 export function localRateCounter(
   limit: RateLimit,
   clock: () => number = Date.now,
-): (scope: RateScope, key: string) => KnownCount {
+): (countedBy: CountedBy, key: string) => KnownCount {
   const tokens = new WindowCounter(limit);
   const addresses = new WindowCounter(limit, MAX_ADDRESSES_PER_WINDOW);
-  return (scope, key) => (scope === 'token' ? tokens.hit(key, clock()) : addresses.hit(key, clock()));
+  return (countedBy, key) => (countedBy === 'token' ? tokens.hit(key, clock()) : addresses.hit(key, clock()));
 }

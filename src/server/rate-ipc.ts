@@ -11,7 +11,7 @@
 import cluster from 'node:cluster';
 import { stderrLines } from './stderr.ts';
 import type { RateLimit } from '../schema/environment.ts';
-import { type KnownCount, localRateCounter, type RateCounter, type RateScope } from './rate-counter.ts';
+import { type KnownCount, localRateCounter, type RateCounter, type CountedBy } from './rate-counter.ts';
 
 /** How long a counted request waits for the supervisor's count: far above its normal round trip. */
 export const COUNT_DEADLINE_MS = 1_000;
@@ -26,7 +26,7 @@ export const MAX_COUNTS_IN_FLIGHT = 10_000;
 export interface CountRequest {
   type: 'treefarm:rate-hit';
   id: number;
-  scope: RateScope;
+  countedBy: CountedBy;
   key: string;
 }
 interface CountAnswer {
@@ -48,7 +48,7 @@ export function countForServingProcesses(limit: RateLimit): void {
     const answer: CountAnswer = {
       type: 'treefarm:rate-count',
       id: message.id,
-      count: count(message.scope, message.key),
+      count: count(message.countedBy, message.key),
     };
     if (serving.isConnected()) serving.send(answer);
   });
@@ -62,7 +62,7 @@ const sayOnStderr = (line: string): unknown => stderrLines.say(line);
 
 /** A count asked of the supervisor, its request still waiting for the answer. */
 interface Asked {
-  scope: RateScope;
+  countedBy: CountedBy;
   key: string;
   resolve: (count: KnownCount) => void;
   deadline: NodeJS.Timeout;
@@ -94,7 +94,7 @@ export function supervisorRateCounter(
   const countAlone = (id: number, asked: Asked) => {
     clearTimeout(asked.deadline);
     unanswered.set(id, null);
-    asked.resolve(ownCount(asked.scope, asked.key));
+    asked.resolve(ownCount(asked.countedBy, asked.key));
   };
   const onDeadline = (id: number, asked: Asked) => {
     countAlone(id, asked);
@@ -121,19 +121,19 @@ export function supervisorRateCounter(
     for (const [id, asked] of unanswered) if (asked) countAlone(id, asked);
     unanswered.clear();
   });
-  return (scope, key) => {
+  return (countedBy, key) => {
     if (!channel.send || !channel.connected || alone || unanswered.size >= MAX_COUNTS_IN_FLIGHT)
-      return ownCount(scope, key);
+      return ownCount(countedBy, key);
     const id = nextId++;
     return new Promise<KnownCount>((resolve) => {
       const asked: Asked = {
-        scope,
+        countedBy,
         key,
         resolve,
         deadline: setTimeout(() => onDeadline(id, asked), COUNT_DEADLINE_MS),
       };
       unanswered.set(id, asked);
-      channel.send?.({ type: 'treefarm:rate-hit', id, scope, key });
+      channel.send?.({ type: 'treefarm:rate-hit', id, countedBy, key });
     });
   };
 }

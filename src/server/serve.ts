@@ -5,10 +5,10 @@
 // reliability tests use copies); API_RATE_LIMIT limits each token; ACCESS_LOG=off turns the
 // access log (a JSON line per request on stdout) off; TRUST_PROXY (and TRUST_PROXY_HEADER) names
 // the proxies in front, whose forwarded client address is believed (docs/deploy.md).
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import cluster from 'node:cluster';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { supervise, type ServingMessage } from './cluster.ts';
 import { answerMetricsRequests, RequestTally } from './metrics.ts';
 import { supervisorRateCounter } from './rate-ipc.ts';
@@ -18,7 +18,7 @@ import { stderrLines } from './stderr.ts';
 /** One serving process under the supervisor (or alone, as bench:instructions runs it). */
 export async function serveInThisProcess(settings: ServeSettings): Promise<void> {
   // Loaded here, not above: the supervisor never serves, so it never loads the server (the edge, the schemas).
-  const [{ startServer }, { accessLog }] = await Promise.all([import('./app.ts'), import('./access-log.ts')]);
+  const [{ startServer }, { accessLog }] = await Promise.all([import('./http-server.ts'), import('./access-log.ts')]);
   const { rateLimit } = settings;
   const log = settings.accessLog ? accessLog() : undefined;
   const tally = settings.metrics ? new RequestTally() : undefined;

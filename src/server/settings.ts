@@ -3,7 +3,7 @@
 // supervisor forks): a bad value stops the process with one message naming the variable and
 // the value. Adding a variable is one line of `serveVariables`, read as `settings.<key>`.
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../cli/project-dir.ts';
 import {
   discordVariables,
   documented,
@@ -24,8 +24,6 @@ import { describeCounts, type Manifest } from '../schema/manifest.ts';
 import { FORWARDING_HEADERS, type ForwardingHeader } from '../edge/forwarded.ts';
 import { type TrustedProxies, trustedProxies } from '../edge/trusted-proxies.ts';
 import { localTokens, madeUpTokenNotice, type LocalTokens } from './local-tokens.ts';
-
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 
 /** TRUST_PROXY: `off`, hops, addresses, ranges, `loopback`, `private`, `every-peer` (src/edge/trusted-proxies.ts). */
 const proxyTrust: z.ZodType<TrustedProxies | undefined, string> = z.string().transform((value, context) => {

@@ -1,9 +1,9 @@
 // `npm start`: build dist/ when it is missing or older than its sources, then serve it.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { buildWhenStale, projectBuild } from '../build/site.ts';
 import { ContentError } from '../build/content.ts';
 import { buildVariables } from '../build/settings.ts';
-import { runMain } from '../schema/command-line.ts';
+import { runMain } from '../cli/command-line.ts';
 import { serve, serveCommand, startFailure } from './serve.ts';
 import { serveVariables, settingsFromEnvironment } from './settings.ts';
 

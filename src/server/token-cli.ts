@@ -1,10 +1,10 @@
 // `npm run token -- <name>`: makes a new API token (32 random bytes, base64url) and prints it
 // with the `name:<sha256>` entry to add to API_TOKEN_SHA256, so the server holds only the
 // digest and its access log shows the name.
-import '../schema/node-check.ts';
+import '../cli/node-check.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
+import { projectVersion } from '../cli/project-version.ts';
+import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { TOKEN_NAME, TOKEN_NAME_RULE } from '../schema/environment.ts';
 
 export interface NewToken {

@@ -123,7 +123,7 @@ function rateLimitOf(env: WorkerEnv, { rateLimit }: WorkerSettings): EdgeRateLim
     limit: rateLimit,
     // The binding says only whether this request is within the limit: no remaining count, no
     // reset. An address comes keyed by the core (an IPv6 address by its /64).
-    count: async (scope, key) => ({ allowed: (await binding.limit({ key: `${scope}:${key}` })).success }),
+    count: async (countedBy, key) => ({ allowed: (await binding.limit({ key: `${countedBy}:${key}` })).success }),
   };
 }
 

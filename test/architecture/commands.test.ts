@@ -1,17 +1,17 @@
-// Every command explains itself (src/schema/command-line.ts): each npm script's command takes
+// Every command explains itself (src/cli/command-line.ts): each npm script's command takes
 // --help (usage, options, the variables it reads, an example) and --version (the service's and
 // the data's), refuses an unknown option with its usage line, and says a bad value in one line,
 // never a stack; and every one refuses, clearly, a Node it cannot run on.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { CLIENT_MINIMUM_NODE } from '../../src/client/cli/main.ts';
-import { MINIMUM_NODE } from '../../src/schema/supported-node.ts';
+import { MINIMUM_NODE } from '../../src/cli/supported-node.ts';
 import { minimalProject } from '../fixtures/minimal-content.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const { scripts, version, engines } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -159,7 +159,7 @@ describe('what the commands do with what they are given', () => {
   });
 
   test("a path given to npm run resolves against the caller's folder (INIT_CWD), not the project's", () => {
-    const caller = mkdtempSync(join(tmpdir(), 'treefarm-caller-'));
+    const caller = temporaryFolder('treefarm-caller-');
     try {
       const { stdout, stderr } = spawnSync(
         'npm',

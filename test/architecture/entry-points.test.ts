@@ -2,15 +2,15 @@
 // a space and non-ASCII letters, and through a symbolic link (comparing import.meta.url with
 // argv[1] failed in all three and exited 0 having done nothing).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
 import { buildManifestSchema } from '../../src/schema/manifest.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 import { outputUntil } from '../support/child-output.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const version = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8'))).version;
 
@@ -27,7 +27,7 @@ let scratch: string;
 const places: Record<string, string> = {};
 
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'treefarm-entry-'));
+  scratch = temporaryFolder('treefarm-entry-');
   // A copy whose real path has a space and non-ASCII letters (node_modules linked, not copied).
   const copy = join(scratch, 'tree farm ünïcode');
   mkdirSync(copy);

@@ -1,16 +1,16 @@
 // `npm run build` swaps its output in whole: a build that fails, throws or is killed midway
 // leaves the previous output exactly as it was, and the next build clears what it left.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { replaceAtomically } from '../../src/build/atomic.ts';
 import { killBuildMidway } from '../fixtures/killed-build.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 let parent: string;
 let target: string;
 beforeEach(() => {
-  parent = mkdtempSync(join(tmpdir(), 'treefarm-atomic-'));
+  parent = temporaryFolder('treefarm-atomic-');
   target = join(parent, 'dist');
   mkdirSync(target);
   writeFileSync(join(target, 'previous.json'), 'previous build');

@@ -1,7 +1,8 @@
 // A bundle the client would refuse is never written: past MAX_BUNDLE_ENTRIES entries (a tar's
 // folders count as entries, as the client counts them) the build stops with TooManyBundleEntries.
 import { describe, expect, test } from 'vitest';
-import { type NamedBytes, packTarGz, packZip, TooManyBundleEntries } from '../../src/build/bundles.ts';
+import { packTarGz, packZip, TooManyBundleEntries } from '../../src/build/bundles.ts';
+import type { NamedBytes } from '../../src/build/named-bytes.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { MAX_BUNDLE_ENTRIES } from '../../src/contract/bundle-layout.ts';
 

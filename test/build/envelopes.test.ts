@@ -1,10 +1,9 @@
 // The API built from the real content/ (loadContent + emitApi, without Astro) against the
 // game's published figures in test/fixtures/published and the envelopes of the API contract.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitApi } from '../../src/build/emit.ts';
@@ -30,8 +29,8 @@ import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
 import { routeBytes, scopeRoutes } from '../support/dist-routes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
-const projectDir = fileURLToPath(new URL('../../', import.meta.url));
 /** The game's published figures, copied into the repository (see its README for provenance). */
 const referenceDir = join(projectDir, 'test', 'fixtures', 'published');
 
@@ -71,7 +70,7 @@ interface Envelope {
 let outDir: string;
 let manifest: BuildManifest;
 beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), 'treefarm-api-'));
+  outDir = temporaryFolder('treefarm-api-');
   manifest = (await emitApi(loadContent(join(projectDir, 'content')), outDir)).manifest;
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -367,7 +366,7 @@ describe('compression at build time', () => {
 });
 
 test('two builds of the same content give byte-identical output', async () => {
-  const again = mkdtempSync(join(tmpdir(), 'treefarm-api-again-'));
+  const again = temporaryFolder('treefarm-api-again-');
   try {
     await emitApi(loadContent(join(projectDir, 'content')), again);
     expect(tree(again)).toEqual(tree(outDir));

@@ -2,14 +2,15 @@
 // the API, the wiki's collections and pages, and the offline bundles. The build is fed a
 // small fixture project through its loader: a part that read content/ by itself would show
 // the project's own records instead.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
-import { buildSite, projectDir } from '../../src/build/site.ts';
+import { buildSite } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { minimalProject, minimalRecords, type TempProject } from '../fixtures/minimal-content.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const loads: string[] = [];
 let fixture: TempProject;
@@ -24,7 +25,7 @@ let storeAfter: number | string;
 beforeAll(async () => {
   fixture = minimalProject();
   storeBefore = storeState();
-  outDir = join(mkdtempSync(join(tmpdir(), 'treefarm-one-load-')), 'dist');
+  outDir = join(temporaryFolder('treefarm-one-load-'), 'dist');
   await buildSite(outDir, (contentDir) => {
     loads.push(contentDir);
     data = loadBuildData(fixture.contentDir);

@@ -1,12 +1,12 @@
 // The bundles' zip writer: archives any reader opens (fflate, the system's unzip, Python's
 // zipfile), the same bytes for the same files in any time zone, each entry's date and mode fixed.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterEach, expect, test } from 'vitest';
 import { writeZip, type ZipFile } from '../../src/build/zip.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const stamp = { mode: 0o100644, date: { year: 2000, month: 1, day: 1 } };
 const text = (value: string) => new TextEncoder().encode(value);
@@ -23,7 +23,7 @@ const decoded = (archive: Uint8Array) =>
 
 /** Runs `check` with the archive written to a file, then removes it. */
 function withArchiveFile<T>(archive: Uint8Array, check: (file: string) => T): T {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-zip-'));
+  const dir = temporaryFolder('treefarm-zip-');
   try {
     writeFileSync(join(dir, 'bundle.zip'), archive);
     return check(join(dir, 'bundle.zip'));

@@ -7,9 +7,10 @@ import { unzipSync } from 'fflate';
 import tar from 'tar-stream';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { bundleEntries, createDownloads, type NamedBytes } from '../../src/build/bundles.ts';
+import { bundleEntries, createDownloads } from '../../src/build/bundles.ts';
+import type { NamedBytes } from '../../src/build/named-bytes.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { OPENAPI_FILE, schemaPath } from '../../src/contract/build-files.ts';
 import {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { csvField, csvFiles } from '../../src/build/csv.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { readArchive, type ArchiveFiles } from '../../src/client/archive.ts';
 import { openBundle, type BundleClient } from '../../src/client/bundle.ts';
 import { bundleFileName, csvPath, SQLITE_FILE } from '../../src/contract/bundle-layout.ts';

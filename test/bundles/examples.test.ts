@@ -3,17 +3,17 @@
 // openBundle examples in a plain-JavaScript project that installed the packed client. Every
 // `# → text` or `// → text` comment is a line the example must print.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { installedClient, type InstalledClient } from '../support/packed-client.ts';
 import { distDir } from '../support/runtimes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const runFile = promisify(execFile);
 const version = loadContent(join(projectDir, 'content')).version;
@@ -43,7 +43,7 @@ const expectedOutput = (code: string) => [...code.matchAll(/(?:#|\/\/) → (.*)$
 let unpacked: string;
 let client: InstalledClient;
 beforeAll(async () => {
-  unpacked = mkdtempSync(join(tmpdir(), 'treefarm-unpacked-'));
+  unpacked = temporaryFolder('treefarm-unpacked-');
   for (const [path, bytes] of await readArchive(readFileSync(join(distDir, 'downloads', tarball)))) {
     mkdirSync(dirname(join(unpacked, path)), { recursive: true });
     writeFileSync(join(unpacked, path), bytes);

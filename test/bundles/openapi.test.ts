@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { OPENAPI_FILE, schemaPath } from '../../src/contract/build-files.ts';
 import {
   METHOD_NOT_ALLOWED_BODY,

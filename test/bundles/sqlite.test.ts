@@ -9,7 +9,7 @@ import type { SQLInputValue } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { loadReleases } from '../../src/build/releases.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { SQLITE_LAYOUT_VERSION, sqliteFile } from '../../src/build/sqlite.ts';
 import { readArchive } from '../../src/client/archive.ts';
 import { openBundle, type BundleClient } from '../../src/client/bundle.ts';

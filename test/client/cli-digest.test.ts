@@ -1,15 +1,14 @@
 // `treefarm --bundle <file>` with the archive's published SHA-256: `--sha256 <digest>`, or
 // `--url <site>` to read it from the site's downloads/latest.json. Run in this process (run()),
 // against a server that publishes the build's latest.json.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packZip } from '../../src/build/bundles.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import {
   BUNDLE_BODIES,
   bundleFileName,
@@ -19,7 +18,8 @@ import {
 } from '../../src/contract/bundle-layout.ts';
 import { run } from '../../src/client/cli/main.ts';
 import { distDir } from '../support/runtimes.ts';
-import { forgedEntries, sha256 } from './hostile-bundles.ts';
+import { forgedEntries, sha256 } from '../support/hostile-bundles.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 let content: Content;
 let scratch: string;
@@ -27,7 +27,7 @@ let server: Server;
 let site: string;
 beforeAll(async () => {
   content = loadContent(join(projectDir, 'content'));
-  scratch = mkdtempSync(join(tmpdir(), 'treefarm-digest-'));
+  scratch = temporaryFolder('treefarm-digest-');
   const latest = readFileSync(join(distDir, DOWNLOADS_DIR, LATEST_FILE));
   server = createServer((request, response) => {
     if (request.url === `/${PUBLISHED_BUNDLES}`) response.end(latest);
@@ -47,7 +47,7 @@ const published = () => sha256(readFileSync(built()));
 
 /** The bundle under its published name, a tree renamed and the manifest inside recomputed. */
 function forged(): string {
-  const path = join(mkdtempSync(join(scratch, 'forged-')), name());
+  const path = join(temporaryFolder('forged-', scratch), name());
   const rename = (text: string) => text.replaceAll('"Oak Tree"', '"Forged Tree"');
   writeFileSync(path, packZip(forgedEntries(content, { [BUNDLE_BODIES]: rename })));
   return path;

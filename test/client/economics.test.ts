@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { growthSpeedOf, NORMAL_GROWTH_SPEED, treeEconomics } from '../../src/contract/economics.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { economics } from '../../src/client/economics.ts';

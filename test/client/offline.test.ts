@@ -5,15 +5,9 @@ import { readFileSync } from 'node:fs';
 import { deflateRawSync, gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import {
-  bundleApiFiles,
-  bundleEntries,
-  createDownloads,
-  packTarGz,
-  packZip,
-  type NamedBytes,
-} from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { bundleApiFiles, bundleEntries, createDownloads, packTarGz, packZip } from '../../src/build/bundles.ts';
+import type { NamedBytes } from '../../src/build/named-bytes.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import {
   BUNDLE_BODIES,
@@ -38,8 +32,8 @@ import {
   type BundleClient,
 } from '../../src/client/index.ts';
 import type { Manifest } from '../../src/schema/manifest.ts';
-import { bundleTarGzWith, forgedEntries, sha256, withManifestRecomputed, zipOf } from './hostile-bundles.ts';
-import { outcomesOf, querySet } from './query-set.ts';
+import { bundleTarGzWith, forgedEntries, sha256, withManifestRecomputed, zipOf } from '../support/hostile-bundles.ts';
+import { outcomesOf, querySet } from '../support/query-set.ts';
 
 let content: Content;
 let archives: Record<BundleFormat, Uint8Array>;

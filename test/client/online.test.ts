@@ -2,13 +2,13 @@
 // set, identical answers. Plus what the online client sends and how it reports errors.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { ApiError, AuthError, createClient, NotFoundError, openBundle, TreefarmError } from '../../src/client/index.ts';
 import { TOKEN_INVALID_BODY, TOKEN_REQUIRED_BODY } from '../../src/contract/messages.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { outcomesOf, querySet } from './query-set.ts';
+import { outcomesOf, querySet } from '../support/query-set.ts';
 
 const TOKEN = 'client-test-token';
 const messageOf = (body: string) => (JSON.parse(body) as { message: string }).message;

@@ -10,13 +10,13 @@ import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { CLIENT_SIZE_LIMIT, measureOnlineClient } from '../../packages/client/scripts/size.ts';
 import { installedClient, type InstalledClient, whilePackingAlone } from '../support/packed-client.ts';
 import { distDir, freePort, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { launchBrowser, skipBrowserTests } from '../wiki/browser.ts';
+import { launchBrowser, skipBrowserTests } from '../support/browser.ts';
 
 const runFile = promisify(execFile);
 const TOKEN = 'package-test-token';

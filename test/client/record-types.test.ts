@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { expect, expectTypeOf, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { OPENAPI_FILE } from '../../src/contract/build-files.ts';
 import type * as client from '../../src/client/records.ts';
 import { kindIds, kinds, type RecordsByKind } from '../../src/schema/kinds.ts';

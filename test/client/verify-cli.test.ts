@@ -2,14 +2,13 @@
 // exits 1 naming the file at fault in a bad one; with the published digest, refuses any other
 // archive; refuses a zip bomb before it costs memory.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundleEntries, packZip } from '../../src/build/bundles.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent, type Content } from '../../src/build/content.ts';
 import {
   BUNDLE_BODIES,
@@ -29,7 +28,8 @@ import {
   sha256,
   writeCapSizedBundle,
   zipOf,
-} from './hostile-bundles.ts';
+} from '../support/hostile-bundles.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const verify = (...args: string[]) =>
   spawnSync(process.execPath, [join(projectDir, 'src/client/verify-cli.ts'), ...args], {
@@ -53,7 +53,7 @@ let content: Content;
 let scratch: string;
 beforeAll(() => {
   content = loadContent(join(projectDir, 'content'));
-  scratch = mkdtempSync(join(tmpdir(), 'treefarm-verify-'));
+  scratch = temporaryFolder('treefarm-verify-');
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -117,7 +117,7 @@ describe('the published digest: --sha256 <digest>, or --url <site> to read it fr
   const published = () => sha256(readFileSync(built()));
   /** The bundle with a tree renamed in the API's bodies and the manifest inside recomputed. */
   function forged(): string {
-    const dir = mkdtempSync(join(scratch, 'forged-'));
+    const dir = temporaryFolder('forged-', scratch);
     const path = join(dir, bundleFileName(content.version, 'zip'));
     const rename = (text: string) => text.replaceAll('"Oak Tree"', '"Forged Tree"');
     writeFileSync(path, packZip(forgedEntries(content, { [BUNDLE_BODIES]: rename })));

@@ -7,7 +7,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { freePort } from '../support/runtimes.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';

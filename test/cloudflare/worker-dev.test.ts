@@ -5,17 +5,17 @@
 // one object made from wrangler.toml (src/cloudflare/r2-run.ts), never an edited copy.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { r2RunConfig, WORKER_ROUTES } from '../../src/cloudflare/r2-run.ts';
 import { startWorker, workerOptionsFrom } from '../../src/cloudflare/worker-dev.ts';
 import { DEFAULT_BUCKET, settingsFromEnvironment, workerDevVariables } from '../../src/server/settings.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { withLocalBucket } from '../support/local-bucket.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 /** The processes below one, its children and theirs. */
 const descendantsOf = (pid: number): number[] =>
@@ -63,7 +63,7 @@ test('closing the local Worker stops the workerd processes it started and waits 
 
 /** `npm run worker`'s process (the CLI of worker-dev.ts) with these variables and a TMPDIR of its own. */
 function startCli(env: Record<string, string>): { cli: ChildProcess; tmp: string; remove(): void } {
-  const tmp = mkdtempSync(join(tmpdir(), 'worker-dev-tmp-'));
+  const tmp = temporaryFolder('worker-dev-tmp-');
   const cli = spawn(process.execPath, ['src/cloudflare/worker-dev.ts'], {
     cwd: projectDir,
     env: { ...process.env, TMPDIR: tmp, ...env },
@@ -140,7 +140,7 @@ test('tokens reach the Worker on no command line and in no file, and it takes th
 
 /** A folder with these files, removed after `use`. */
 async function withFiles(files: Record<string, string>, use: (folder: string) => Promise<void> | void): Promise<void> {
-  const folder = mkdtempSync(join(tmpdir(), 'worker-dev-files-'));
+  const folder = temporaryFolder('worker-dev-files-');
   try {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(folder, path)), { recursive: true });
@@ -223,7 +223,7 @@ describe('the R2 mode is chosen with BODIES=r2, never by editing wrangler.toml',
       const written = JSON.parse(readFileSync(config.path, 'utf8')) as Record<string, unknown>;
       expect(written).toMatchObject({
         name: 'treefarm-data',
-        main: join(projectDir, 'build/worker/worker.js'),
+        main: join(projectDir, 'out/worker/worker.js'),
         assets: { directory: '/staged/assets', binding: 'ASSETS', run_worker_first: WORKER_ROUTES },
         r2_buckets: [{ binding: 'API_BUCKET', bucket_name: 'treefarm-other', remote: true }],
         vars: { API_INDEX: '0123' },

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { wranglerBin } from '../../src/cloudflare/deploy-cli.ts';
 import { keepWranglerLocal } from '../../src/cloudflare/wrangler-local.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';

@@ -9,13 +9,13 @@ import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { LIMITS } from '../../src/server/limits.ts';
-import { differencesFrom } from '../reliability/api-client.ts';
-import { readBuild } from '../reliability/builds.ts';
-import { until } from '../reliability/serve-child.ts';
+import { differencesFrom } from '../support/api-client.ts';
+import { readBuild } from '../support/builds.ts';
+import { until } from '../support/serve-child.ts';
 import { exitOf } from '../support/child-output.ts';
 import { halfSentRequest } from '../support/http.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
-import { buildImage, podman, skipPodmanTests, spawnPodman } from './podman.ts';
+import { buildImage, podman, skipPodmanTests, spawnPodman } from '../support/podman.ts';
 
 const TAG = 'localhost/treefarm-data:test';
 const NAME = `treefarm-data-test-${process.pid}`;

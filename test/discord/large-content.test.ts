@@ -6,7 +6,7 @@ import type { APIInteractionResponseCallbackData } from 'discord-api-types/v10';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { minimalProject, type TempProject } from '../fixtures/minimal-content.ts';
-import { HISTORY_ORIGIN, runBuild, runRelease } from '../releases/history.ts';
+import { HISTORY_ORIGIN, runBuild, runRelease } from '../support/release-history.ts';
 import { discordKeys, type DiscordKeys } from '../support/discord.ts';
 import { overLimits } from '../support/discord-limits.ts';
 import { contractRuntimeNames, type Runtime, startRuntime } from '../support/runtimes.ts';

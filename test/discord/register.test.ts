@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { type CommandBounds, commandNames, discordCommands } from '../../src/contract/discord/commands.ts';
 import { errorLines, MAX_TRIES } from '../../src/discord/discord-api.ts';
 import { distBounds } from '../../src/discord/dist-bounds.ts';

@@ -7,14 +7,14 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { levelRoute, listRoute, nameRoute, notFoundRoute, RELEASES_ROUTE } from '../../src/contract/paths.ts';
 import { apiFields, kinds, type KindId } from '../../src/schema/kinds.ts';
 import type { BuildManifest as Manifest } from '../../src/schema/manifest.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { rawExchange, rawRequest, type RawRequest, type RawResponse } from '../support/http.ts';
 import { distDir, contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { decodeBody } from '../reliability/builds.ts';
+import { decodeBody } from '../support/builds.ts';
 import { routeBytes, routeText } from '../support/dist-routes.ts';
 
 const TOKEN = 'contract-plain-token';

@@ -10,7 +10,7 @@ import {
   createEdge,
   type EdgeDecision,
   type RateCount,
-  type RateScope,
+  type CountedBy,
 } from '../../src/edge/core.ts';
 import { rememberDecisions } from '../../src/edge/remembered.ts';
 import { configuredTokens } from '../../src/edge/tokens.ts';
@@ -27,13 +27,17 @@ const LIMIT: RateLimit = { requests: 3, seconds: 10 };
  * is that count, for a remembered-decisions wrapper to count with too. Its address table holds
  * `maxAddresses` per window.
  */
-function limitedCore(countWith?: (scope: RateScope, key: string) => RateCount, limit = LIMIT, maxAddresses?: number) {
+function limitedCore(
+  countWith?: (countedBy: CountedBy, key: string) => RateCount,
+  limit = LIMIT,
+  maxAddresses?: number,
+) {
   let now = 1_000_000_000_000; // the start of a 10 s (and of a 60 s) window
   const counters = { token: new WindowCounter(limit), address: new WindowCounter(limit, maxAddresses) };
-  const counted: [RateScope, string][] = [];
-  const count = (scope: RateScope, key: string) => {
-    counted.push([scope, key]);
-    return countWith ? countWith(scope, key) : counters[scope].hit(key, now);
+  const counted: [CountedBy, string][] = [];
+  const count = (countedBy: CountedBy, key: string) => {
+    counted.push([countedBy, key]);
+    return countWith ? countWith(countedBy, key) : counters[countedBy].hit(key, now);
   };
   const core = createEdge({
     index: store.index,
@@ -237,7 +241,7 @@ describe('rate limits', () => {
       expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(200);
     // Its token's count still holds it to the limit.
     expect(sent(await ask(core, { token: 'first', client: '192.0.2.3' })).status).toBe(429);
-    expect(counted.filter(([scope]) => scope === 'token')).toHaveLength(LIMIT.requests + 1);
+    expect(counted.filter(([countedBy]) => countedBy === 'token')).toHaveLength(LIMIT.requests + 1);
   });
 
   test('past a full address table a missing or wrong token from a new address gets its 401, uncounted', async () => {
@@ -334,7 +338,7 @@ describe('rate limits', () => {
       expect(sent(await decision).status).toBe(200);
     }
     expect(sent(await edge.decide(repeated)).status).toBe(429);
-    expect(counted.filter(([scope]) => scope === 'token')).toHaveLength(LIMIT.requests + 1);
+    expect(counted.filter(([countedBy]) => countedBy === 'token')).toHaveLength(LIMIT.requests + 1);
   });
 
   test('a remembered answer is counted every time: the (n+1)th request of a window is a 429', async () => {
@@ -395,8 +399,8 @@ describe('rate limits', () => {
       tokenDigests: many.map(({ digest }) => digest),
       rateLimit: {
         limit: LIMIT,
-        count: (scope) => {
-          counted.push(scope);
+        count: (countedBy) => {
+          counted.push(countedBy);
           return { allowed: true, remaining: 1, resetSeconds: 10 };
         },
       },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent, type Content } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { createClient, openBundle, type BundleClient } from '../../src/client/index.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { kinds, type KindId } from '../../src/schema/kinds.ts';

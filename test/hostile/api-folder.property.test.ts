@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PACK_FILE } from '../../src/contract/build-files.ts';
 import { listRoute, nameRoute, rootPath, shardPath, storedBodyPath } from '../../src/contract/paths.ts';
 import { routeBody } from '../support/dist-routes.ts';
-import { decodeBody } from '../reliability/builds.ts';
+import { decodeBody } from '../support/builds.ts';
 import { rawRequest, type RawResponse } from '../support/http.ts';
 import { contractRuntimeNames, runsInWorkerd, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
+import { hasData, refusedByWorkerd, siteDigests } from '../support/site-bodies.ts';
 
 /** API files of the build to aim at: stored bodies, the routing index, the pack the Node server reads. */
 const API_FILES = [

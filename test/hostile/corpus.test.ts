@@ -20,8 +20,8 @@ import {
   type Runtime,
   type RuntimeName,
 } from '../support/runtimes.ts';
-import { decodeBody } from '../reliability/builds.ts';
-import { hasData, refusedByWorkerd, siteDigests } from './site-bodies.ts';
+import { decodeBody } from '../support/builds.ts';
+import { hasData, refusedByWorkerd, siteDigests } from '../support/site-bodies.ts';
 
 const TOKEN = 'hostile-corpus-token';
 const OTHER = 'not-a-configured-token';

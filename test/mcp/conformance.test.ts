@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';
 import { type TokenGateway, tokenGateway } from '../support/token-gateway.ts';

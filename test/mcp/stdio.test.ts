@@ -4,12 +4,11 @@
 // Runs the CLI's source (src/client/cli/bin.ts) on this Node; test/client/cli.test.ts runs the
 // packed command.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import {
   ERAS,
@@ -23,6 +22,7 @@ import {
   structured,
 } from '../support/mcp.ts';
 import { distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const TOKEN = 'mcp-stdio-token';
 const BIN = join(projectDir, 'src', 'client', 'cli', 'bin.ts');
@@ -176,7 +176,7 @@ function treefarm(args: string[]): Promise<{ code: number; stdout: string; stder
 }
 
 test('a file that is not a verified bundle is refused before anything is served (exit 2, one line)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-mcp-'));
+  const dir = temporaryFolder('treefarm-mcp-');
   try {
     const fake = join(dir, 'fake.tar.gz');
     writeFileSync(fake, 'not a bundle');

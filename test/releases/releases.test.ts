@@ -8,15 +8,15 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
 import { releaseDigest, type ReleaseData } from '../../src/build/releases.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { createClient, NotFoundError, openBundle, type TreefarmData } from '../../src/client/index.ts';
 import { BUILD_SETTINGS_FILE } from '../../src/contract/build-files.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { readManifest } from '../../src/server/body-store.ts';
 import { minimalRecords } from '../fixtures/minimal-content.ts';
-import { filesBelow, tempDir } from '../reliability/builds.ts';
+import { filesBelow, tempDir } from '../support/builds.ts';
 import { contractRuntimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
-import { HISTORY_ORIGIN, MAPLE, makeHistory, runBuild, runRelease, type History } from './history.ts';
+import { HISTORY_ORIGIN, MAPLE, makeHistory, runBuild, runRelease, type History } from '../support/release-history.ts';
 
 const TOKEN = 'releases-test-token';
 const IMMUTABLE = 'private, max-age=31536000, immutable';

@@ -3,7 +3,7 @@
 // 4096-byte chunks to every byte count, the last byte too; every answered request has its line.
 import { Agent, request } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
-import { type RunningServeChild, startServe } from './serve-child.ts';
+import { type RunningServeChild, startServe } from '../support/serve-child.ts';
 
 const TOKEN = 'access-log-load-token';
 const CONNECTIONS = 8;

@@ -15,7 +15,7 @@ import { killBuildMidway } from '../fixtures/killed-build.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { halfSentRequest, parseResponses, type RawResponse, rawRequest } from '../support/http.ts';
 import { distDir, startRuntime } from '../support/runtimes.ts';
-import { differencesFrom, getApi, mismatch } from './api-client.ts';
+import { differencesFrom, getApi, mismatch } from '../support/api-client.ts';
 import {
   buildEditedApi,
   copyDist,
@@ -28,8 +28,8 @@ import {
   requestFor,
   tempDir,
   type Build,
-} from './builds.ts';
-import { spawnServe, startServe, until, type RunningServeChild } from './serve-child.ts';
+} from '../support/builds.ts';
+import { spawnServe, startServe, until, type RunningServeChild } from '../support/serve-child.ts';
 
 const TOKEN = 'reliability-token';
 const treesList = listRoute('trees');

@@ -10,10 +10,10 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { discordKeys, type DiscordKeys } from '../support/discord.ts';
-import { type RunningNginx, skipNginxTests, startNginx } from './nginx.ts';
-import { type RunningServeChild, startServe, until } from './serve-child.ts';
+import { type RunningNginx, skipNginxTests, startNginx } from '../support/nginx.ts';
+import { type RunningServeChild, startServe, until } from '../support/serve-child.ts';
 
 const TOKEN = 'forwarded-proxy-token';
 /** The limit: five a window of ten seconds. */

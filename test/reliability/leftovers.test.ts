@@ -3,7 +3,7 @@
 // runtime a file leaves open, or still starting, is closed at the file's end (close-runtimes.ts).
 import { spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf, outputUntil } from '../support/child-output.ts';
 import { ancestry, leftoverProcesses, processInfo } from '../support/leftover-processes.ts';
 import { closeStartedRuntimes, startRuntime } from '../support/runtimes.ts';

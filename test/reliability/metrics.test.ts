@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { MANIFEST_FILE } from '../../src/contract/paths.ts';
 import { freePort } from '../support/runtimes.ts';
-import { servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
+import { servingProcesses, startServe, until, type RunningServeChild } from '../support/serve-child.ts';
 
 const TOKEN = 'metrics-test-token';
 let running: RunningServeChild | undefined;

@@ -4,10 +4,10 @@
 // without `exec` the shell npm runs would take the signal and leave the server running.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { afterEach, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { exitOf } from '../support/child-output.ts';
 import { halfSentRequest } from '../support/http.ts';
-import { until } from './serve-child.ts';
+import { until } from '../support/serve-child.ts';
 
 const TOKEN = 'npm-signals-test-token';
 /** Every process started under the npm of the test running, npm's included. */

@@ -4,8 +4,8 @@ import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { describeBuild } from '../../src/server/settings.ts';
-import { buildEditedApi, copyDist, tempDir } from './builds.ts';
-import { servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
+import { buildEditedApi, copyDist, tempDir } from '../support/builds.ts';
+import { servingProcesses, startServe, until, type RunningServeChild } from '../support/serve-child.ts';
 
 const TOKEN = 'processes-test-token';
 let running: RunningServeChild | undefined;

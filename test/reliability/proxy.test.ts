@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
-import { type RunningNginx, skipNginxTests, startNginx } from './nginx.ts';
-import { type RunningServeChild, startServe, until } from './serve-child.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
+import { type RunningNginx, skipNginxTests, startNginx } from '../support/nginx.ts';
+import { type RunningServeChild, startServe, until } from '../support/serve-child.ts';
 
 const TOKEN = 'proxy-test-token';
 /** Three a window of 60 s: a short burst stays in one window nearly always, and the rules hold across two. */

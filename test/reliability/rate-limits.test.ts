@@ -11,7 +11,7 @@ import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
 import { distDir, freePort, type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';
-import { type RunningServeChild, startServe } from './serve-child.ts';
+import { type RunningServeChild, startServe } from '../support/serve-child.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

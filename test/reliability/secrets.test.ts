@@ -10,8 +10,8 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isConfiguredToken, sha256, tokenDigests, type Digest } from '../../src/edge/tokens.ts';
 import { buildInChild } from '../support/child-build.ts';
-import { filesBelow, tempDir } from './builds.ts';
-import { startServe, until } from './serve-child.ts';
+import { filesBelow, tempDir } from '../support/builds.ts';
+import { startServe, until } from '../support/serve-child.ts';
 
 const PLAIN_TOKENS = ['secret-plain-token-4c1d8e', 'secret-plain-token-9b27fa'];
 /** Configured only through its digest (API_TOKEN_SHA256). */

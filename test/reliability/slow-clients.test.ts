@@ -9,7 +9,7 @@ import { listRoute } from '../../src/contract/paths.ts';
 import { routeBytes } from '../support/dist-routes.ts';
 import { LIMITS } from '../../src/server/limits.ts';
 import { parseResponses, rawRequest, requestBytes } from '../support/http.ts';
-import { residentBytes, startServe, type RunningServeChild } from './serve-child.ts';
+import { residentBytes, startServe, type RunningServeChild } from '../support/serve-child.ts';
 
 const TOKEN = 'slow-clients-token';
 /** The biggest API body: the one a client that never reads makes the server hold. */

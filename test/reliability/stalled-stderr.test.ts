@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, onTestFinished, test } from 'vitest';
 import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
 import { freePort } from '../support/runtimes.ts';
-import { copyDist, tempDir } from './builds.ts';
+import { copyDist, tempDir } from '../support/builds.ts';
 
 const serveScript = fileURLToPath(new URL('../../src/server/serve.ts', import.meta.url));
 const FAILURES = 2000;

@@ -11,8 +11,14 @@ import { DOWNLOADS_DIR, type Latest, PUBLISHED_BUNDLES } from '../../src/contrac
 import { API_DIR } from '../../src/contract/paths.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { rawRequest, requestBytes } from '../support/http.ts';
-import { copyDist, filesBelow, tempDir } from './builds.ts';
-import { openDescriptors, servingProcesses, startServe, until, type RunningServeChild } from './serve-child.ts';
+import { copyDist, filesBelow, tempDir } from '../support/builds.ts';
+import {
+  openDescriptors,
+  servingProcesses,
+  startServe,
+  until,
+  type RunningServeChild,
+} from '../support/serve-child.ts';
 
 let workDir: string;
 let liveDir: string;

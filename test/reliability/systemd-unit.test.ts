@@ -4,14 +4,14 @@
 // process alone as KillMode=mixed sends it), reloads on SIGHUP and drains on SIGTERM;
 // `systemd-analyze security` rates its sandbox; its environment file wants a token digest.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { newToken } from '../../src/server/token-cli.ts';
 import { exitOf } from '../support/child-output.ts';
-import { servingProcesses, until } from './serve-child.ts';
+import { servingProcesses, until } from '../support/serve-child.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 const UNIT_FILE = join(projectDir, 'deploy/treefarm-data.service');
 const ENVIRONMENT_EXAMPLE = join(projectDir, 'deploy/environment.example');
@@ -55,7 +55,7 @@ const setting = (key: string) => {
 
 /** Runs systemd-analyze on the unit, saved under its own name in a folder of its own. */
 function analyze(command: readonly string[]): { status: number | null; output: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-unit-'));
+  const dir = temporaryFolder('treefarm-unit-');
   try {
     const file = join(dir, 'treefarm-data.service');
     writeFileSync(file, unit);

@@ -1,10 +1,10 @@
-// The target the access log gets from the server (src/server/app.ts): the request target as the
+// The target the access log gets from the server (src/server/exchange.ts): the request target as the
 // client sent it, whatever the static site makes of it to serve a file.
 import { get } from 'node:http';
 import { afterEach, expect, test } from 'vitest';
 import type { AccessRecord } from '../../src/server/access-log-ring.ts';
 import type { AccessLog } from '../../src/server/access-log.ts';
-import { type RunningServer, startServer } from '../../src/server/app.ts';
+import { type RunningServer, startServer } from '../../src/server/http-server.ts';
 import { distDir } from '../support/runtimes.ts';
 
 let running: RunningServer | undefined;

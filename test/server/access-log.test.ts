@@ -1,9 +1,8 @@
 // The access log on the serving thread (src/server/access-log.ts): records go through a ring of
 // shared memory (access-log-ring.ts) to the log's own thread, which writes their lines. The lines
-// themselves: access-log-lines.test.ts; over HTTP, from each process: test/reliability.
+// themselves: access-log-lines.unit.test.ts; over HTTP, from each process: test/reliability.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, read, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, read, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, test, vi } from 'vitest';
@@ -20,6 +19,7 @@ import {
 } from '../../src/server/access-log-ring.ts';
 import { accessLog, DROPPED_NOTICE_MS, LogThread, stillWaiting } from '../../src/server/access-log.ts';
 import { readAll, accessRecord as record } from '../support/access-record.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 describe('the ring between the serving thread and the log', () => {
   test('records come out as they went in, in order, over and over across the end of the ring', () => {
@@ -140,7 +140,7 @@ describe("the log's thread", () => {
 
   /** A LogThread writing to a fresh file; `text()` reads what it wrote. */
   function threadOnFile(ring: RingMemory = ringMemory(), say?: (line: string) => unknown) {
-    const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
+    const dir = temporaryFolder('access-log-');
     const file = join(dir, 'log');
     const fd = openSync(file, 'w');
     const thread = accessLog(fd, { ring, ...(say ? { say } : {}) });
@@ -221,7 +221,7 @@ describe("the log's thread", () => {
    * its lines for stderr caught; `options` as LogThread takes them.
    */
   function threadOnStalledPipe(options: { exitWaitMs?: number; ring?: RingMemory } = {}) {
-    const dir = mkdtempSync(join(tmpdir(), 'access-log-'));
+    const dir = temporaryFolder('access-log-');
     const fifo = join(dir, 'stdout');
     execFileSync('mkfifo', [fifo]);
     // Read and write: opening waits for no reader, and the thread's writes block once the pipe is full.

@@ -1,9 +1,9 @@
-// A failure the Node server catches (src/server/app.ts), here a download whose answer throws
+// A failure the Node server catches (src/server/exchange.ts), here a download whose answer throws
 // before any header is sent: the API's JSON 500 of src/edge/failure.ts, as the Worker answers
 // (test/worker/worker.test.ts), with CORS and no stack or path; the detail goes to stderr.
 import { afterEach, expect, test, vi } from 'vitest';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
-import { type RunningServer, startServer } from '../../src/server/app.ts';
+import { type RunningServer, startServer } from '../../src/server/http-server.ts';
 import { stderrLines } from '../../src/server/stderr.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { distDir } from '../support/runtimes.ts';

@@ -6,7 +6,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RateLimit } from '../../src/schema/environment.ts';
-import { type RunningServer, startServer } from '../../src/server/app.ts';
+import { type RunningServer, startServer } from '../../src/server/http-server.ts';
 import { localRateCounter } from '../../src/server/rate-counter.ts';
 import { trustedProxies } from '../../src/edge/trusted-proxies.ts';
 import { distDir } from '../support/runtimes.ts';
@@ -31,9 +31,9 @@ beforeAll(async () => {
     distDir,
     tokens: ['forwarded-keys-token'],
     rateLimit: LIMIT,
-    rateCounter: (scope, key) => {
-      if (scope === 'address') held.set(key, (held.get(key) ?? 0) + 1);
-      return count(scope, key);
+    rateCounter: (countedBy, key) => {
+      if (countedBy === 'address') held.set(key, (held.get(key) ?? 0) + 1);
+      return count(countedBy, key);
     },
     trustProxy: trusted,
     trustProxyHeader: 'forwarded',

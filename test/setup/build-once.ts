@@ -1,4 +1,5 @@
-import { buildSite, projectDir } from '../../src/build/site.ts';
+import { buildSite } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { staleReason } from '../../src/build/freshness.ts';
 
 export default async function buildOnce(): Promise<void> {

@@ -1,7 +1,7 @@
 // The integration project's last check: no process the run started is still running at its end
 // (a workerd whose Node parent was killed, a server a test never stopped). Those found are named
 // and stopped, and the run fails: each stray workerd held gigabytes of memory.
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { ancestry, leftoverProcesses, processInfo } from '../support/leftover-processes.ts';
 
 export default function noLeftovers(): () => void {

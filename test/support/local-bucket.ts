@@ -1,10 +1,10 @@
 // wrangler's local R2 simulation opened as the tests' own view of it: a bucket by its name in
 // a state folder (what `npm run worker` persists to and `npm run deploy -- --local` fills),
 // through wrangler's binding, with a config of the test's making (not the tooling's).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUCKET_BINDING } from '../../src/contract/bindings.ts';
+import { temporaryFolder } from './temporary-folders.ts';
 
 export interface LocalBucket {
   put(key: string, value: ArrayBuffer): Promise<unknown>;
@@ -17,7 +17,7 @@ export async function withLocalBucket<T>(
   name: string,
   use: (bucket: LocalBucket) => Promise<T>,
 ): Promise<T> {
-  const folder = mkdtempSync(join(tmpdir(), 'local-bucket-'));
+  const folder = temporaryFolder('local-bucket-');
   const configPath = join(folder, 'wrangler.json');
   const bucket = { binding: BUCKET_BINDING, bucket_name: name };
   writeFileSync(

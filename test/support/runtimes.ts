@@ -2,16 +2,16 @@
 // contract of each: the Node server in-process, the Worker in workerd (wrangler's API) with the
 // API in its static assets, and the Worker in its R2 mode (the API in wrangler's local R2).
 import { closedRuntime, trackUnclosed } from './unclosed-runtimes.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { startWorker } from '../../src/cloudflare/worker-dev.ts';
-import { startServer } from '../../src/server/app.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
 import type { ForwardingHeader } from '../../src/edge/forwarded.ts';
 import { trustedProxies } from '../../src/edge/trusted-proxies.ts';
+import { temporaryFolder } from './temporary-folders.ts';
 
 export const distDir = join(projectDir, 'dist');
 
@@ -117,7 +117,7 @@ async function launch(name: RuntimeName, options: RuntimeOptions): Promise<Runti
     return { name, url: worker.url, close: worker.close };
   }
   // A local R2 seeded from the build: of its own, removed with the run, unless one is given.
-  const persistDir = givenPersistDir ?? mkdtempSync(join(tmpdir(), 'treefarm-r2-'));
+  const persistDir = givenPersistDir ?? temporaryFolder('treefarm-r2-');
   const worker = await startWorker({
     port: await freePort(),
     assetsDir: servedDir,

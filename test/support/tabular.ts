@@ -1,8 +1,7 @@
 // Reading the bundles' database and CSV files the way their users do, to compare them with
 // the API: the database opened read-only from a file, the CSV parsed by a strict RFC 4180
 // reader, and rows turned back into API records (pairs joined).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
@@ -13,6 +12,7 @@ import { readArchive, type ArchiveFiles } from '../../src/client/archive.ts';
 import { openBundle, type BundleClient } from '../../src/client/bundle.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { kindById, kindIds } from '../../src/schema/kinds.ts';
+import { temporaryFolder } from './temporary-folders.ts';
 
 export interface OpenedDatabase {
   db: DatabaseSync;
@@ -23,7 +23,7 @@ export interface OpenedDatabase {
 
 /** The database bytes as a file, opened read-only, as a reader of the bundle would. */
 export function openDatabase(bytes: Uint8Array): OpenedDatabase {
-  const dir = mkdtempSync(join(tmpdir(), 'treefarm-sqlite-test-'));
+  const dir = temporaryFolder('treefarm-sqlite-test-');
   const path = join(dir, 'treefarm.sqlite');
   writeFileSync(path, bytes);
   const db = new DatabaseSync(path, { readOnly: true });

@@ -7,10 +7,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
-import { axeViolations, focusRings, ringProblem } from './a11y.ts';
-import { launchBrowser, skipBrowserTests, type Browser } from './browser.ts';
-import { PAGES, SCREENS, type Scheme } from './pages.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
+import { axeViolations, focusRings, ringProblem } from '../support/a11y.ts';
+import { launchBrowser, skipBrowserTests, type Browser } from '../support/browser.ts';
+import { PAGES, SCREENS, type Scheme } from '../support/wiki-pages.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
 /** Enough Tab presses to reach any control above a long kind table. */

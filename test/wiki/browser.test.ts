@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, screenshotDir, skipBrowserTests, type Browser } from './browser.ts';
+import { launchBrowser, screenshotDir, skipBrowserTests, type Browser } from '../support/browser.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const OAKS = ['Oak Tree', 'Northern Red Oak', 'Chestnut Oak', 'Scarlet Oak', 'White Oak', 'Silky Oak'];

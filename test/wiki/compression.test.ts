@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
-import { decodeBody } from '../reliability/builds.ts';
+import { decodeBody } from '../support/builds.ts';
 import { rawRequest } from '../support/http.ts';
 import { distDir, type Runtime, startRuntime } from '../support/runtimes.ts';
-import { PAGES } from './pages.ts';
+import { PAGES } from '../support/wiki-pages.ts';
 
 let runtime: Runtime;
 beforeAll(async () => {

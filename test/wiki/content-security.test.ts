@@ -6,8 +6,8 @@
 // appear).
 import type { ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, skipBrowserTests, type Browser } from './browser.ts';
-import { PAGES, SCREENS, type Scheme } from './pages.ts';
+import { launchBrowser, skipBrowserTests, type Browser } from '../support/browser.ts';
+import { PAGES, SCREENS, type Scheme } from '../support/wiki-pages.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
 
 /** A tab and what the policy refused in it since the last look. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { parseHeaderRules } from '../../src/server/static-site.ts';
 import { runtimeNames, startRuntime, type Runtime } from '../support/runtimes.ts';
 

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { toolNames } from '../../src/contract/mcp/tools.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { builtPages } from '../support/built-pages.ts';

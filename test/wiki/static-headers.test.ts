@@ -3,10 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { PUBLISHED_BUNDLES, type Latest } from '../../src/contract/bundle-layout.ts';
 import { parseHeaderRules } from '../../src/server/static-site.ts';
-import { PAGES } from './pages.ts';
+import { PAGES } from '../support/wiki-pages.ts';
 import { contractRuntimeNames, distDir, startRuntime, type Runtime } from '../support/runtimes.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { siteConfig } from '../../src/build/astro-config.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { projectDir } from '../../src/build/site.ts';
+import { projectDir } from '../../src/cli/project-dir.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { builtPages } from '../support/built-pages.ts';
 

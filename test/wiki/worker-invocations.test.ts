@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { INVOCATIONS_PATH } from '../../src/contract/bucket-layout.ts';
 import { startRuntime, type Runtime } from '../support/runtimes.ts';
-import { launchBrowser, skipBrowserTests, type Browser } from './browser.ts';
+import { launchBrowser, skipBrowserTests, type Browser } from '../support/browser.ts';
 
 const TOKEN = 'worker-invocations-test-token';
 

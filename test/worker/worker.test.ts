@@ -3,8 +3,7 @@
 // fast checks of what only the Worker does, beside the slower runs in workerd
 // (test/edge/contract.test.ts, test/reliability/faults.test.ts).
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -33,6 +32,7 @@ import { routeBody, routeBytes } from '../support/dist-routes.ts';
 import { CONTRACT_FAILURE, failureSeen } from '../support/failure-answer.ts';
 import { type MemoryBucket, memoryBucket } from '../support/memory-bucket.ts';
 import { distDir } from '../support/runtimes.ts';
+import { temporaryFolder } from '../support/temporary-folders.ts';
 
 /** What these tests give the Worker: the assets binding and the plaintext tokens. */
 interface StandInEnv {
@@ -477,7 +477,7 @@ describe('the R2 mode', () => {
 
   /** The next build: the same data with one shard naming one more body, so a new shard, scope root and deploy. */
   function nextBuild(): string {
-    const next = mkdtempSync(join(tmpdir(), 'worker-next-'));
+    const next = temporaryFolder('worker-next-');
     for (const dir of [INDEX_DIR, BODIES_DIR]) cpSync(join(distDir, dir), join(next, dir), { recursive: true });
     const body = 'a body only the next build has';
     const sha256 = createHash('sha256').update(body).digest('hex');

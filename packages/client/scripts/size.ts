@@ -1,11 +1,11 @@
 // `npm run client:size`: what the online client costs a web page or a Worker, measured as a
 // bundler ships it: packages/client/dist/index.js and the chunks it imports, minified
 // (esbuild) and gzipped (level 9). The package's promise: under CLIENT_SIZE_LIMIT.
-import '../../../src/schema/node-check.ts';
+import '../../../src/cli/node-check.ts';
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
-import { projectVersion } from '../../../src/contract/project-version.ts';
-import { CommandError, type CommandSpec, runMain } from '../../../src/schema/command-line.ts';
+import { projectVersion } from '../../../src/cli/project-version.ts';
+import { CommandError, type CommandSpec, runMain } from '../../../src/cli/command-line.ts';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 

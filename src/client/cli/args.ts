@@ -2,7 +2,7 @@
 // request, so a mistake is a usage error (exit status 2) with a message that says which.
 import { parseArgs } from 'node:util';
 import { kindIds, type KindId } from '../../schema/kind-ids.ts';
-import { argumentProblem, UsageError } from '../../schema/command-line.ts';
+import { argumentProblem, UsageError } from '../../cli/command-line.ts';
 import { asSha256, notASha256 } from '../digest.ts';
 
 export type Command =
@@ -24,7 +24,7 @@ export interface Invocation {
 }
 
 // One kind of usage error for every command of the project.
-export { UsageError } from '../../schema/command-line.ts';
+export { UsageError } from '../../cli/command-line.ts';
 
 const isKind = (word: string | undefined): word is KindId => kindIds.some((kind) => kind === word);
 const KINDS = kindIds.join(', ');

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `treefarm` executable (the package's bin): runs the CLI on this process, on a Node it
 // runs on (the package's engines), or says which it needs.
-import { nodeProblem } from '../../schema/supported-node.ts';
+import { nodeProblem } from '../../cli/supported-node.ts';
 import { CLIENT_MINIMUM_NODE, run } from './main.ts';
 
 const problem = nodeProblem(process.versions.node, { minimum: CLIENT_MINIMUM_NODE, command: 'treefarm' });

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { HEALTH_PATH } from '../../contract/health.ts';
 import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
-import { environmentHelp } from '../../schema/command-line.ts';
+import { environmentHelp } from '../../cli/command-line.ts';
 import type { ReleaseSummary } from '../../schema/releases.ts';
 import { openBundle } from '../bundle.ts';
 import { NotFoundError } from '../errors.ts';

@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
-import { CommandError } from '../../schema/command-line.ts';
+import { CommandError } from '../../cli/command-line.ts';
 import { documented, readEnvironment, variable } from '../../schema/environment.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { openBundle } from '../bundle.ts';
