@@ -107,6 +107,39 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     await page.close();
   });
 
+  test('a result shows what a player reads: no search keys under it', async () => {
+    const page = await open('/search/?q=oak');
+    const first = page.locator('.pagefind-ui__result').first();
+    await first.locator('.pagefind-ui__result-excerpt').waitFor();
+    await expect(first.textContent()).resolves.not.toMatch(/oaktree|Keys/i);
+    await page.close();
+  });
+
+  test('a typo offers the record it was meant for: "sequioa" -> Did you mean Giant Sequoia?', async () => {
+    problems.length = 0;
+    const page = await open('/search/?q=sequioa');
+    const offer = page.getByRole('status').filter({ hasText: 'Did you mean' });
+    await expect(offer.textContent()).resolves.toBe('Did you mean Giant Sequoia?');
+    await offer.getByRole('link', { name: 'Giant Sequoia' }).click();
+    const result = page.locator('.pagefind-ui__result-link').first();
+    await result.waitFor();
+    await expect(result.textContent()).resolves.toBe('Giant Sequoia');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test("the kind facets count the search's results, and list no kind without one", async () => {
+    const page = await open('/search/?q=oak');
+    const facets = page.locator('.pagefind-ui__filter-value');
+    await page.locator('.pagefind-ui__result').first().waitFor();
+    await expect(facets.allInnerTexts()).resolves.toEqual(['Trees (7)']);
+    await page.locator('.pagefind-ui__search-input').fill('sequioa');
+    await page.getByText('No results for sequioa').waitFor();
+    await expect(facets.count()).resolves.toBe(0);
+    await expect(page.locator('.pagefind-ui__filter-panel').isVisible()).resolves.toBe(false);
+    await page.close();
+  });
+
   test('a kind table sorts by a column from the keyboard, and reverses', async () => {
     const page = await open('/trees/');
     const table = page.locator('table[data-sortable]');
