@@ -225,9 +225,20 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     });
 
+    test('it opens on a farm at its start: the one tree of level 1, no money, the first upgrade', async () => {
+      const page = await openPlanner();
+      await expect(page.getByLabel('Your tree level').inputValue()).resolves.toBe('1');
+      await expect(page.getByLabel('Your money').inputValue()).resolves.toBe('0');
+      await expect(levels(page)).resolves.toEqual([1]);
+      await expect(page.locator('#planner-summary').textContent()).resolves.toMatch(/^1 tree within reach/);
+      await expect(page.locator('#planner-next').textContent()).resolves.toMatch(/^Next upgrade: .* \(level 2\)/);
+      await page.close();
+    });
+
     test('changing the money changes which trees are ranked', async () => {
       problems.length = 0;
       const page = await openPlanner();
+      await page.getByLabel('Your money').fill('');
       await expect(levels(page)).resolves.toHaveLength(106);
       await page.getByLabel('Your money').fill('30000');
       await expect(levels(page)).resolves.toEqual([3, 2, 1]);
@@ -288,14 +299,14 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     });
 
-    test('without JavaScript: every tree ranked on a normal plot, and no form', async () => {
+    test('without JavaScript: the opening plan as the script shows it, and no form', async () => {
       const page = await browser.context.newPage();
       await page.route('**/*.js', (route) => route.abort());
       await page.goto(`${server.url}/planner/`);
-      await expect(levels(page)).resolves.toEqual(Array.from({ length: 106 }, (_unused, index) => 106 - index));
+      await expect(levels(page)).resolves.toEqual([1]);
       await expect(page.locator('#planner').isVisible()).resolves.toBe(false);
       await expect(page.locator('#planner-caption-note').textContent()).resolves.toBe(
-        'On the level 1 plot (100%), from level 1, with no money limit.',
+        'On the level 1 plot (100%), from level 1, with $0.',
       );
       await page.close();
     });
