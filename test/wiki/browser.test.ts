@@ -188,6 +188,25 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     }
   });
+  test("a phone's header is two rows at 390 px: the name beside the search box, then the sections in one line", async () => {
+    const page = await open('/trees/oak-tree/', { width: 390, height: 844 });
+    const rows = await page.evaluate(() => {
+      const top = (element: Element | null) => Math.round(element?.getBoundingClientRect().top ?? -1);
+      const middle = (element: Element | null) => {
+        const box = element?.getBoundingClientRect();
+        return box ? Math.round(box.top + box.height / 2) : -1;
+      };
+      return {
+        bar: Math.abs(middle(document.querySelector('.brand')) - middle(document.querySelector('#header-search'))) <= 2,
+        sections: new Set([...document.querySelectorAll('.site-header nav li')].map(top)).size,
+      };
+    });
+    expect(rows).toEqual({ bar: true, sections: 1 });
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Downloads' }).click();
+    await page.waitForURL(/\/downloads\/$/);
+    await page.close();
+  });
+
   describe('the planner', () => {
     /** The ranking as the player sees it: "rank | tree | level | profit per hour | cost | payback" per row. */
     const ranking = (page: Page) =>
