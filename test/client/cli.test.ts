@@ -158,14 +158,14 @@ describe('offline: --bundle <file>', () => {
   });
 
   test('not found in the bundle: exit status 1', async () => {
-    expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /could not be found/);
+    expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /Nothing in trees has/);
   });
 
   test('a misspelt name in the bundle names the nearest, as the suggestions do', async () => {
     expectOneLineError(
       await treefarm(['trees', 'sequioa', '--bundle', bundle('tar.gz')]),
       1,
-      /could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)/,
+      /Nothing in trees has .* The nearest: (.*, )?Giant Sequoia \(level \d+\)/,
     );
   });
 
@@ -184,11 +184,11 @@ describe('offline: --bundle <file>', () => {
 });
 
 describe('not found: exit status 1', () => {
-  test('a name no tree has prints the API message', async () => {
+  test('a name no tree has says what was searched, in words that name no IDs', async () => {
     expectOneLineError(
       await treefarm(['trees', 'unicorn']),
       1,
-      /^treefarm: The requested tree could not be found with the provided query\./,
+      'treefarm: Nothing in trees has the name, earlier name or level "unicorn".\n',
     );
   });
 
@@ -196,7 +196,7 @@ describe('not found: exit status 1', () => {
     expectOneLineError(
       await treefarm(['trees', 'sequioa']),
       1,
-      /^treefarm: The requested tree could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)\.\n$/,
+      /^treefarm: Nothing in trees has .* The nearest: (.*, )?Giant Sequoia \(level \d+\)\.\n$/,
     );
   });
 });
