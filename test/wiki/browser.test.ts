@@ -188,7 +188,7 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     }
   });
-  test("a phone's header is two rows at 390 px: the name beside the search box, then the sections in one line", async () => {
+  test("a phone's header is two rows at 390 px: the name and search box, then the sections in a line", async () => {
     const page = await open('/trees/oak-tree/', { width: 390, height: 844 });
     const rows = await page.evaluate(() => {
       const top = (element: Element | null) => Math.round(element?.getBoundingClientRect().top ?? -1);
