@@ -345,13 +345,13 @@ describe('economics: every tree through the formulas, online and offline', () =>
       expect(row.profitPerHour).toBeGreaterThan(normal[index]?.profitPerHour ?? 0);
   });
 
-  test('as a table: a row per tree under the figures, level 1 with no payback', async () => {
+  test('as a table: a row per tree under the figures, decimals per column, level 1 with no payback', async () => {
     const { code, stdout } = await treefarm(['economics', '--bundle', bundle('zip')]);
     const lines = stdout.trimEnd().split('\n');
     expect(code).toBe(0);
     expect(lines[0]?.trim().split(/ +/)).toEqual(FIELDS);
     expect(lines).toHaveLength(2 + trees.length);
-    expect(lines[2]?.trim().split(/ {2,}/)).toEqual(['African Juniper', '1', '714', '645', '38,700', '0']);
+    expect(lines[2]?.trim().split(/ {2,}/)).toEqual(['African Juniper', '1', '714', '645', '38,700.000', '0']);
   });
 
   test('a plot level no plot has: exit status 2, naming the levels', async () => {
