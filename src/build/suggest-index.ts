@@ -33,10 +33,16 @@ const GROUP_CAP = 2 * SUGGESTION_LIMIT;
 
 const prefixesOf = (key: string) => Array.from({ length: key.length }, (_, index) => key.slice(0, index + 1));
 
+/** What the index is made of: each record's content (its level and name) and its search keys. */
+export type SuggestEntry = Pick<ContentEntry, 'data' | 'keys'>;
+
 /** The name of an entry's record, when its kind has names. */
-function nameOf(entry: ContentEntry): string | undefined {
+function nameOf(entry: SuggestEntry): string | undefined {
   return 'name' in entry.data ? entry.data.name : undefined;
 }
+
+const suggestionsOf = (entries: readonly SuggestEntry[]) =>
+  entries.map((entry) => suggestionOf({ level: entry.data.level, name: nameOf(entry) }));
 
 export interface SuggestIndexOptions {
   /** A near-miss shard is split by the next character of its variants once it would pass this size. */
@@ -46,10 +52,10 @@ export interface SuggestIndexOptions {
 /** Every route of a kind's suggestion index, in a fixed order. */
 export function* suggestRoutes(
   kind: Kind,
-  entries: readonly ContentEntry[],
+  entries: readonly SuggestEntry[],
   { shardSplitBytes = SHARD_SPLIT_BYTES }: SuggestIndexOptions = {},
 ): Generator<ApiRoute> {
-  const suggestions = entries.map((entry) => suggestionOf({ level: entry.data.level, name: nameOf(entry) }));
+  const suggestions = suggestionsOf(entries);
   const answer = (positions: Iterable<number>) =>
     suggestBody(
       kind.noun,
@@ -66,6 +72,14 @@ export function* suggestRoutes(
   for (const [shard, text] of nearShards(entries, suggestions, shardSplitBytes)) {
     yield { route: suggestShardRoute(kind.id, shard), body: text, indexOnly: true };
   }
+}
+
+/**
+ * A kind's near-miss shards alone, by prefix, as the text of each: the same shards as the API's
+ * (suggestShardRoute), which the wiki's search page publishes for its "Did you mean".
+ */
+export function nearShardTexts(entries: readonly SuggestEntry[]): Map<string, string> {
+  return nearShards(entries, suggestionsOf(entries), SHARD_SPLIT_BYTES);
 }
 
 /** Makes a kind's suggestion routes from its entries in list order. */
@@ -91,7 +105,7 @@ export function suggestRoutesKeepingLast(): SuggestRoutes {
 }
 
 /** Each prefix of a level written in decimal -> the records whose level starts with it. */
-function levelPrefixes(entries: readonly ContentEntry[]): Map<string, number[]> {
+function levelPrefixes(entries: readonly SuggestEntry[]): Map<string, number[]> {
   const byPrefix = new Map<string, number[]>();
   entries.forEach((entry, position) => {
     for (const prefix of prefixesOf(String(entry.data.level))) {
@@ -104,7 +118,7 @@ function levelPrefixes(entries: readonly ContentEntry[]): Map<string, number[]> 
 }
 
 /** Each prefix of a name, word or alias key -> the records of groups a to d, each in list order. */
-function keyPrefixes(entries: readonly ContentEntry[]): Map<string, Groups> {
+function keyPrefixes(entries: readonly SuggestEntry[]): Map<string, Groups> {
   const byPrefix = new Map<string, Groups>();
   const add = (prefix: string, group: 0 | 1 | 2 | 3, position: number) => {
     let groups = byPrefix.get(prefix);
@@ -149,7 +163,7 @@ interface VariantIndex {
 }
 
 /** The near-miss index of every word and name key. */
-function variantIndex(entries: readonly ContentEntry[]): VariantIndex {
+function variantIndex(entries: readonly SuggestEntry[]): VariantIndex {
   const keysOf = new Map<string, string[]>();
   const positionsOf = new Map<string, number[]>();
   entries.forEach((entry, position) => {
@@ -180,7 +194,7 @@ function variantIndex(entries: readonly ContentEntry[]): VariantIndex {
  * one (see shardHolding).
  */
 function nearShards(
-  entries: readonly ContentEntry[],
+  entries: readonly SuggestEntry[],
   suggestions: readonly Suggestion[],
   splitBytes: number,
 ): Map<string, string> {

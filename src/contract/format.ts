@@ -19,9 +19,19 @@ export function formatCompact(value: number): string {
   return `${trimZeros(scaled.toFixed(3))}${SUFFIXES[tier]}`;
 }
 
-/** In-game dollars as the game shows them: "$999", "$11.5K", "$1.064M". */
-export function formatMoney(dollars: number): string {
-  return `${dollars < 0 ? '-' : ''}$${formatCompact(Math.abs(dollars))}`;
+/**
+ * Money as players count it: whole dollars from $1,000 ("$2,471,839,756", never "…,755.7"),
+ * cents below, always two of them ("$2.01", "$70.60"): the cost of one log of capacity is cents.
+ */
+function dollars(value: number, large: (whole: number) => string): string {
+  const amount = Math.abs(value) >= 1000 ? Math.round(Math.abs(value)) : Math.round(Math.abs(value) * 100) / 100;
+  const digits = amount >= 1000 ? large(amount) : Number.isInteger(amount) ? String(amount) : CENTS.format(amount);
+  return `${value < 0 && amount !== 0 ? '-' : ''}$${digits}`;
+}
+
+/** In-game dollars as the game shows them: "$999", "$70.60", "$11.5K", "$1.064M". */
+export function formatMoney(value: number): string {
+  return dollars(value, formatCompact);
 }
 
 /** Seconds as the game shows them: 61 as "1m 1s", 3600 as "1h"; fractions are rounded. */
@@ -45,6 +55,7 @@ export function formatDuration(seconds: number): string {
 // One formatter for the build: toLocaleString with options makes a new one per call, which
 // was a tenth of a 10,000-record build's CPU.
 const EXACT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const CENTS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Digits grouped by thousands, up to two decimals: 23619637994 as "23,619,637,994". */
 export function formatExact(value: number): string {
@@ -80,7 +91,7 @@ export function shown(unit: Unit, value: number): string {
 export function exact(unit: Unit, value: number): string {
   switch (unit) {
     case 'money':
-      return `${value < 0 ? '-' : ''}$${formatExact(Math.abs(value))}`;
+      return dollars(value, formatExact);
     case 'seconds':
       return `${formatExact(value)} s`;
     case 'hours':

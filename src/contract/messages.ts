@@ -25,7 +25,8 @@ export const errorBody = (message: string): string => JSON.stringify({ error: tr
 
 export const TOKEN_REQUIRED_BODY = errorBody('An API token is required. Send it in the Authorization header.');
 export const TOKEN_INVALID_BODY = errorBody('The provided API token is not valid.');
-const endpoints = kindIds.map((id) => `/api/${id}`);
+/** Every endpoint of the API, as the unknown endpoint's 404 lists them: the kinds, then the releases. */
+const endpoints = [...kindIds.map((id) => `/api/${id}`), '/api/releases'];
 export const UNKNOWN_ENDPOINT_BODY = errorBody(
   `Unknown endpoint. The endpoints are ${endpoints.slice(0, -1).join(', ')} and ${endpoints.at(-1)}.`,
 );

@@ -1,5 +1,5 @@
 // The planner page's model: from the trees, the plots and the player's inputs to the words and
-// figures the page shows. The page renders it at build time (a normal plot, no money limit) and
+// figures the page shows. The page renders it at build time (the opening plan, openingPlan) and
 // its script renders it again in the browser as the inputs change, so both show the same thing.
 // No schema library and no Node module here: the browser bundle imports this file.
 import {
@@ -101,6 +101,25 @@ const figure = (unit: 'money' | 'hours', value: number): Figure => ({
 const money = (value: number) => shown('money', value);
 const NO_PAYBACK: Figure = { text: 'never', exact: 'never: it earns no more per hour than the tree below' };
 const FIRST_LEVEL: Figure = { text: '—', exact: 'level 1 is where the farm starts' };
+
+/** What the planner opens on: inputs and the plot they name. */
+export interface OpeningPlan {
+  level: number;
+  plot: PlotFigures | undefined;
+  money: number;
+}
+
+/**
+ * The planner opens on a farm at its start: the lowest tree, the normal plot, and no money saved
+ * yet, a plan every player has had (docs/planner.md). It ranks the one tree the player has and
+ * names the first upgrade, its cost and payback; "no money limit" ranked every tree, a plan
+ * no player has.
+ */
+export function openingPlan({ trees, plots }: PlannerData): OpeningPlan {
+  const level = trees.reduce((lowest, tree) => Math.min(lowest, tree.level), trees[0]?.level ?? 1);
+  const plot = plots.find((candidate) => candidate.growthSpeed === NORMAL_GROWTH_SPEED) ?? plots[0];
+  return { level, plot, money: 0 };
+}
 
 export function plotLabel(plot: PlotFigures): string {
   const speed = plot.growthSpeed === NORMAL_GROWTH_SPEED ? '100%, normal' : `${plot.growthSpeed}%`;

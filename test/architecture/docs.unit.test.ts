@@ -146,3 +146,9 @@ test('docs/architecture.md cites files, folders and names (the checks have somet
   expect(spans.filter((span) => TREE_ROOTS.test(span)).length).toBeGreaterThan(20);
   expect(spans.filter((span) => CODE_NAME.test(span)).length).toBeGreaterThan(10);
 });
+
+// BENCHMARKS.md is a results page (CONTRIBUTING.md, "Where the docs live"): per bench what, the command,
+// the latest figures and the goal; how each figure came to be stays in git.
+test('BENCHMARKS.md is at most 400 lines', () => {
+  expect(textOf('BENCHMARKS.md').trimEnd().split('\n').length).toBeLessThanOrEqual(400);
+});

@@ -158,14 +158,14 @@ describe('offline: --bundle <file>', () => {
   });
 
   test('not found in the bundle: exit status 1', async () => {
-    expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /could not be found/);
+    expectOneLineError(await treefarm(['trees', 'unicorn', '--bundle', bundle('zip')]), 1, /Nothing in trees has/);
   });
 
   test('a misspelt name in the bundle names the nearest, as the suggestions do', async () => {
     expectOneLineError(
       await treefarm(['trees', 'sequioa', '--bundle', bundle('tar.gz')]),
       1,
-      /could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)/,
+      /Nothing in trees has .* The nearest: (.*, )?Giant Sequoia \(level \d+\)/,
     );
   });
 
@@ -184,11 +184,11 @@ describe('offline: --bundle <file>', () => {
 });
 
 describe('not found: exit status 1', () => {
-  test('a name no tree has prints the API message', async () => {
+  test('a name no tree has says what was searched, in words that name no IDs', async () => {
     expectOneLineError(
       await treefarm(['trees', 'unicorn']),
       1,
-      /^treefarm: The requested tree could not be found with the provided query\./,
+      'treefarm: Nothing in trees has the name, earlier name or level "unicorn".\n',
     );
   });
 
@@ -196,7 +196,7 @@ describe('not found: exit status 1', () => {
     expectOneLineError(
       await treefarm(['trees', 'sequioa']),
       1,
-      /^treefarm: The requested tree could not be found .* The nearest: (.*, )?Giant Sequoia \(level \d+\)\.\n$/,
+      /^treefarm: Nothing in trees has .* The nearest: (.*, )?Giant Sequoia \(level \d+\)\.\n$/,
     );
   });
 });
@@ -345,13 +345,13 @@ describe('economics: every tree through the formulas, online and offline', () =>
       expect(row.profitPerHour).toBeGreaterThan(normal[index]?.profitPerHour ?? 0);
   });
 
-  test('as a table: a row per tree under the figures, level 1 with no payback', async () => {
+  test('as a table: a row per tree under the figures, decimals per column, level 1 with no payback', async () => {
     const { code, stdout } = await treefarm(['economics', '--bundle', bundle('zip')]);
     const lines = stdout.trimEnd().split('\n');
     expect(code).toBe(0);
     expect(lines[0]?.trim().split(/ +/)).toEqual(FIELDS);
     expect(lines).toHaveLength(2 + trees.length);
-    expect(lines[2]?.trim().split(/ {2,}/)).toEqual(['African Juniper', '1', '714', '645', '38,700', '0']);
+    expect(lines[2]?.trim().split(/ {2,}/)).toEqual(['African Juniper', '1', '714', '645', '38,700.000', '0']);
   });
 
   test('a plot level no plot has: exit status 2, naming the levels', async () => {

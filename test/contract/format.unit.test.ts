@@ -31,7 +31,10 @@ describe('money is shown as the game shows it', () => {
   });
   test('a value that rounds up to the next thousand takes the next suffix', () =>
     expect(formatMoney(999_999.6)).toBe('$1M'));
-  test('cents below a thousand show at most two decimals', () => expect(formatMoney(12.345)).toBe('$12.35'));
+  test('cents below a thousand show two decimals', () => {
+    expect(formatMoney(12.345)).toBe('$12.35');
+    expect(formatMoney(70.6)).toBe('$70.60');
+  });
 });
 
 describe('counts are compact with the same suffixes', () => {
@@ -47,6 +50,16 @@ describe('exact values keep every digit', () => {
     expect(exact('percent', 104)).toBe('104%');
   });
   test('derived fractions keep two decimals', () => expect(exact('decimal', 0.43751)).toBe('0.44'));
+  test('money from a thousand dollars is whole dollars: no "$2,471,839,755.7"', () => {
+    expect(exact('money', 2_471_839_755.7)).toBe('$2,471,839,756');
+    expect(exact('money', 999.996)).toBe('$1,000');
+    expect(formatMoney(999.996)).toBe('$1K');
+  });
+  test('money below a thousand dollars shows its cents as two digits', () => {
+    expect(exact('money', 2.01)).toBe('$2.01');
+    expect(exact('money', 70.6)).toBe('$70.60');
+    expect(exact('money', -0.001)).toBe('$0');
+  });
 });
 
 describe('every unit has a short form', () => {

@@ -25,7 +25,7 @@ const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').di
 
 const UNKNOWN_ENDPOINT_MESSAGE = [
   'Unknown endpoint.',
-  'The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, /api/storages and /api/vehicles.',
+  'The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, /api/storages, /api/vehicles and /api/releases.',
 ].join(' ');
 const TOKEN_REQUIRED = '{"error":true,"message":"An API token is required. Send it in the Authorization header."}';
 const TOKEN_INVALID = '{"error":true,"message":"The provided API token is not valid."}';

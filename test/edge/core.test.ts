@@ -179,7 +179,7 @@ describe('answers to /api/', () => {
           stored: fixedFile(
             errorText(
               'Unknown endpoint. The endpoints are /api/trees, /api/cutters, /api/gifts, /api/plots, ' +
-                '/api/storages and /api/vehicles.',
+                '/api/storages, /api/vehicles and /api/releases.',
             ),
           ),
         },

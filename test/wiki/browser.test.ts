@@ -107,6 +107,39 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     await page.close();
   });
 
+  test('a result shows what a player reads: no search keys under it', async () => {
+    const page = await open('/search/?q=oak');
+    const first = page.locator('.pagefind-ui__result').first();
+    await first.locator('.pagefind-ui__result-excerpt').waitFor();
+    await expect(first.textContent()).resolves.not.toMatch(/oaktree|Keys/i);
+    await page.close();
+  });
+
+  test('a typo offers the record it was meant for: "sequioa" -> Did you mean Giant Sequoia?', async () => {
+    problems.length = 0;
+    const page = await open('/search/?q=sequioa');
+    const offer = page.getByRole('status').filter({ hasText: 'Did you mean' });
+    await expect(offer.textContent()).resolves.toBe('Did you mean Giant Sequoia?');
+    await offer.getByRole('link', { name: 'Giant Sequoia' }).click();
+    const result = page.locator('.pagefind-ui__result-link').first();
+    await result.waitFor();
+    await expect(result.textContent()).resolves.toBe('Giant Sequoia');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test("the kind facets count the search's results, and list no kind without one", async () => {
+    const page = await open('/search/?q=oak');
+    const facets = page.locator('.pagefind-ui__filter-value');
+    await page.locator('.pagefind-ui__result').first().waitFor();
+    await expect(facets.allInnerTexts()).resolves.toEqual(['Trees (7)']);
+    await page.locator('.pagefind-ui__search-input').fill('sequioa');
+    await page.getByText('No results for sequioa').waitFor();
+    await expect(facets.count()).resolves.toBe(0);
+    await expect(page.locator('.pagefind-ui__filter-panel').isVisible()).resolves.toBe(false);
+    await page.close();
+  });
+
   test('a kind table sorts by a column from the keyboard, and reverses', async () => {
     const page = await open('/trees/');
     const table = page.locator('table[data-sortable]');
@@ -155,6 +188,25 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     }
   });
+  test("a phone's header is two rows at 390 px: the name and search box, then the sections in a line", async () => {
+    const page = await open('/trees/oak-tree/', { width: 390, height: 844 });
+    const rows = await page.evaluate(() => {
+      const top = (element: Element | null) => Math.round(element?.getBoundingClientRect().top ?? -1);
+      const middle = (element: Element | null) => {
+        const box = element?.getBoundingClientRect();
+        return box ? Math.round(box.top + box.height / 2) : -1;
+      };
+      return {
+        bar: Math.abs(middle(document.querySelector('.brand')) - middle(document.querySelector('#header-search'))) <= 2,
+        sections: new Set([...document.querySelectorAll('.site-header nav li')].map(top)).size,
+      };
+    });
+    expect(rows).toEqual({ bar: true, sections: 1 });
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Downloads' }).click();
+    await page.waitForURL(/\/downloads\/$/);
+    await page.close();
+  });
+
   describe('the planner', () => {
     /** The ranking as the player sees it: "rank | tree | level | profit per hour | cost | payback" per row. */
     const ranking = (page: Page) =>
@@ -192,9 +244,20 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     });
 
+    test('it opens on a farm at its start: the one tree of level 1, no money, the first upgrade', async () => {
+      const page = await openPlanner();
+      await expect(page.getByLabel('Your tree level').inputValue()).resolves.toBe('1');
+      await expect(page.getByLabel('Your money').inputValue()).resolves.toBe('0');
+      await expect(levels(page)).resolves.toEqual([1]);
+      await expect(page.locator('#planner-summary').textContent()).resolves.toMatch(/^1 tree within reach/);
+      await expect(page.locator('#planner-next').textContent()).resolves.toMatch(/^Next upgrade: .* \(level 2\)/);
+      await page.close();
+    });
+
     test('changing the money changes which trees are ranked', async () => {
       problems.length = 0;
       const page = await openPlanner();
+      await page.getByLabel('Your money').fill('');
       await expect(levels(page)).resolves.toHaveLength(106);
       await page.getByLabel('Your money').fill('30000');
       await expect(levels(page)).resolves.toEqual([3, 2, 1]);
@@ -255,14 +318,14 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
       await page.close();
     });
 
-    test('without JavaScript: every tree ranked on a normal plot, and no form', async () => {
+    test('without JavaScript: the opening plan as the script shows it, and no form', async () => {
       const page = await browser.context.newPage();
       await page.route('**/*.js', (route) => route.abort());
       await page.goto(`${server.url}/planner/`);
-      await expect(levels(page)).resolves.toEqual(Array.from({ length: 106 }, (_unused, index) => 106 - index));
+      await expect(levels(page)).resolves.toEqual([1]);
       await expect(page.locator('#planner').isVisible()).resolves.toBe(false);
       await expect(page.locator('#planner-caption-note').textContent()).resolves.toBe(
-        'On the level 1 plot (100%), from level 1, with no money limit.',
+        'On the level 1 plot (100%), from level 1, with $0.',
       );
       await page.close();
     });

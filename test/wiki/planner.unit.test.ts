@@ -8,6 +8,7 @@ import { plan, treeEconomics } from '../../src/contract/economics.ts';
 import type { Tree } from '../../src/schema/records.ts';
 import {
   inputsNote,
+  openingPlan,
   PLANNER_ROWS,
   plannerData,
   plannerFile,
@@ -24,6 +25,25 @@ const trees: PlannerTree[] = content.entries.trees.map((entry) => {
   return { name, href: `/trees/${entry.slug}/`, level, growthTime, logCount, logValue, saplingCost, upgradeCost };
 });
 const allMoney = Number.POSITIVE_INFINITY;
+
+describe('the plan the planner opens on', () => {
+  const plots = content.entries.plots.map(({ data }) => {
+    const { level, growthSpeed } = data as { level: number; growthSpeed: number };
+    return { level, growthSpeed };
+  });
+  const opening = openingPlan({ trees, plots });
+
+  test('a farm at its start: the level 1 tree on the level 1 plot (100%), no money saved yet', () => {
+    expect(opening).toEqual({ level: 1, plot: { level: 1, growthSpeed: 100 }, money: 0 });
+  });
+
+  test('it ranks the one tree the player has and names the first upgrade, not every tree', () => {
+    const view = plannerView(trees, { level: opening.level, growthSpeed: 100, money: opening.money });
+    expect(view.rows.map((row) => row.name)).toEqual(['African Juniper']);
+    expect(view.summary).toMatch(/^1 tree within reach; the best is African Juniper \(level 1\)/);
+    expect(view.next).toMatch(/^Next upgrade: American Arborvitae \(level 2\) for \$11\.5K; your money does not/);
+  });
+});
 
 describe('the ranking', () => {
   test('with no money limit, every tree, best profit per hour first, as the formulas rank them', () => {

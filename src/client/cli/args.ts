@@ -11,7 +11,8 @@ export type Command =
   | { name: 'releases' }
   | { name: 'economics'; plot: number | undefined }
   | { name: 'mcp' }
-  | { name: 'help' }
+  /** The general help, or a command's own (`treefarm mcp --help`). */
+  | { name: 'help'; topic?: 'mcp' }
   | { name: 'version' };
 
 export interface Invocation {
@@ -38,7 +39,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
   }
   const { values, positionals } = parsed;
   const options = { json: values.json ?? false, bundle: values.bundle, url: values.url, sha256: digestOf(values) };
-  if (values.help) return { command: { name: 'help' }, ...options };
+  if (values.help)
+    return { command: positionals[0] === 'mcp' ? { name: 'help', topic: 'mcp' } : { name: 'help' }, ...options };
   if (values.version) return { command: { name: 'version' }, ...options };
   const command = commandOf(positionals, values.plot);
   if (values.plot !== undefined && command.name !== 'economics')

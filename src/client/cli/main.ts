@@ -65,6 +65,21 @@ Economics assumes a tree is replanted at once after each harvest and that cuttin
 and delivering the logs hold nothing back (the game does not publish those rules); upgrade
 payback is the upgrade cost over the profit per hour it adds to the tree one level below.`;
 
+export const MCP_HELP = `Usage: treefarm mcp --bundle <file> [--sha256 <digest> | --url <address>]
+
+Serves an offline bundle's data to an AI assistant: the Model Context Protocol over stdin and
+stdout, until the assistant closes it. Its tools, resources and prompts answer as the API does.
+
+Options:
+  --bundle <file>         the offline bundle (.tar.gz or .zip from /downloads); required
+  --sha256 <digest>       the bundle's SHA-256 as published: any other file is refused
+  --url <address>         the site the answers link to; with no --sha256, the digest it
+                          publishes for the bundle is read from <address>/downloads/latest.json
+  -h, --help              this help
+
+Example (an assistant's MCP settings run this command):
+  treefarm mcp --bundle treefarm-data-<version>.tar.gz`;
+
 export interface Io {
   argv: readonly string[];
   env: Record<string, string | undefined>;
@@ -77,8 +92,12 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
   const err = (text: string) => writeError(printable(text));
   try {
     const { command, json, ...settings } = parseCommandLine(argv);
-    if (command.name === 'help' || command.name === 'version') {
-      out(command.name === 'help' ? HELP : await versions({ ...settings, env }));
+    if (command.name === 'help') {
+      out(command.topic === 'mcp' ? MCP_HELP : HELP);
+      return 0;
+    }
+    if (command.name === 'version') {
+      out(await versions({ ...settings, env }));
       return 0;
     }
     if (command.name === 'mcp') return await serveMcp(settings, env, err);
@@ -102,14 +121,16 @@ export async function run({ argv, env, out: write, err: writeError }: Io): Promi
 }
 
 /**
- * A miss of a search, with the names the API suggests for the same text (typos forgiven):
- * `treefarm trees sequioa` names Giant Sequoia.
+ * A miss of a search in the CLI's words (the API's speaks of IDs, which a search never takes),
+ * with the names the API suggests for the same text (typos forgiven): `treefarm trees sequioa`
+ * names Giant Sequoia.
  */
 async function withNearest(source: Source, command: Command, error: NotFoundError): Promise<NotFoundError> {
   if (command.name !== 'records' || command.search === null) return error;
+  // The kind's id, not its noun: the noun is in the schema registry, which pulls zod in.
+  const miss = `Nothing in ${command.kind} has the name, earlier name or level "${command.search}".`;
   const near = (await source.suggest(command.kind, command.search).catch(() => [])) as Suggestion[];
-  if (near.length === 0) return error;
-  const message = `${error.message} The nearest: ${recordsInWords(near, 5)}.`;
+  const message = near.length === 0 ? miss : `${miss} The nearest: ${recordsInWords(near, 5)}.`;
   return new NotFoundError(message, command.kind, command.search, { request: error.request, response: error.response });
 }
 

@@ -1,0 +1,48 @@
+// "Did you mean" on the search page, by the API's suggestion rule (src/contract/suggest.ts):
+// when Pagefind finds nothing, the names within the query's edit budget, nearer first, read
+// from the same near-miss shards the API reads, which the build publishes for the wiki
+// (src/wiki/near-index.ts) in one file per kind and first character. A query reads the manifest
+// and the files of its variants' first characters (at most three a kind).
+import { classifySearch } from '../contract/search-query.ts';
+import { type NearShard, nearSuggestions, queryVariants } from '../contract/suggest.ts';
+
+/**
+ * The shards are published by the first character of their prefix: at 141 records a file of
+ * two-character roots held about 1 KiB (385 files), a file per kind 360 KiB for one lookup.
+ */
+export const NEAR_ROOT_LENGTH = 1;
+
+/** Each named kind's roots that have shards, in the registry's order of kinds. */
+export type NearManifest = Record<string, string[]>;
+/** Every near-miss shard of one kind whose prefix starts with one root, by prefix. */
+export type NearRoot = Record<string, NearShard>;
+
+export const NEAR_MANIFEST_PATH = '/search/near.json';
+export const nearRootPath = (kind: string, root: string) => `/search/near/${kind}/${encodeURIComponent(root)}.json`;
+
+/** How many names "Did you mean" offers at most. */
+export const DID_YOU_MEAN_LIMIT = 5;
+
+/**
+ * The names a query that found nothing may have meant, nearest first within each kind, kinds
+ * in the manifest's order; none for a query too short for near misses. `read` fetches a
+ * published file's JSON.
+ */
+export async function didYouMean(query: string, read: (path: string) => Promise<unknown>): Promise<string[]> {
+  const text = classifySearch(query);
+  const variants = text.type === 'key' ? queryVariants(text.key) : new Set<string>();
+  if (text.type !== 'key' || variants.size === 0) return [];
+  const manifest = (await read(NEAR_MANIFEST_PATH)) as NearManifest;
+  const roots = new Set([...variants].map((variant) => variant.slice(0, NEAR_ROOT_LENGTH)));
+  const byKind = await Promise.all(
+    Object.entries(manifest).map(async ([kind, published]) => {
+      const files = published.filter((root) => roots.has(root)).map((root) => read(nearRootPath(kind, root)));
+      const shards = new Map<string, NearShard>();
+      for (const file of await Promise.all(files))
+        for (const entry of Object.entries(file as NearRoot)) shards.set(...entry);
+      return nearSuggestions({ key: text.key, isShard: (prefix) => shards.has(prefix) }, shards);
+    }),
+  );
+  const names = byKind.flat().flatMap((suggestion) => ('name' in suggestion ? [suggestion.name] : []));
+  return [...new Set(names)].slice(0, DID_YOU_MEAN_LIMIT);
+}
