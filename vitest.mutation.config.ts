@@ -17,7 +17,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/rate-limit.test.ts',
     'test/edge/client-address.test.ts',
     'test/worker/worker.test.ts',
-    // src/edge/mcp.ts's bounds and errors: the SDK's client against the Node server in-process.
+    // src/apps/mcp/answer.ts's bounds and errors: the SDK's client against the Node server in-process.
     'test/mcp/http.test.ts',
   ],
   contract: [
@@ -37,7 +37,7 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
     'test/build/suggest.property.test.ts',
-    // The MCP tools (src/contract/mcp/) through the SDK's client against the Node server in-process.
+    // The MCP tools (src/apps/mcp/) through the SDK's client against the Node server in-process.
     'test/mcp/http.test.ts',
     // Their answers word for word, over the SDK's in-memory transport.
     'test/mcp/tools.test.ts',

@@ -23,8 +23,8 @@ import {
   PREFLIGHT_HEADERS,
 } from '../contract/headers.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
-import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
-import { toolNames } from '../contract/mcp/tools.ts';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../apps/mcp/bounds.ts';
+import { toolNames } from '../apps/mcp/tools.ts';
 import { LOCAL_ORIGIN, MCP_PATH } from '../contract/paths.ts';
 import { rateLimitPolicy, rateLimitState, TOO_MANY_FROM } from '../contract/rate-limit.ts';
 import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS } from '../schema/environment.ts';

@@ -1,11 +1,11 @@
-// `treefarm mcp --bundle <file>`: the MCP tools (src/contract/mcp) over stdio, for a desktop
+// `treefarm mcp --bundle <file>`: the MCP tools (src/apps/mcp) over stdio, for a desktop
 // assistant without a network. The bundle is verified first (against the published SHA-256 of
 // the archive when given one, and every file against its manifest), then answered through the
 // same resolver as the API, so each tool answers offline exactly as /mcp does online for the
 // bundle's data. Stdout carries only JSON-RPC; what a person should read goes to stderr.
 import { readFile } from 'node:fs/promises';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createMcpServer } from '../contract/mcp/server.ts';
+import { createMcpServer } from '../apps/mcp/server.ts';
 import { bundleIndex, verifyBundle } from './bundle.ts';
 
 /**

@@ -7,9 +7,9 @@
 // request (appTable, which both adapters use). A third app is a contract module (its path,
 // methods and bound), an edge module (the app), one line in MOUNTS and one line in each
 // adapter's table of loaders.
-import { DISCORD_MAX_BODY_BYTES } from '../contract/discord/commands.ts';
+import { DISCORD_MAX_BODY_BYTES } from '../apps/discord/commands.ts';
 import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../contract/headers.ts';
-import { MCP_MAX_BODY_BYTES, MCP_METHODS } from '../contract/mcp/bounds.ts';
+import { MCP_MAX_BODY_BYTES, MCP_METHODS } from '../apps/mcp/bounds.ts';
 import { errorBody } from '../contract/messages.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';

@@ -15,9 +15,9 @@ export type PendingBody = Promise<Buffer | 'too large'>;
 
 /** The apps of the Node server: /mcp always, the Discord app with its public key (checked by the settings). */
 export const serverApps = (discordPublicKey: string | undefined): AppLoaders => ({
-  mcp: async () => (await import('../edge/apps/mcp.ts')).mcpApp,
+  mcp: async () => (await import('../apps/mcp/app.ts')).mcpApp,
   ...(discordPublicKey !== undefined && {
-    discord: async () => (await import('../edge/apps/discord.ts')).discordApp(discordPublicKey),
+    discord: async () => (await import('../apps/discord/app.ts')).discordApp(discordPublicKey),
   }),
 });
 

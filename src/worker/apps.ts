@@ -21,9 +21,9 @@ export function workerApps({ settings, disabled }: WorkerConfiguration): AppTabl
     for (const app of APPS_OF[feature]) off.set(app, featureOff(feature, problem));
   return appTable(
     {
-      mcp: async () => (await import('../edge/apps/mcp.ts')).mcpApp,
+      mcp: async () => (await import('../apps/mcp/app.ts')).mcpApp,
       ...(discordPublicKey !== undefined && {
-        discord: async () => (await import('../edge/apps/discord.ts')).discordApp(discordPublicKey),
+        discord: async () => (await import('../apps/discord/app.ts')).discordApp(discordPublicKey),
       }),
     },
     off,

@@ -14,24 +14,23 @@ const allowed: Record<string, readonly string[]> = {
   // The data's shapes and rules come first; the API contract is stated in their terms.
   schema: [],
   contract: ['schema'],
-  edge: ['schema', 'contract'],
-  client: ['schema', 'contract'],
-  worker: ['edge', 'schema', 'contract'],
-  server: ['edge', 'schema', 'contract'],
+  edge: ['schema', 'contract', 'apps'],
+  client: ['schema', 'contract', 'apps'],
+  worker: ['apps', 'edge', 'schema', 'contract'],
+  server: ['apps', 'edge', 'schema', 'contract'],
   // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It
   // reads its settings where every process does and makes up tokens as the Node server does
   // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
   // contract's names, and checks wrangler.toml's [vars] by the Worker's own rules (worker/settings.ts).
   // Nothing imports it but its own CLIs and tests: no layer lists it.
   cloudflare: ['server', 'worker', 'edge', 'schema', 'contract'],
-  build: ['schema', 'contract'],
+  build: ['apps', 'schema', 'contract'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],
   // Pages reach the build's data only through the wiki.
-  pages: ['wiki', 'schema', 'contract'],
-  // The Discord app's command-line tooling (`npm run discord:register`): it puts the contract's
-  // command list to Discord, and serves nothing, so it needs no edge, server or build.
-  discord: ['schema', 'contract'],
+  pages: ['wiki', 'apps', 'schema', 'contract'],
+  // The edge's apps, each in a folder of its own (src/apps/<name>/).
+  apps: ['edge', 'schema', 'contract'],
 };
 /** Pages that show a document of docs/ (the API page renders docs/api-contract.md): prose, not code. */
 const showsDocs = (file: string, target: string) => layerOf(file) === 'pages' && /^docs\/[\w-]+\.md$/.test(target);

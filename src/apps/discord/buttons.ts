@@ -4,7 +4,7 @@
 // a press sends it back unsigned by the app (Discord signs the interaction, not the id), so it
 // is read as any input: parsed strictly, and a target that is not there is refused.
 import type { APIActionRowComponent, APIButtonComponent } from 'discord-api-types/v10';
-import { BUTTON, COMPONENT } from '../../contract/discord/commands.ts';
+import { BUTTON, COMPONENT } from './commands.ts';
 import { kindIds, type KindId } from '../../schema/kind-ids.ts';
 import { RELEASE_ID } from '../../schema/release-ids.ts';
 

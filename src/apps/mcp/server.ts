@@ -1,5 +1,5 @@
 // The MCP server of the tools (tools.ts), resources (resources.ts) and prompts (prompts.ts)
-// over one RouteIndex: the online edge (src/edge/mcp.ts, one server a request, stateless) and
+// over one RouteIndex: the online edge (src/apps/mcp/answer.ts, one server a request, stateless) and
 // the offline stdio server (src/client/mcp.ts) both make it here, on the SDK's v2 Server,
 // which speaks both eras (2026-07-28 without initialize; 2025-11-25 and older after it). Errors
 // follow the version in use: a malformed request, an unknown method, tool or prompt is a
@@ -20,9 +20,9 @@ import {
   type jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CACHE_FOUND_SECONDS } from '../headers.ts';
-import { isJsonObject } from '../json-object.ts';
-import type { RouteIndex } from '../resolve.ts';
+import { CACHE_FOUND_SECONDS } from '../../contract/headers.ts';
+import { isJsonObject } from '../../contract/json-object.ts';
+import type { RouteIndex } from '../../contract/resolve.ts';
 import { portableSchema } from './portable.ts';
 import {
   completePrompt,

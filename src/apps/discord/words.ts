@@ -1,6 +1,6 @@
 // The app's refusals, in Discord's words: what was wrong, the option to change (as the player
 // sees it in the command), and an example of the command, never a tool's or the API's terms.
-import { COMMAND_EXAMPLES, type CommandName, commandNames } from '../../contract/discord/commands.ts';
+import { COMMAND_EXAMPLES, type CommandName, commandNames } from './commands.ts';
 import { kindById } from '../../schema/kinds.ts';
 import type { KindId } from '../../schema/kind-ids.ts';
 import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';

@@ -2,8 +2,8 @@
 // button was pressed (type 7), or a message only the asker sees; each fitted to Discord's
 // limits (limits.ts). And the MCP tools, which every answer reads through, asked as the app asks.
 import type { APIInteractionResponse } from 'discord-api-types/v10';
-import { EPHEMERAL, RESPONSE } from '../../contract/discord/commands.ts';
-import { runTool, type ToolAnswer, ToolInputError, type ToolName, tools } from '../../contract/mcp/tools.ts';
+import { EPHEMERAL, RESPONSE } from './commands.ts';
+import { runTool, type ToolAnswer, ToolInputError, type ToolName, tools } from '../mcp/tools.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';
 import { fitMessage, type Message } from './limits.ts';
 

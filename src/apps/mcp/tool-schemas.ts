@@ -13,7 +13,7 @@ import {
 } from '../../schema/records.ts';
 import { releaseSummarySchema } from '../../schema/releases.ts';
 import { RELEASE_ID } from '../../schema/release-ids.ts';
-import { MAX_SEARCH_LENGTH } from '../search-query.ts';
+import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';
 
 // Inputs. Each says what it means in the game's words, its unit and its range, and what a
 // wrong one was expected to be (the message a model reads to correct itself). A tool's

@@ -1,5 +1,5 @@
-// The Discord app's slash commands, defined once: the edge answers them (src/edge/discord) and
-// `npm run discord:register` puts this very list to Discord's API (src/discord). Their names
+// The Discord app's slash commands, defined once: the edge answers them (src/apps/discord) and
+// `npm run discord:register` puts this very list to Discord's API (src/apps/discord/cli). Their names
 // and options are fixed (docs/discord.md), so what players type and what the docs say hold.
 // Types from discord-api-types (types only: nothing of it is bundled); the numbers it names
 // are written here as literals, each checked against its enum member by `satisfies`.
@@ -17,8 +17,8 @@ import type {
   RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord-api-types/v10';
 import type { KindId } from '../../schema/kind-ids.ts';
-import { MAX_SEARCH_LENGTH } from '../search-query.ts';
-import type { SUGGESTION_LIMIT } from '../suggest.ts';
+import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';
+import type { SUGGESTION_LIMIT } from '../../contract/suggest.ts';
 
 /** The largest request body the endpoint reads: an interaction is a few KiB. */
 export const DISCORD_MAX_BODY_BYTES = 32 * 1024;

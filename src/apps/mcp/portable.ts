@@ -2,7 +2,7 @@
 // nullable field as a type array (`type: ["number", "null"]`) and an unknown one as `{}`,
 // which some clients' validators and models' tool formats refuse. Here each type array
 // becomes an anyOf of one type each, and each untyped schema the values it stands for.
-import { isJsonObject } from '../json-object.ts';
+import { isJsonObject } from '../../contract/json-object.ts';
 
 type Schema = Record<string, unknown>;
 

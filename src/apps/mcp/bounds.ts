@@ -1,4 +1,4 @@
-// What POST /mcp accepts (src/edge/mcp.ts enforces it; OpenAPI and the docs state it).
+// What POST /mcp accepts (src/apps/mcp/answer.ts enforces it; OpenAPI and the docs state it).
 
 /** A JSON-RPC message to /mcp is at most this long: a tool call's arguments are a few short strings. */
 export const MCP_MAX_BODY_BYTES = 16 * 1024;

@@ -1,14 +1,14 @@
-// What bounds the commands' level options (src/contract/discord/commands.ts): the top farm level
+// What bounds the commands' level options (src/apps/discord/commands.ts): the top farm level
 // and the plots, read from the build in dist/ through the API's own resolver, so the options
 // registered offer exactly the levels the deployment of that build answers.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bodyLayout } from '../contract/body-container.ts';
-import type { CommandBounds } from '../contract/discord/commands.ts';
-import { runTool } from '../contract/mcp/tools.ts';
-import { rootPath, shardPath, storedBodyPath } from '../contract/paths.ts';
-import type { RouteIndex } from '../contract/resolve.ts';
-import { checkRoot, type IndexShard } from '../contract/route-index.ts';
+import { bodyLayout } from '../../../contract/body-container.ts';
+import type { CommandBounds } from '../commands.ts';
+import { runTool } from '../../mcp/tools.ts';
+import { rootPath, shardPath, storedBodyPath } from '../../../contract/paths.ts';
+import type { RouteIndex } from '../../../contract/resolve.ts';
+import { checkRoot, type IndexShard } from '../../../contract/route-index.ts';
 
 /** The routing index of the build in `distDir`, read from its files. */
 function distIndex(distDir: string): RouteIndex {

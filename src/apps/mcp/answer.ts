@@ -1,4 +1,4 @@
-// POST /mcp: the MCP server (src/contract/mcp) over Streamable HTTP, stateless, JSON responses,
+// POST /mcp: the MCP server (src/apps/mcp) over Streamable HTTP, stateless, JSON responses,
 // for a request the core has let through (token checked, counted: see McpHandOff in core.ts).
 // Web-standard Request -> Response, so the Node server and the Worker answer alike. Before the
 // SDK sees a message, the request is held to bounds and each fault is answered with a
@@ -17,12 +17,12 @@ import {
   readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
-import { createMcpServer, initializeFault } from '../contract/mcp/server.ts';
-import { given } from '../contract/mcp/tools.ts';
-import { isJsonObject } from '../contract/json-object.ts';
-import { LOCAL_ORIGIN } from '../contract/paths.ts';
-import type { RouteIndex } from '../contract/resolve.ts';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from './bounds.ts';
+import { createMcpServer, initializeFault } from './server.ts';
+import { given } from './tools.ts';
+import { isJsonObject } from '../../contract/json-object.ts';
+import { LOCAL_ORIGIN } from '../../contract/paths.ts';
+import type { RouteIndex } from '../../contract/resolve.ts';
 
 /** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
 const SERVER_ERROR = -32000;

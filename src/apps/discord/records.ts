@@ -2,7 +2,7 @@
 // button's: the records as embeds (every figure as the API's record has it), a link button to
 // each one's wiki page, and buttons to the previous and next record of the kind.
 import type { APIButtonComponent, APIEmbed, APIEmbedField, APIInteractionResponse } from 'discord-api-types/v10';
-import { MAX_EMBEDS, type CommandName } from '../../contract/discord/commands.ts';
+import { MAX_EMBEDS, type CommandName } from './commands.ts';
 import { type FigureRow, figureDefinitions, recordFigures } from '../../contract/figures.ts';
 import { pagesRoute } from '../../contract/paths.ts';
 import { pageOf, pagesOf, type RecordPage } from '../../contract/record-pages.ts';

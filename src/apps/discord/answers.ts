@@ -1,10 +1,10 @@
 // What the Discord app answers an interaction Discord has signed: a slash command (a record as
 // an embed, the planner, the latest release), a press of one of its buttons, or the choices of
-// an autocomplete. Every answer reads through the MCP tools (src/contract/mcp/tools.ts), which
+// an autocomplete. Every answer reads through the MCP tools (src/apps/mcp/tools.ts), which
 // read through the API's one resolver, and every message is fitted to Discord's limits
 // (limits.ts). Pure and Web-standard.
 import type { APIInteractionResponse } from 'discord-api-types/v10';
-import { type CommandName, commandNames, NAME_COMMANDS, RESPONSE } from '../../contract/discord/commands.ts';
+import { type CommandName, commandNames, NAME_COMMANDS, RESPONSE } from './commands.ts';
 import { stepOf } from './buttons.ts';
 import { changesAnswer, releaseStepAnswer } from './changes.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';

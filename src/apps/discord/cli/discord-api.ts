@@ -2,7 +2,7 @@
 // User-Agent of its form, given up after a timeout, retried after a 429 when Discord says to
 // (retry_after, a bounded number of times), and every refusal said in words a developer can
 // act on: the field paths of a 400's error tree, a hint for 401 and 403, a body that is not JSON.
-import { isJsonObject } from '../contract/json-object.ts';
+import { isJsonObject } from '../../../contract/json-object.ts';
 
 export class DiscordApiError extends Error {
   override name = 'DiscordApiError';

@@ -5,10 +5,10 @@
 // list is paginated (an opaque cursor, a fixed page size), as the protocol's pagination says.
 import { kindById, kindIds, type KindId } from '../../schema/kinds.ts';
 import type { ReleaseSummary } from '../../schema/releases.ts';
-import { pagesRoute, recordPath, releasePath } from '../paths.ts';
-import type { RecordPage } from '../record-pages.ts';
-import { currentRoute, type RouteIndex } from '../resolve.ts';
-import { recordsInWords } from '../suggest.ts';
+import { pagesRoute, recordPath, releasePath } from '../../contract/paths.ts';
+import type { RecordPage } from '../../contract/record-pages.ts';
+import { currentRoute, type RouteIndex } from '../../contract/resolve.ts';
+import { recordsInWords } from '../../contract/suggest.ts';
 import { askIn, records } from './tool-answers.ts';
 
 export const RESOURCE_SCHEME = 'treefarm';

@@ -9,7 +9,7 @@ import {
   type ValuesOf,
   variable,
   wholeNumberFrom,
-} from '../schema/environment.ts';
+} from '../../../schema/environment.ts';
 
 /** A Discord id (a snowflake): digits. */
 const snowflake = z

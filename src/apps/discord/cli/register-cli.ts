@@ -1,15 +1,15 @@
-// `npm run discord:register`: puts the Discord app's commands (src/contract/discord/commands.ts,
+// `npm run discord:register`: puts the Discord app's commands (src/apps/discord/commands.ts,
 // the very list the endpoint answers, its level options bounded by the build in dist/) to
 // Discord's REST API for the application, as one bulk overwrite (PUT): idempotent, so running
 // it again after a change replaces the list, and a command dropped from the list is dropped
 // from Discord. docs/discord.md says when to run it.
-import '../schema/node-check.ts';
+import '../../../schema/node-check.ts';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type CommandBounds, discordCommands } from '../contract/discord/commands.ts';
-import { projectVersion } from '../contract/project-version.ts';
-import { type CommandSpec, runMain } from '../schema/command-line.ts';
-import { EnvironmentError } from '../schema/environment.ts';
+import { type CommandBounds, discordCommands } from '../commands.ts';
+import { projectVersion } from '../../../contract/project-version.ts';
+import { type CommandSpec, runMain } from '../../../schema/command-line.ts';
+import { EnvironmentError } from '../../../schema/environment.ts';
 import { callDiscord, DiscordApiError } from './discord-api.ts';
 import { distBounds } from './dist-bounds.ts';
 import { type RegisterSettings, registerSettings, registerVariables } from './settings.ts';

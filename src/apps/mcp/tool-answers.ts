@@ -14,12 +14,12 @@ import {
   plan,
   treeEconomics,
   type TreeEconomics,
-} from '../economics.ts';
-import { RELEASE_NOT_FOUND_BODY } from '../messages.ts';
+} from '../../contract/economics.ts';
+import { RELEASE_NOT_FOUND_BODY } from '../../contract/messages.ts';
 import { byReleaseOrder, releaseIdParts } from '../../schema/release-ids.ts';
-import { type ApiQuery, resolve, type RouteIndex } from '../resolve.ts';
-import { classifyText } from '../search-query.ts';
-import { recordsInWords, type Suggestion } from '../suggest.ts';
+import { type ApiQuery, resolve, type RouteIndex } from '../../contract/resolve.ts';
+import { classifyText } from '../../contract/search-query.ts';
+import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
 import type { ToolName, tools } from './tool-schemas.ts';
 
 /** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */

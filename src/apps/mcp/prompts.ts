@@ -4,8 +4,8 @@
 // as text (the protocol's prompt arguments are strings) and are checked by the tools' schemas;
 // completion offers their values from the data (the API's suggestion index).
 import { kindById, kindIds, type KindId } from '../../schema/kinds.ts';
-import type { RouteIndex } from '../resolve.ts';
-import { classifyText } from '../search-query.ts';
+import type { RouteIndex } from '../../contract/resolve.ts';
+import { classifyText } from '../../contract/search-query.ts';
 import { readRecordResource, RESOURCE_SCHEME, slugsStarting } from './resources.ts';
 import { runTool, suggestions, ToolInputError } from './tool-answers.ts';
 import { argumentIssues, given, type ToolName, tools } from './tool-schemas.ts';

@@ -5,7 +5,7 @@
 // the request is read but its headers and the body's length, and whatever fails that check
 // gets the same 401. Only then is the body parsed and the interaction answered (answers.ts).
 import type { APIInteractionResponse } from 'discord-api-types/v10';
-import { DISCORD_MAX_BODY_BYTES, INTERACTION, RESPONSE } from '../../contract/discord/commands.ts';
+import { DISCORD_MAX_BODY_BYTES, INTERACTION, RESPONSE } from './commands.ts';
 import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../contract/headers.ts';
 import { errorBody } from '../../contract/messages.ts';
 import { isJsonObject } from '../../contract/json-object.ts';
