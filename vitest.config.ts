@@ -6,6 +6,7 @@
 import { defineConfig } from 'vitest/config';
 
 export const unitTests: readonly string[] = [
+  'test/architecture/apps.test.ts',
   'test/architecture/code-shape.test.ts',
   'test/architecture/configuration-doc.test.ts',
   'test/architecture/docs.test.ts',

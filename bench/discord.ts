@@ -15,7 +15,7 @@
 import '../src/schema/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
-import { DISCORD_PATH } from '../src/contract/paths.ts';
+import { DISCORD_PATH } from '../src/apps/discord/bounds.ts';
 import { answerDiscord, discordPublicKey } from '../src/apps/discord/interactions.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { discordKeys } from '../test/support/discord.ts';

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { RateLimit } from '../schema/environment.ts';
 import { createEdge, type EdgeCore, type EdgeDecision, type EdgeRateLimit, type EdgeRequest } from '../edge/core.ts';
 import { type AppMount, mountAt } from '../edge/apps.ts';
+import { type AppSettings, MOUNTS } from '../apps/mounts.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import { type ConfiguredToken, configuredTokens } from '../edge/tokens.ts';
 import { failureAnswer } from '../edge/failure.ts';
@@ -17,7 +18,7 @@ import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
 import { admitQueued, clientErrorStatus, limitBody, LIMITS } from './limits.ts';
-import { type AppBridge, appBridge, type PendingBody, readBody, serverApps } from './app-bridge.ts';
+import { type AppBridge, appBridge, type PendingBody, readBody } from './app-bridge.ts';
 import { decisionSender, rawHeader, type RequestTarget, requestTarget, type SendDecision } from './node-adapter.ts';
 import { KIND, type RequestTally } from './metrics.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
@@ -25,7 +26,8 @@ import { stderrLines } from './stderr.ts';
 import { countBodyBytes, staticSite, type StaticSite } from './static-site.ts';
 import { type Proxies, publicOrigin } from './public-origin.ts';
 
-export interface ServerOptions {
+/** The options of a server, the apps' settings among them (AppSettings, src/apps/mounts.ts). */
+export interface ServerOptions extends AppSettings {
   distDir: string;
   /** 0 or absent: a free port. */
   port?: number;
@@ -51,8 +53,8 @@ export interface ServerOptions {
   trustProxy?: TrustedProxies | undefined;
   /** TRUST_PROXY_HEADER: the header they forward it in; X-Forwarded-For when absent. */
   trustProxyHeader?: ForwardingHeader;
-  /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions; off when absent. */
-  discordPublicKey?: string | undefined;
+  /** The apps mounted (src/apps/mounts.ts's MOUNTS when absent; a test adds its own). */
+  apps?: readonly AppMount<AppSettings>[];
 }
 
 export interface RunningServer {
@@ -144,10 +146,6 @@ const CONNECT_REFUSED = [
   '\r\n',
 ].join('\r\n');
 
-/** The app at the request's path, which reads and bounds its body itself (apps.ts), if one is. */
-const appOf = (target: RequestTarget | undefined, generation: Generation): AppMount | undefined =>
-  target && mountAt(target.pathname, generation.apps.on);
-
 /** What the server does with one request, given the generation serving now and whether it is closing. */
 function requestHandler(
   state: { current: Generation; closing: boolean },
@@ -165,8 +163,10 @@ function requestHandler(
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // The apps bound their own bodies (app-bridge.ts), to answer one past it with their own 413.
-    if (!appOf(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // The app at the request's path, if one is: it bounds its own body (app-bridge.ts), to answer
+    // one past it with its own 413, so its body is read from the first byte on.
+    const app = target && mountAt(target.pathname, state.current.apps.on);
+    if (!app && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       refused(response, start);
       return;
@@ -176,7 +176,7 @@ function requestHandler(
       refused(response, start);
       return;
     }
-    const exchange = new Exchange(request, response, target, state.current, log, start, proxies, metrics);
+    const exchange = new Exchange(request, response, target, app, state.current, log, start, proxies, metrics);
     // A request seen before is answered at once; any other waits for the core.
     const decision = exchange.generation.edge.decide(exchange);
     if (decision instanceof Promise)
@@ -215,6 +215,7 @@ class Exchange implements EdgeRequest {
     request: IncomingMessage,
     response: ServerResponse,
     target: RequestTarget,
+    app: AppMount<never> | undefined,
     generation: Generation,
     log: AccessLog | undefined,
     start: number,
@@ -235,7 +236,6 @@ class Exchange implements EdgeRequest {
     this.log = log;
     this.metrics = metrics;
     this.start = start;
-    const app = appOf(target, generation);
     this.appBody = app && readBody(request, response, app.maxBodyBytes);
   }
 
@@ -293,10 +293,10 @@ class Exchange implements EdgeRequest {
   }
 
   /** A request of `kind` answered: its line logged and it counted (where they are on). `target`: as sent. */
-  private done(kind: number, bytes: number, target = this.request.url ?? ''): void {
+  private done(kind: number | undefined, bytes: number, target = this.request.url ?? ''): void {
     if (this.log === undefined && this.metrics === undefined) return;
     const answeredAt = performance.now();
-    this.metrics?.answered(kind, this.response.statusCode, answeredAt - this.start);
+    if (kind !== undefined) this.metrics?.answered(kind, this.response.statusCode, answeredAt - this.start);
     this.log?.add(
       {
         method: this.method,
@@ -347,7 +347,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // One count for the server's life: a reload keeps every window's count.
   const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter, options.rateClock);
-  const apps = appBridge(serverApps(options.discordPublicKey));
+  const apps = appBridge(options.apps ?? MOUNTS, options);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
   const state = { current: await loadGeneration(options.distDir, tokens, limited, apps), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();

@@ -14,7 +14,8 @@ const allowed: Record<string, readonly string[]> = {
   // The data's shapes and rules come first; the API contract is stated in their terms.
   schema: [],
   contract: ['schema'],
-  edge: ['schema', 'contract', 'apps'],
+  edge: ['schema', 'contract'],
+  // The offline client's `treefarm mcp --bundle` serves the MCP app's server over stdio.
   client: ['schema', 'contract', 'apps'],
   worker: ['apps', 'edge', 'schema', 'contract'],
   server: ['apps', 'edge', 'schema', 'contract'],
@@ -23,15 +24,20 @@ const allowed: Record<string, readonly string[]> = {
   // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
   // contract's names, and checks wrangler.toml's [vars] by the Worker's own rules (worker/settings.ts).
   // Nothing imports it but its own CLIs and tests: no layer lists it.
-  cloudflare: ['server', 'worker', 'edge', 'schema', 'contract'],
+  cloudflare: ['server', 'worker', 'apps', 'edge', 'schema', 'contract'],
+  // The build writes each app's part of OpenAPI and docs/configuration.md.
   build: ['apps', 'schema', 'contract'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],
   // Pages reach the build's data only through the wiki.
+  // The wiki's API page lists the MCP tools.
   pages: ['wiki', 'apps', 'schema', 'contract'],
-  // The edge's apps, each in a folder of its own (src/apps/<name>/).
+  // The edge's apps, each in a folder of its own (src/apps/<name>/), and their table: above the
+  // edge, whose seam they are mounted on (of the edge, only SEAM below), below the adapters that mount them.
   apps: ['edge', 'schema', 'contract'],
 };
+/** What an app may import of the edge: the seam's types (an app is Web-standard, in any runtime, not the core). */
+const SEAM = new Set(['src/edge/apps.ts', 'src/edge/decision.ts']);
 /** Pages that show a document of docs/ (the API page renders docs/api-contract.md): prose, not code. */
 const showsDocs = (file: string, target: string) => layerOf(file) === 'pages' && /^docs\/[\w-]+\.md$/.test(target);
 /** Files that configure a tool and sit at the top of src/ (Astro's content collections). */
@@ -98,6 +104,8 @@ test('every import of src/ points along the layers', () => {
         if (!showsDocs(file, target)) wrongWay.push(`${file} -> ${target}: outside src/`);
       } else if (layer !== own && !mayImport.includes(layer)) {
         wrongWay.push(`${file} -> ${target} (${own} may import only ${mayImport.join(', ')})`);
+      } else if (own === 'apps' && layer === 'edge' && !SEAM.has(target)) {
+        wrongWay.push(`${file} -> ${target} (an app imports only the edge's seam: ${[...SEAM].join(', ')})`);
       }
     }
   }

@@ -6,21 +6,16 @@
 // gets the same 401. Only then is the body parsed and the interaction answered (answers.ts).
 import type { APIInteractionResponse } from 'discord-api-types/v10';
 import { DISCORD_MAX_BODY_BYTES, INTERACTION, RESPONSE } from './commands.ts';
-import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../../contract/headers.ts';
 import { errorBody } from '../../contract/messages.ts';
 import { isJsonObject } from '../../contract/json-object.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';
+import { DISCORD_ERROR_HEADERS as HEADERS, discordNotAllowed } from './bounds.ts';
 import { autocompleteAnswer, type CommandOption, commandAnswer, componentAnswer, privateMessage } from './answers.ts';
 import { echo } from './echo.ts';
 import { linkOrigin } from './origin.ts';
 import { signatureBytes, signedBy } from './signature.ts';
 
 export { discordPublicKey } from './signature.ts';
-
-/** The methods the endpoint answers. */
-export const DISCORD_METHODS = 'POST';
-
-const HEADERS = { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR } as const;
 
 const failure = (status: number, message: string, extra: Record<string, string> = {}) =>
   new Response(errorBody(message), { status, headers: { ...HEADERS, ...extra } });
@@ -56,10 +51,7 @@ async function boundedBody(request: Request, limit: number): Promise<Uint8Array 
 
 /** The Response to a request to /discord/interactions, `key` being the application's public key. */
 export async function answerDiscord(request: Request, index: RouteIndex, key: CryptoKey): Promise<Response> {
-  if (request.method !== 'POST')
-    return failure(405, `Method ${request.method} not allowed: Discord POSTs interactions here.`, {
-      Allow: DISCORD_METHODS,
-    });
+  if (request.method !== 'POST') return discordNotAllowed(request.method);
   const signature = signatureBytes(request.headers.get('x-signature-ed25519') ?? '');
   const timestamp = request.headers.get('x-signature-timestamp');
   if (!signature || !timestamp) return failure(401, UNSIGNED);

@@ -17,28 +17,18 @@ import {
   readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from './bounds.ts';
+import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, mcpNotAllowed } from './bounds.ts';
 import { createMcpServer, initializeFault } from './server.ts';
 import { given } from './tools.ts';
 import { isJsonObject } from '../../contract/json-object.ts';
 import { LOCAL_ORIGIN } from '../../contract/paths.ts';
 import type { RouteIndex } from '../../contract/resolve.ts';
 
-/** JSON-RPC's implementation-defined server error, which the SDK's transport also answers a 405 with. */
-const SERVER_ERROR = -32000;
-
 type Headers = Readonly<Record<string, string>>;
 
 /** The Response to a request to /mcp; `headers` are the ones every answer of /mcp carries (McpHandOff). */
 export async function answerMcp(request: Request, index: RouteIndex, headers: Headers): Promise<Response> {
-  if (request.method !== 'POST')
-    return rpcError(
-      405,
-      SERVER_ERROR,
-      `Method ${request.method} not allowed on /mcp: POST one JSON-RPC message. ` +
-        'This server keeps no session and offers no event stream.',
-      { ...headers, Allow: MCP_METHODS },
-    );
+  if (request.method !== 'POST') return mcpNotAllowed(request.method, headers);
   const type = request.headers.get('content-type');
   if (!isJsonContentType(type))
     return rpcError(
