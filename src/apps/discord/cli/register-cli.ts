@@ -14,7 +14,7 @@ import { callDiscord, DiscordApiError } from './discord-api.ts';
 import { distBounds } from './dist-bounds.ts';
 import { type RegisterSettings, registerSettings, registerVariables } from './settings.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const { version } = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
 };
 
@@ -77,7 +77,7 @@ const registerCommand: CommandSpec = {
 if (import.meta.main) {
   await runMain(registerCommand, async () => {
     const settings = registerSettings();
-    const bounds = await distBounds(fileURLToPath(new URL('../../dist/', import.meta.url)));
+    const bounds = await distBounds(fileURLToPath(new URL('../../../../dist/', import.meta.url)));
     const names = await registerCommands(settings, bounds, (seconds, tryNumber) =>
       console.log(`Discord asked to wait (429): trying again in ${seconds} s (try ${tryNumber + 1}).`),
     );
