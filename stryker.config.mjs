@@ -1,7 +1,7 @@
-// Mutation testing of src/contract, src/edge and src/client with StrykerJS and its vitest
-// runner: `npm run test:mutation` (all three), `MUTATE_FOLDER=edge npm run test:mutation`
-// (one; also contract or client). Not in CI: too slow for 2 cores. See TESTING.md.
-const folders = process.env.MUTATE_FOLDER ? [process.env.MUTATE_FOLDER] : ['contract', 'edge', 'client'];
+// Mutation testing of src/contract, src/edge, src/client and src/apps with StrykerJS and its vitest
+// runner: `npm run test:mutation` (all four), `MUTATE_FOLDER=edge npm run test:mutation`
+// (one; also contract, client or apps). Not in CI: too slow for 2 cores. See TESTING.md.
+const folders = process.env.MUTATE_FOLDER ? [process.env.MUTATE_FOLDER] : ['contract', 'edge', 'client', 'apps'];
 const label = process.env.MUTATE_FOLDER ?? 'all';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
@@ -16,6 +16,8 @@ export default {
     '!src/client/verify-cli.ts',
     '!src/client/cli/**',
     '!src/client/mcp.ts',
+    // An app's command lines (cli/): their tests run them in a child process too.
+    '!src/apps/*/cli/**',
   ],
   // 'perTest': each mutant runs only the tests that reach it, and static mutants (module-level
   // constants, each a fresh load of the modules: with 'all' over two hours a folder on 2 cores)

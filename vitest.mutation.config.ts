@@ -2,7 +2,7 @@
 // stryker.config.mjs, TESTING.md): the fast, in-process suites that check that folder with
 // expected values of their own. Not here: the runs in workerd or in child processes (a mutant
 // is switched on inside this process only), the browser, and the slow reliability suites.
-// MUTATE_FOLDER picks the folder; without it, the tests of all three. dist/ must be built
+// MUTATE_FOLDER picks the folder; without it, the tests of all four. dist/ must be built
 // first; the npm script sees to that.
 import { defineConfig } from 'vitest/config';
 
@@ -17,9 +17,6 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/rate-limit.test.ts',
     'test/edge/client-address.unit.test.ts',
     'test/worker/worker.test.ts',
-    // src/edge/mcp.ts's bounds and errors: the SDK's client against the Node server in-process.
-    'test/mcp/http.test.ts',
-    'test/mcp/messages.test.ts',
   ],
   contract: [
     'test/contract/layout-and-order.unit.test.ts',
@@ -38,12 +35,18 @@ export const mutationTests: Record<string, readonly string[]> = {
     'test/edge/core.property.test.ts',
     'test/client/offline.test.ts',
     'test/build/suggest.property.unit.test.ts',
-    // The MCP tools (src/contract/mcp/) through the SDK's client against the Node server in-process.
+  ],
+  // The apps (src/apps/): what the edge and the contract folders held of them before they moved.
+  apps: [
+    // src/apps/mcp/answer.ts's bounds and errors, and the MCP tools, through the SDK's client
+    // against the Node server in-process.
     'test/mcp/http.test.ts',
-    // Their answers word for word, over the SDK's in-memory transport.
+    // The tools' answers word for word, over the SDK's in-memory transport.
     'test/mcp/tools.test.ts',
     // Malformed messages and params word for word (messages.ts), through /mcp's handler in-process.
     'test/mcp/messages.test.ts',
+    // The Discord app's messages within Discord's limits.
+    'test/discord/limits.property.unit.test.ts',
   ],
   client: [
     'test/client/archive.unit.test.ts',

@@ -5,7 +5,7 @@
 //
 // 1. Node, in-process, CPU: process.cpuUsage() around `--calls` warm answers made by the server's
 //    own code without a socket (the GET as the core decides it and the body store hands over its
-//    bytes; an interaction as src/edge/discord answers a Web Request, signature check included),
+//    bytes; an interaction as src/apps/discord answers a Web Request, signature check included),
 //    the four kinds interleaved for `--rounds` rounds, each figure the median of its rounds (one
 //    round each put a press, which does a part of a command's work, 1.2x above the command).
 // 2. workerd (wrangler dev), CPU: the CPU time (utime + stime, /proc/<pid>/stat) of the workerd
@@ -15,8 +15,8 @@
 import '../src/cli/node-check.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
-import { DISCORD_PATH } from '../src/contract/paths.ts';
-import { answerDiscord, discordPublicKey } from '../src/edge/discord/interactions.ts';
+import { DISCORD_PATH } from '../src/apps/discord/bounds.ts';
+import { answerDiscord, discordPublicKey } from '../src/apps/discord/interactions.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { discordKeys } from '../test/support/discord.ts';
 import { freePort } from '../test/support/runtimes.ts';

@@ -4,7 +4,7 @@
 //
 // 1. Node, in-process, CPU: process.cpuUsage() around `--calls` answers made by the server's own
 //    code without a socket: the GET as the edge core decides it and the body store hands over its
-//    bytes; the tool call as src/edge/mcp.ts answers a Web Request (a fresh MCP server and
+//    bytes; the tool call as src/apps/mcp/answer.ts answers a Web Request (a fresh MCP server and
 //    transport, the JSON-RPC parse, the resolver, the JSON of the answer). Warm: each is run
 //    `--calls` times first.
 // 2. Node server and workerd (wrangler dev), wall latency over loopback: `--calls` sequential
@@ -15,7 +15,7 @@
 import '../src/cli/node-check.ts';
 import { cpuPerCall, inProcessGet } from './lib/in-process.ts';
 import { projectDir } from '../src/cli/project-dir.ts';
-import { answerMcp } from '../src/edge/mcp.ts';
+import { answerMcp } from '../src/apps/mcp/answer.ts';
 import { startServer } from '../src/server/http-server.ts';
 import { startWorker } from '../src/cloudflare/worker-dev.ts';
 import { join } from 'node:path';

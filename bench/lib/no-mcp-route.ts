@@ -1,5 +1,5 @@
 // The /mcp app of the Worker without its apps (bench/lib/worker-startup.ts), built in place of
-// src/edge/apps/mcp.ts: the Worker as it was before MCP, with the same shape, so the builds
+// src/apps/mcp/app.ts: the Worker as it was before MCP, with the same shape, so the builds
 // differ by the apps alone.
 import type { App } from '../../src/edge/apps.ts';
 

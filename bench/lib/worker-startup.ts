@@ -56,8 +56,8 @@ const built =
 
 /** The apps replaced by stand-ins that load nothing: the Worker as before MCP and the Discord app, on today's code. */
 const withoutApps = {
-  [join(projectDir, 'src/edge/apps/mcp.ts')]: join(projectDir, 'bench/lib/no-mcp-route.ts'),
-  [join(projectDir, 'src/edge/apps/discord.ts')]: join(projectDir, 'bench/lib/no-discord-route.ts'),
+  [join(projectDir, 'src/apps/mcp/app.ts')]: join(projectDir, 'bench/lib/no-mcp-route.ts'),
+  [join(projectDir, 'src/apps/discord/app.ts')]: join(projectDir, 'bench/lib/no-discord-route.ts'),
 };
 
 /**

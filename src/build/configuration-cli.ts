@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cliVariables } from '../client/cli/source.ts';
 import { projectVersion } from '../cli/project-version.ts';
 import { type CommandSpec, runMain } from '../cli/command-line.ts';
-import { registerVariables } from '../discord/settings.ts';
+import { registerVariables } from '../apps/discord/cli/settings.ts';
 import type { Variable, Variables } from '../schema/environment.ts';
 import { serveVariables, workerDevVariables } from '../server/settings.ts';
 import { workerVariables } from '../worker/settings.ts';

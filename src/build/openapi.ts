@@ -1,269 +1,36 @@
-// The OpenAPI 3.1 document of the API (/openapi.json and in the bundles). Record and envelope
-// schemas come from the zod schemas, every message from src/contract/messages.ts, so the
-// document describes exactly what the build writes and the edge sends.
-import { z } from 'zod';
-import {
-  METHOD_NOT_ALLOWED_BODY,
-  notFoundBody,
-  RELEASE_NOT_FOUND_BODY,
-  RELEASE_NOUN,
-  successBody,
-  suggestBody,
-  TOKEN_INVALID_BODY,
-  TOKEN_REQUIRED_BODY,
-  UNKNOWN_ENDPOINT_BODY,
-} from '../contract/messages.ts';
-import {
-  ALLOWED_METHODS,
-  CACHE_ERROR,
-  CACHE_FOUND,
-  CACHE_PINNED,
-  CHALLENGE_HEADERS,
-  COMMON_HEADERS,
-  PREFLIGHT_HEADERS,
-} from '../contract/headers.ts';
+import { METHOD_NOT_ALLOWED_BODY, UNKNOWN_ENDPOINT_BODY } from '../contract/messages.ts';
+import { ALLOWED_METHODS, CACHE_ERROR, CACHE_PINNED, COMMON_HEADERS, PREFLIGHT_HEADERS } from '../contract/headers.ts';
 import { HEALTH_CACHE_CONTROL, HEALTH_PATH } from '../contract/health.ts';
-import { MCP_MAX_BODY_BYTES, MCP_MAX_DEPTH, MCP_METHODS } from '../contract/mcp/bounds.ts';
-import { toolNames } from '../contract/mcp/tools.ts';
-import { LOCAL_ORIGIN, MCP_PATH } from '../contract/paths.ts';
-import { rateLimitPolicy, rateLimitState, TOO_MANY_FROM } from '../contract/rate-limit.ts';
+import { MCP_PATH } from '../apps/mcp/bounds.ts';
+import { LOCAL_ORIGIN } from '../contract/paths.ts';
 import { RATE_LIMIT_VARIABLE, RATE_LIMIT_WINDOWS } from '../schema/environment.ts';
 import { MAX_SEARCH_LENGTH } from '../contract/search-query.ts';
 import { NEAR_MIN_LENGTH, SUGGESTION_LIMIT, TWO_EDITS_MIN_LENGTH } from '../contract/suggest.ts';
-import { apiFields, kinds, kindTitle, recordTitle, type Kind } from '../schema/kinds.ts';
-import { manifestSchema } from '../schema/manifest.ts';
-import { releaseSummarySchema } from '../schema/releases.ts';
-import { JSON_SCHEMA_DIALECT, recordJsonSchema } from './json-schemas.ts';
+import { apiFields, kinds, kindTitle, type Kind } from '../schema/kinds.ts';
+import { JSON_SCHEMA_DIALECT } from './json-schemas.ts';
 
-type Json = Record<string, unknown>;
-
-const messageOf = (body: string): string => (JSON.parse(body) as { message: string }).message;
-const endpointOf = (kind: Kind) => `/api/${kind.id}`;
-const ref = (section: string, name: string) => ({ $ref: `#/components/${section}/${name}` });
-
-// Component names.
-const foundSchema = (kind: Kind) => `${kindTitle(kind.id)}Found`;
-const notFoundSchema = (kind: Kind) => `${recordTitle(kind)}NotFound`;
-const suggestionsSchema = (kind: Kind) => `${recordTitle(kind)}Suggestions`;
-const suggestEndpointOf = (kind: Kind) => `${endpointOf(kind)}/suggest`;
-const RELEASE_NOT_FOUND = 'ReleaseNotFound';
-const AUTH_FAILED = 'AuthFailed';
-const NOT_MODIFIED = 'NotModified';
-const RELEASES_FOUND = 'ReleasesFound';
-const RELEASES_ENDPOINT = '/api/releases';
-const TOO_MANY_REQUESTS = 'TooManyRequests';
-const HEALTH = 'Health';
-/** The headers of a configured rate limit, on every /api/ answer. */
-const RATE_LIMIT_HEADERS = ['RateLimit-Policy', 'RateLimit'];
-
-function errorEnvelope(messages: readonly [string, ...string[]]) {
-  return z.strictObject({ error: z.literal(true), message: z.literal(messages) });
-}
-
-/** A suggestion answer of a kind: entries of the record's name and level (plots: level), typed as in the record. */
-function suggestionsEnvelope(kind: Kind) {
-  const { shape } = kind.schema;
-  const entry =
-    'name' in shape ? z.strictObject({ name: shape.name, level: shape.level }) : z.strictObject({ level: shape.level });
-  return z.strictObject({
-    error: z.literal(false),
-    message: z.literal(messageOf(suggestBody(kind.noun, []))),
-    data: z
-      .array(entry)
-      .max(SUGGESTION_LIMIT)
-      .describe(`At most ${SUGGESTION_LIMIT} entries, one per record, ranked as \`search\` says; [] for no match.`),
-  });
-}
-
-/** Record and envelope schemas, generated together so envelopes refer to the records. */
-function componentSchemas(): Record<string, Json> {
-  const registry = z.registry<{ id: string }>();
-  for (const kind of kinds) {
-    registry.add(kind.schema, { id: recordTitle(kind) });
-    const found = z.strictObject({
-      error: z.literal(false),
-      message: z.literal(messageOf(successBody(kind.noun, []))),
-      data: z.array(kind.schema).describe('Always an array, also for a single match; ordered by level.'),
-    });
-    registry.add(found, { id: foundSchema(kind) });
-    registry.add(errorEnvelope([messageOf(notFoundBody(kind.noun)), messageOf(RELEASE_NOT_FOUND_BODY)]), {
-      id: notFoundSchema(kind),
-    });
-    registry.add(suggestionsEnvelope(kind), { id: suggestionsSchema(kind) });
-  }
-  registry.add(errorEnvelope([messageOf(RELEASE_NOT_FOUND_BODY)]), { id: RELEASE_NOT_FOUND });
-  const releases = z.strictObject({
-    error: z.literal(false),
-    message: z.literal(messageOf(successBody(RELEASE_NOUN, []))),
-    data: z.array(releaseSummarySchema).describe('Every data release, newest first.'),
-  });
-  registry.add(releases, { id: RELEASES_FOUND });
-  registry.add(errorEnvelope([messageOf(TOKEN_REQUIRED_BODY), messageOf(TOKEN_INVALID_BODY)]), { id: AUTH_FAILED });
-  const windows = RATE_LIMIT_WINDOWS.join('|');
-  const tooMany = z.strictObject({
-    error: z.literal(true),
-    message: z
-      .string()
-      .regex(
-        new RegExp(
-          `^Too many requests (${Object.values(TOO_MANY_FROM).join('|')}): ` +
-            `the limit is \\d+ per (${windows}) seconds\\. Try again in \\d+ seconds\\.$`,
-        ),
-      ),
-  });
-  registry.add(tooMany, { id: TOO_MANY_REQUESTS });
-  const health = z.strictObject({
-    status: z.literal('ok'),
-    dataVersion: manifestSchema.shape.version,
-  });
-  registry.add(health, { id: HEALTH });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => ref('schemas', id).$ref });
-  // Components live inside this document: no dialect or $id of their own.
-  const embedded = Object.entries(schemas).map(([id, { $schema: _dialect, $id: _id, ...schema }]) => [id, schema]);
-  const records = kinds.map((kind) => [recordTitle(kind), recordJsonSchema(kind)]);
-  return Object.fromEntries([...embedded, ...records]) as Record<string, Json>;
-}
-
-const headerSchema = (value: string) => ({ type: 'string', const: value });
-
-function componentHeaders(version: string): Record<string, Json> {
-  const { $schema: _dialect, ...versionSchema } = z.toJSONSchema(manifestSchema.shape.version);
-  return {
-    'X-Data-Version': {
-      description:
-        'The version of the content the response was built from: the same value as in the build manifest ' +
-        "and the offline bundles. An answer pinned with `release` carries that release's version.",
-      schema: { ...versionSchema, examples: [version] },
-    },
-    ETag: {
-      description: 'One per encoding of the body. Send it back in If-None-Match to get 304.',
-      schema: { type: 'string' },
-    },
-    'Cache-Control': {
-      description:
-        `\`${CACHE_FOUND}\` on 200 and 304; \`${CACHE_PINNED}\` on those pinned to a release, ` +
-        `which never changes; \`${CACHE_ERROR}\` on errors.`,
-      schema: { type: 'string', enum: [CACHE_FOUND, CACHE_PINNED, CACHE_ERROR] },
-    },
-    Vary: { description: 'The body depends on Accept-Encoding.', schema: headerSchema('Accept-Encoding') },
-    'Content-Encoding': {
-      description:
-        '`br` or `gzip` when Accept-Encoding accepts it; absent for identity. ' +
-        'The decoded body is byte for byte the same.',
-      schema: { type: 'string', enum: ['br', 'gzip'] },
-    },
-    'RateLimit-Policy': {
-      description:
-        `Only when the operator configures a rate limit (${RATE_LIMIT_VARIABLE}): the requests a token may make ` +
-        `per window of seconds, such as \`${rateLimitPolicy({ requests: 100, seconds: 60 })}\`.`,
-      schema: { type: 'string', pattern: '^"token";q=\\d+;w=\\d+$' },
-    },
-    RateLimit: {
-      description:
-        'Under a configured rate limit: the requests left in this window and the seconds until it resets, ' +
-        `such as \`${rateLimitState(42, 17)}\`. The local server sends it on every /api/ answer; ` +
-        'a Cloudflare Worker only with a 429 (r=0), since its rate limiting binding tells no more.',
-      schema: { type: 'string', pattern: '^"token";r=\\d+;t=\\d+$' },
-    },
-    'Retry-After': {
-      description: 'Seconds until the rate limit lets this token (or, without a valid token, this address) in again.',
-      schema: { type: 'string', pattern: '^\\d+$' },
-    },
-    ...Object.fromEntries(
-      Object.entries({ ...COMMON_HEADERS, ...CHALLENGE_HEADERS }).map(([name, value]) => [
-        name,
-        { schema: headerSchema(value) },
-      ]),
-    ),
-  };
-}
-
-/** Headers on every /api/ response, plus `extra`. */
-function headers(...extra: string[]): Json {
-  const names = ['X-Data-Version', ...Object.keys(COMMON_HEADERS), ...RATE_LIMIT_HEADERS, ...extra];
-  return Object.fromEntries(names.map((name) => [name, ref('headers', name)]));
-}
-
-const BODY_HEADERS = ['Content-Encoding', 'Vary', 'Cache-Control'];
-
-function jsonResponse(description: string, schemaName: string, headerNames: string[], examples?: Json): Json {
-  const media = { schema: ref('schemas', schemaName), ...(examples ? { examples } : {}) };
-  return { description, headers: headers(...headerNames), content: { 'application/json': media } };
-}
-
-function exampleOf(body: string): Json {
-  return { value: JSON.parse(body) as unknown };
-}
-
-/** Every response of the contract, by component name. */
-function componentResponses(): Record<string, Json> {
-  const responses: Record<string, Json> = {
-    [AUTH_FAILED]: jsonResponse(
-      'No token, or a token that is not configured. Checked before anything else about the request.',
-      AUTH_FAILED,
-      ['WWW-Authenticate', ...BODY_HEADERS],
-      { missing: exampleOf(TOKEN_REQUIRED_BODY), invalid: exampleOf(TOKEN_INVALID_BODY) },
-    ),
-    [TOO_MANY_REQUESTS]: jsonResponse(
-      'The token (or, without a valid token, the client address) made more requests in this window than the ' +
-        'configured rate limit allows. Counted before the token is checked for addresses over their limit.',
-      TOO_MANY_REQUESTS,
-      ['Retry-After', ...BODY_HEADERS],
-    ),
-    [NOT_MODIFIED]: {
-      description: 'If-None-Match named the ETag of this body: no body.',
-      headers: headers('ETag', 'Cache-Control', 'Vary'),
-    },
-  };
-  for (const kind of kinds) {
-    responses[foundSchema(kind)] = jsonResponse(`The matching ${kind.id}, ordered by level.`, foundSchema(kind), [
-      'ETag',
-      ...BODY_HEADERS,
-    ]);
-    responses[notFoundSchema(kind)] = jsonResponse(
-      `No ${kind.noun} matches the search, or \`release\` names no release.`,
-      notFoundSchema(kind),
-      BODY_HEADERS,
-      { notFound: exampleOf(notFoundBody(kind.noun)), unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY) },
-    );
-  }
-  for (const kind of kinds) {
-    responses[suggestionsSchema(kind)] = jsonResponse(
-      `Up to ${SUGGESTION_LIMIT} ${kind.id} for a type-ahead box; always 200 with a valid token.`,
-      suggestionsSchema(kind),
-      ['ETag', ...BODY_HEADERS],
-    );
-  }
-  responses[RELEASE_NOT_FOUND] = jsonResponse('`release` names no release.', RELEASE_NOT_FOUND, BODY_HEADERS, {
-    unknownRelease: exampleOf(RELEASE_NOT_FOUND_BODY),
-  });
-  responses[RELEASES_FOUND] = jsonResponse('Every data release, newest first.', RELEASES_FOUND, [
-    'ETag',
-    ...BODY_HEADERS,
-  ]);
-  return responses;
-}
-
-/** HEAD: the same status and headers as GET, no body; a variant of each response with a body. */
-function withHeadVariants(responses: Record<string, Json>): Record<string, Json> {
-  const variants = Object.entries(responses)
-    .filter(([, response]) => 'content' in response)
-    .map(([name, { content: _body, ...rest }]) => [headVariant(name), rest]);
-  return { ...responses, ...Object.fromEntries(variants) };
-}
-
-const headVariant = (name: string) => `${name}WithoutBody`;
-const RESPONSES = withHeadVariants(componentResponses());
-
-/** Responses by status, each a reference to a component response. */
-function responsesOf(byStatus: Record<string, string>, method: 'get' | 'head' = 'get'): Json {
-  return Object.fromEntries(
-    Object.entries(byStatus).map(([status, name]) => {
-      const head = method === 'head' && headVariant(name) in RESPONSES;
-      return [status, ref('responses', head ? headVariant(name) : name)];
-    }),
-  );
-}
+import { MCP_TAG, mcpPathItem } from '../apps/mcp/openapi.ts';
+import {
+  type Json,
+  endpointOf,
+  ref,
+  foundSchema,
+  notFoundSchema,
+  suggestionsSchema,
+  suggestEndpointOf,
+  RELEASE_NOT_FOUND,
+  AUTH_FAILED,
+  NOT_MODIFIED,
+  RELEASES_FOUND,
+  RELEASES_ENDPOINT,
+  TOO_MANY_REQUESTS,
+  HEALTH,
+  componentSchemas,
+  headerSchema,
+  componentHeaders,
+  RESPONSES,
+  responsesOf,
+} from './openapi-components.ts';
 
 const getResponses = (kind: Kind) => ({
   '200': foundSchema(kind),
@@ -442,92 +209,6 @@ function healthPath(): Json {
   };
 }
 
-const MCP_TAG = {
-  name: 'mcp',
-  description:
-    'The same data for AI assistants: a read-only Model Context Protocol server (Streamable HTTP, stateless, ' +
-    'JSON responses) whose tools answer from the same prebuilt answers as /api/.',
-};
-
-/** A JSON-RPC error, as /mcp answers a request it cannot take. */
-const JSON_RPC_ERROR = {
-  type: 'object',
-  required: ['jsonrpc', 'error', 'id'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string', description: 'What is wrong.' } },
-    },
-    id: { type: ['string', 'integer', 'null'] },
-  },
-};
-
-/** One JSON-RPC message, as /mcp takes it. */
-const JSON_RPC_REQUEST = {
-  type: 'object',
-  required: ['jsonrpc', 'method'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    method: { type: 'string', examples: ['tools/call'] },
-    params: { type: 'object' },
-  },
-};
-
-/** The answer to a JSON-RPC request: its result, or an error. */
-const JSON_RPC_RESPONSE = {
-  type: 'object',
-  required: ['jsonrpc', 'id'],
-  properties: {
-    jsonrpc: { const: '2.0' },
-    id: { type: ['string', 'integer'] },
-    result: { type: 'object', description: 'The answer: for tools/call, content and structuredContent.' },
-    error: JSON_RPC_ERROR.properties.error,
-  },
-};
-
-function mcpPath(): Json {
-  const rpcError = (description: string) => ({
-    description,
-    content: { 'application/json': { schema: JSON_RPC_ERROR } },
-  });
-  return {
-    post: {
-      operationId: 'postMcp',
-      tags: [MCP_TAG.name],
-      summary: 'One message of the Model Context Protocol (initialize, tools/list, tools/call ...)',
-      description:
-        `The tools: ${toolNames.join(', ')}, each read-only. A tool's records equal the API's answer to the same ` +
-        'question. Stateless: no session, no event stream; only ' +
-        `${MCP_METHODS} (other methods get 405 with \`Allow: ${MCP_METHODS}\`). A body is at most ` +
-        `${MCP_MAX_BODY_BYTES} bytes, nested at most ${MCP_MAX_DEPTH} deep, one message (no batch). ` +
-        'Every request counts once under the rate limit.',
-      requestBody: { required: true, content: { 'application/json': { schema: JSON_RPC_REQUEST } } },
-      responses: {
-        '200': {
-          description:
-            'The JSON-RPC response: a result, or an error that names what is wrong (an unknown method or tool, ' +
-            'malformed params). Arguments a tool cannot take (missing, wrong, a release or plot that does not ' +
-            'exist) are a result flagged isError that names the argument and what it expects.',
-          content: { 'application/json': { schema: JSON_RPC_RESPONSE } },
-        },
-        '202': { description: 'A notification or response, accepted: no body.' },
-        '400': rpcError(
-          `Not JSON, not one JSON-RPC message (a batch, or JSON that is no message), params that are not an ` +
-            `object, or nested deeper than ${MCP_MAX_DEPTH}.`,
-        ),
-        '401': ref('responses', AUTH_FAILED),
-        '406': rpcError('Accept does not list both application/json and text/event-stream.'),
-        '413': rpcError(`The body is over ${MCP_MAX_BODY_BYTES} bytes.`),
-        '415': rpcError('Content-Type is not application/json.'),
-        '429': ref('responses', TOO_MANY_REQUESTS),
-      },
-    },
-  };
-}
-
 const bodyLine = (body: string) => `\`${body}\``;
 
 /**
@@ -607,7 +288,10 @@ export function openApiDocument(version: string): Json {
         ]),
       ),
       [RELEASES_ENDPOINT]: releasesPath(),
-      [MCP_PATH]: mcpPath(),
+      [MCP_PATH]: mcpPathItem({
+        unauthorized: ref('responses', AUTH_FAILED),
+        tooMany: ref('responses', TOO_MANY_REQUESTS),
+      }),
       [HEALTH_PATH]: healthPath(),
     },
     components: {

@@ -1,4 +1,4 @@
-// `treefarm mcp --bundle <file>`: the MCP tools (src/contract/mcp) over stdio, for a desktop
+// `treefarm mcp --bundle <file>`: the MCP tools (src/apps/mcp) over stdio, for a desktop
 // assistant without a network. The bundle is verified first (against the published SHA-256 of
 // the archive when given one, and every file against its manifest), then answered through the
 // same resolver as the API, so each tool answers offline exactly as /mcp does online for the
@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { faultAnswer, type MessageFault, readMessage } from '../contract/mcp/messages.ts';
-import { createMcpServer } from '../contract/mcp/server.ts';
+import { faultAnswer, type MessageFault, readMessage } from '../apps/mcp/messages.ts';
+import { createMcpServer } from '../apps/mcp/server.ts';
 import { bundleIndex, verifyBundle } from './bundle.ts';
 
 /**
@@ -38,7 +38,7 @@ export async function serveBundleOverStdio(
 }
 
 /**
- * The lines of stdin, each read as /mcp reads a body (src/contract/mcp/messages.ts): a message
+ * The lines of stdin, each read as /mcp reads a body (src/apps/mcp/messages.ts): a message
  * this server answers passes on to the SDK's transport, any other is answered with the JSON-RPC
  * error that names its fault, which the transport would drop unanswered (its client waiting for
  * ever). Blank lines are dropped. A line past the transport's bound passes on whole from there,

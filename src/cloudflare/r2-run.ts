@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { BUCKET_BINDING } from '../contract/bindings.ts';
 import { INDEX_VARIABLE } from '../contract/bucket-layout.ts';
 import { BUNDLE_NAME, DOWNLOADS_DIR } from '../contract/bundle-layout.ts';
-import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
+import { MOUNTS } from '../apps/mounts.ts';
 import { type BucketPlan, type UploadCount, uploadMissing, type WritableBucket } from './bucket-objects.ts';
 import { temporaryFolder } from './temporary-folder.ts';
 import { keepWranglerLocal } from './wrangler-local.ts';
@@ -19,8 +19,7 @@ import { keepWranglerLocal } from './wrangler-local.ts';
 export const WORKER_ROUTES = [
   '/api',
   '/api/*',
-  MCP_PATH,
-  DISCORD_PATH,
+  ...MOUNTS.map(({ path }) => path),
   '/healthz',
   `/${DOWNLOADS_DIR}/${BUNDLE_NAME}-*`,
 ];

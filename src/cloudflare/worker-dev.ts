@@ -19,10 +19,10 @@ import { RATE_LIMIT_BINDING } from '../contract/bindings.ts';
 import { projectVersion } from '../cli/project-version.ts';
 import { type CommandSpec, runMain } from '../cli/command-line.ts';
 import { INVOCATIONS_PATH, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
-import { discordVariables, RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
+import { RATE_LIMIT_VARIABLE, type RateLimit } from '../schema/environment.ts';
+import { appVariables } from '../apps/mounts.ts';
 
 /** The Worker's variable of the Discord app's public key. */
-const DISCORD_PUBLIC_KEY = discordVariables.discordPublicKey.name;
 import { madeUpTokenNotice } from '../server/local-tokens.ts';
 import {
   type BodiesMode,
@@ -283,9 +283,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
 /** What `npm run worker` runs for its settings (its environment: settings.ts). */
 export function workerOptionsFrom(settings: WorkerDevSettings): WorkerOptions {
-  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, discordPublicKey } = settings;
-  // The Discord app's public key is no secret: a plain variable of the Worker's, as on Cloudflare.
-  const vars = discordPublicKey === undefined ? {} : { vars: { [DISCORD_PUBLIC_KEY]: discordPublicKey } };
+  const { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket } = settings;
+  // The apps' settings (the Discord app's public key) are no secrets: plain variables of the
+  // Worker's, as on Cloudflare.
+  const given = Object.entries(appVariables).flatMap(([key, { name }]) => {
+    const value = settings[key as keyof typeof appVariables];
+    return value === undefined ? [] : [[name, value] as const];
+  });
+  const vars = given.length === 0 ? {} : { vars: Object.fromEntries(given) };
   return { port, host, tokens, tokenSha256, rateLimit, bodies, downloadsAbove, bucket, ...vars };
 }
 

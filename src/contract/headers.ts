@@ -33,16 +33,5 @@ export const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
 } as const;
 
-/**
- * The preflight of /mcp: POST with the headers an MCP client sends (its JSON body's type, the
- * Accept it must send, the protocol version it negotiated, and the method and name a 2026-07-28
- * client names in headers), so a browser-based assistant can call it.
- */
-export const MCP_PREFLIGHT_HEADERS = {
-  'Access-Control-Allow-Methods': 'POST, OPTIONS',
-  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name',
-  'Access-Control-Max-Age': '86400',
-} as const;
-
 /** On both 401 answers. */
 export const CHALLENGE_HEADERS = { 'WWW-Authenticate': 'Bearer' } as const;

@@ -9,12 +9,6 @@ import type { SearchQuery } from './search-query.ts';
 /** Where `npm start` serves the wiki and the API; the CLI's default address. */
 export const LOCAL_ORIGIN = 'http://127.0.0.1:4321';
 
-/** The MCP server for AI assistants (src/edge/mcp.ts): behind the API's token and rate limit. */
-export const MCP_PATH = '/mcp';
-
-/** The Discord app's interactions endpoint (src/edge/discord), when DISCORD_PUBLIC_KEY is set: signed, no token. */
-export const DISCORD_PATH = '/discord/interactions';
-
 /** The wiki's page of a record, by its content file's name (its slug). */
 export const recordPath = (kind: KindId, slug: string) => `/${kind}/${slug}/`;
 /** The wiki's page of the data releases, and of one release. */

@@ -4,17 +4,11 @@
 // conditional requests with the 304 of the encoding the client holds.
 import { ifNoneMatchHits } from '../contract/entity-tags.ts';
 import { sha256Hex } from '../contract/sha256.ts';
-import {
-  CACHE_ERROR,
-  COMMON_HEADERS,
-  JSON_CONTENT_TYPE,
-  MCP_PREFLIGHT_HEADERS,
-  PREFLIGHT_HEADERS,
-} from '../contract/headers.ts';
+import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE, PREFLIGHT_HEADERS } from '../contract/headers.ts';
 import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
-import type { AppName } from './apps.ts';
+import type { AppMount } from './apps.ts';
 import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor } from './negotiation.ts';
@@ -69,9 +63,9 @@ export class AnswerCache {
   private readonly ofMade: Memo<string, AnswersOfBody> = boundedMemo(MEMO_LIMITS.bodies);
   private readonly fixedBodies = new Map<FixedBodyName, string>();
   private preflightAnswer: EdgeResponse | undefined;
-  private mcpPreflightAnswer: EdgeResponse | undefined;
-  private readonly guardedHandOffs = new Map<AppName, AppHandOff>();
-  private readonly unguardedHandOffs = new Map<AppName, AppHandOff>();
+  private readonly appPreflightAnswers = new Map<AppMount<never>, EdgeResponse>();
+  private readonly guardedHandOffs = new Map<string, AppHandOff>();
+  private readonly unguardedHandOffs = new Map<string, AppHandOff>();
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
   private baseHeaders: HeaderRecord | undefined;
 
@@ -128,31 +122,31 @@ export class AnswerCache {
     return this.respond(status, { stored }, request, extra, scope);
   }
 
-  /** The 204 to a preflight (OPTIONS) of /api/, or of /mcp with its own methods and headers: no body. */
-  async preflight(mcp: boolean): Promise<EdgeResponse> {
-    const known = mcp ? this.mcpPreflightAnswer : this.preflightAnswer;
+  /** The 204 to a preflight (OPTIONS) of /api/, or of a guarded app with its own methods and headers: no body. */
+  async preflight(app?: AppMount<never>): Promise<EdgeResponse> {
+    const known = app ? this.appPreflightAnswers.get(app) : this.preflightAnswer;
     if (known) return known;
-    const allowed = mcp ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS;
+    const allowed = app?.guarded?.preflight ?? PREFLIGHT_HEADERS;
     const answer = frozenAnswer(
       204,
       { ...(await this.commonHeaders()), ...this.policy, ...allowed },
       'identity',
       false,
     );
-    if (mcp) this.mcpPreflightAnswer = answer;
+    if (app) this.appPreflightAnswers.set(app, answer);
     else this.preflightAnswer = answer;
     return answer;
   }
 
   /** The hand-off of every request to an app that is not guarded: no token, no count, no headers of the API. */
-  unguardedHandOff(app: AppName): AppHandOff {
+  unguardedHandOff(app: string): AppHandOff {
     const known = this.unguardedHandOffs.get(app) ?? Object.freeze({ type: 'app' as const, app, headers: {} });
     this.unguardedHandOffs.set(app, known);
     return known;
   }
 
   /** The hand-off of every request to a guarded app (/mcp) let through: the API's headers, never cached. */
-  async guardedHandOff(app: AppName): Promise<AppHandOff> {
+  async guardedHandOff(app: string): Promise<AppHandOff> {
     const known = this.guardedHandOffs.get(app);
     if (known) return known;
     const handOff: AppHandOff = Object.freeze({

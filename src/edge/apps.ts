@@ -1,19 +1,15 @@
 // The seam between the edge and its apps: an app is a Web-standard handler, `(Request, data) =>
-// Promise<Response>`, mounted at one path with its own methods and bound on bodies. The core
-// decides only that a request goes to an app (route.ts), and whether the API's token and rate
-// limit guard it (core.ts); each adapter hands the request over through one bridge (the Node
-// server's app-bridge.ts, the Worker's apps.ts), which loads the app at its first request and
-// answers a method outside the app's own with the 405 below before anything is built from the
-// request (appTable, which both adapters use). A third app is a contract module (its path,
-// methods and bound), an edge module (the app), one line in MOUNTS and one line in each
-// adapter's table of loaders.
-import { DISCORD_MAX_BODY_BYTES } from '../contract/discord/commands.ts';
+// Promise<Response>`, mounted at one path with its own methods and bound on bodies (AppMount;
+// each app's folder, src/apps/<name>/, holds its mount, and src/apps/mounts.ts lists them). The
+// core decides only that a request goes to an app (route.ts), and whether the API's token and
+// rate limit guard it (core.ts); each adapter hands the request over through one bridge (the
+// Node server's app-bridge.ts, the Worker's worker.ts), and both answer it by one step (appTable's
+// `answer`): the 405 of a method outside the app's own, or the 503 of an app a malformed setting
+// turned off, before anything is built from the request; else the app, loaded by its first request.
 import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../contract/headers.ts';
-import { MCP_MAX_BODY_BYTES, MCP_METHODS } from '../contract/mcp/bounds.ts';
 import { errorBody } from '../contract/messages.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
-import { DISCORD_PATH, MCP_PATH } from '../contract/paths.ts';
-import type { AppName } from './app-names.ts';
+import type { Variables } from '../schema/environment.ts';
 import type { AppHandOff, HeaderRecord } from './decision.ts';
 import { once } from './once.ts';
 
@@ -26,83 +22,42 @@ export interface AppData {
 /** An app of the edge: answers every request the core hands it at its path, in any runtime. */
 export type App = (request: Request, data: AppData) => Promise<Response>;
 
-export type { AppName };
+/** How a runtime loads an app: called by the app's first request (a module of its own, imported then). */
+export type AppLoader = () => Promise<App>;
 
-/** Where an app is mounted and what it accepts: what the core and the bridges know of it without loading it. */
-export interface AppMount {
-  readonly name: AppName;
+/**
+ * Where an app is mounted and what it accepts: what the core and the bridges know of it without
+ * loading it. `Settings`: what the runtime's settings tell every app (src/apps/mounts.ts).
+ */
+export interface AppMount<Settings = never> {
+  /** Its name: in the access log's and metrics' kinds, and what the core hands a request over by. */
+  readonly name: string;
   readonly path: string;
   /** The methods it answers, as its Allow header lists them (OPTIONS, a guarded app's preflight, is the core's). */
   readonly methods: string;
   /** The longest body it reads: a bridge reads no further, and hands over a longer one declared so, unread. */
   readonly maxBodyBytes: number;
-  /** Behind the API's token and rate limit (/mcp), or its own credential, checked by the app (Discord's signature). */
-  readonly guarded: boolean;
+  /**
+   * Behind the API's token and rate limit, with the headers of its preflight (the methods and the
+   * headers its clients send); absent: its own credential, checked by the app (Discord's signature).
+   */
+  readonly guarded?: { readonly preflight: HeaderRecord };
   /** Its answer to a method outside `methods`, made from the method's name alone. */
   notAllowed(method: string, headers: HeaderRecord): Response;
+  /** The variables of its settings (src/schema/environment.ts's definitions), which every runtime reads. */
+  readonly variables: Variables;
+  /** How to load it with these settings; undefined: it is off (its path is the site's). */
+  loader(settings: Settings): AppLoader | undefined;
 }
 
-/** JSON-RPC's implementation-defined server error, which /mcp answers a 405 with (as the MCP SDK's transport does). */
-const RPC_SERVER_ERROR = -32000;
-
-const mcpNotAllowed = (method: string, headers: HeaderRecord): Response =>
-  new Response(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      error: {
-        code: RPC_SERVER_ERROR,
-        message:
-          `Method ${method} not allowed on ${MCP_PATH}: POST one JSON-RPC message. ` +
-          'This server keeps no session and offers no event stream.',
-      },
-      id: null,
-    }),
-    { status: 405, headers: { ...headers, 'Content-Type': 'application/json', Allow: MCP_METHODS } },
-  );
-
-const DISCORD_METHODS = 'POST';
-
-const discordNotAllowed = (method: string): Response =>
-  new Response(errorBody(`Method ${method} not allowed: Discord POSTs interactions here.`), {
-    status: 405,
-    headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR, Allow: DISCORD_METHODS },
-  });
-
-/** Every app of the edge. */
-export const MOUNTS: readonly AppMount[] = [
-  {
-    name: 'mcp',
-    path: MCP_PATH,
-    methods: MCP_METHODS,
-    maxBodyBytes: MCP_MAX_BODY_BYTES,
-    guarded: true,
-    notAllowed: mcpNotAllowed,
-  },
-  {
-    name: 'discord',
-    path: DISCORD_PATH,
-    methods: DISCORD_METHODS,
-    maxBodyBytes: DISCORD_MAX_BODY_BYTES,
-    guarded: false,
-    notAllowed: discordNotAllowed,
-  },
-];
-
-/** The app mounted at `pathname` among those `on` (its path itself only: below it is the site's). */
-export function mountAt(pathname: string, on: ReadonlySet<AppName>): AppMount | undefined {
-  for (const mount of MOUNTS) if (mount.path === pathname && on.has(mount.name)) return mount;
+/** The app mounted at `pathname` among `mounts` (its path itself only: below it is the site's). */
+export function mountAt(pathname: string, mounts: readonly AppMount<never>[]): AppMount<never> | undefined {
+  for (const mount of mounts) if (mount.path === pathname) return mount;
   return undefined;
 }
 
-/** The app mounted by `name`. */
-export function mountOf(name: AppName): AppMount {
-  const mount = MOUNTS.find((one) => one.name === name);
-  if (!mount) throw new Error(`no app is mounted by the name ${name}`);
-  return mount;
-}
-
 /** Whether `method` is one the app answers (in any letter case, as a Request normalises POST). */
-export const allows = (mount: AppMount, method: string): boolean =>
+export const allows = (mount: AppMount<never>, method: string): boolean =>
   mount.methods.split(', ').includes(method.toUpperCase());
 
 /** A feature whose setting is malformed, so its app is off: the 503 on its path (its message names the setting). */
@@ -112,38 +67,56 @@ export const appUnavailable = (message: string): Response =>
     headers: { 'Content-Type': JSON_CONTENT_TYPE, 'Cache-Control': CACHE_ERROR, 'Access-Control-Allow-Origin': '*' },
   });
 
-/** How to load each app a runtime serves: an app without a loader is off (its path is the site's). */
-export type AppLoaders = Partial<Record<AppName, () => Promise<App>>>;
-
 /** The apps of one runtime, each loaded at its first request. */
 export interface AppTable {
   /** The apps the core hands requests to (those turned off by a malformed setting too: they answer the 503). */
-  readonly on: ReadonlySet<AppName>;
+  readonly on: readonly AppMount<never>[];
+  /** The app the core handed a request to by its name. */
+  mountOf(name: string): AppMount<never>;
   /**
-   * What a request gets before anything is built from it: a method outside its app's own, the
-   * app's 405; an app turned off by a malformed setting, the 503 naming it. Undefined: the app answers.
+   * The one step of both runtimes for a request the core handed to an app: a method outside its
+   * app's own, the app's 405; an app turned off by a malformed setting, the 503 naming it; else
+   * the app's answer to `request()`, which is called only then (the Node server builds it from
+   * its body), the app loaded once while that succeeds (a failed load is tried again).
    */
-  refusal(handOff: AppHandOff, method: string): Response | undefined;
-  /** The app, loaded once while that succeeds (a failed load is tried again by the next request). */
-  load(name: AppName): Promise<App>;
+  answer(
+    handOff: AppHandOff,
+    method: string,
+    request: () => Request | Promise<Request>,
+    index: RouteIndex,
+  ): Promise<Response>;
 }
 
-/** The table of the apps `loaders` names, and of those `disabled` turns off (each with the 503's message). */
-export function appTable(loaders: AppLoaders, disabled: ReadonlyMap<AppName, string> = new Map()): AppTable {
-  const loaded = new Map<AppName, () => Promise<App>>();
-  for (const [name, load] of Object.entries(loaders) as [AppName, () => Promise<App>][]) loaded.set(name, once(load));
+/**
+ * The table of `mounts` as `settings` turn them on, and of those `disabled` turns off (by name,
+ * each with the 503's message).
+ */
+export function appTable<Settings>(
+  mounts: readonly AppMount<Settings>[],
+  settings: Settings,
+  disabled: ReadonlyMap<string, string> = new Map(),
+): AppTable {
+  const loaders = new Map<string, AppLoader>();
+  for (const mount of mounts) {
+    const loader = disabled.has(mount.name) ? undefined : mount.loader(settings);
+    if (loader) loaders.set(mount.name, once(loader));
+  }
+  const on: readonly AppMount<never>[] = mounts.filter(({ name }) => loaders.has(name) || disabled.has(name));
+  const mountOf = (name: string): AppMount<never> => {
+    const mount = on.find((one) => one.name === name);
+    if (!mount) throw new Error(`the core handed a request to the app ${name}, which is off`);
+    return mount;
+  };
   return {
-    on: new Set([...loaded.keys(), ...disabled.keys()]),
-    refusal(handOff, method) {
+    on,
+    mountOf,
+    async answer(handOff, method, request, index) {
       const off = disabled.get(handOff.app);
       if (off !== undefined) return appUnavailable(off);
       const mount = mountOf(handOff.app);
-      return allows(mount, method) ? undefined : mount.notAllowed(method, handOff.headers);
-    },
-    load(name) {
-      const load = loaded.get(name);
-      if (!load) throw new Error(`the core handed a request to the app ${name}, which is off`);
-      return load();
+      if (!allows(mount, method)) return mount.notAllowed(method, handOff.headers);
+      const app = await (loaders.get(handOff.app) as AppLoader)();
+      return app(await request(), { index, headers: handOff.headers });
     },
   };
 }

@@ -8,8 +8,8 @@
 //   token            token-verdict.ts whether the Authorization header carries a configured token
 //   limit            rate-limit.ts    which count the request falls under, and the 429 past it
 //   resolve          api-answer.ts    what answers the endpoint, query and release
-//   (an app of the seam, apps.ts, is handed to the adapter: /mcp after the limit, the Discord
-//   app, whose signature is its credential, before the token)
+//   (an app of the seam, apps.ts, is handed to the adapter: a guarded one after the limit,
+//   another, whose credential is its own, before the token)
 //   answer           answers.ts       each answer made once, frozen and shared
 // The work a request repeats (negotiation, resolving a query, a token already verified) is
 // remembered in bounded memos, so the common request allocates almost nothing.
@@ -17,7 +17,7 @@ import { CHALLENGE_HEADERS, STATIC_METHODS } from '../contract/headers.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { apiAnswers } from './api-answer.ts';
 import { AnswerCache, ERROR_HEADERS, OUTSIDE_API } from './answers.ts';
-import type { AppName } from './apps.ts';
+import type { AppMount } from './apps.ts';
 import {
   type AppHandOff,
   type EdgeDecision,
@@ -43,8 +43,8 @@ export interface EdgeOptions {
   tokenNames?: readonly string[];
   /** Off when absent. */
   rateLimit?: EdgeRateLimit;
-  /** The apps of the seam that are on (apps.ts); /mcp alone when absent (the Discord app needs its key). */
-  apps?: ReadonlySet<AppName>;
+  /** The apps of the seam that are on (apps.ts: an adapter's AppTable says which). */
+  apps: readonly AppMount<never>[];
   /** The optional features a malformed setting turned off (the Worker's), which /healthz names. */
   disabled?: readonly string[];
 }
@@ -64,14 +64,13 @@ const NO_HEADERS: HeaderRecord = {};
 const UNAUTHORIZED_HEADERS: HeaderRecord = { ...CHALLENGE_HEADERS, ...ERROR_HEADERS };
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: HeaderRecord = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
-const ONLY_MCP: ReadonlySet<AppName> = new Set(['mcp']);
 
 export function createEdge({
   index,
   tokenDigests,
   tokenNames = [],
   rateLimit,
-  apps = ONLY_MCP,
+  apps,
   disabled = [],
 }: EdgeOptions): EdgeCore {
   const answers = new AnswerCache(index, policyHeaders(rateLimit));
@@ -84,7 +83,7 @@ export function createEdge({
    * An /api/ or guarded app's request once any limit has let it through: without a valid token
    * the 401, so nothing about either leaks; with one, the API's answer, or the app handed over.
    */
-  const answerApi = (request: EdgeRequest, verdict: Verdict, app?: AppName): Promise<EdgeResponse | AppHandOff> => {
+  const answerApi = (request: EdgeRequest, verdict: Verdict, app?: string): Promise<EdgeResponse | AppHandOff> => {
     if (typeof verdict !== 'object')
       return answers.fixed(
         401,
@@ -99,12 +98,13 @@ export function createEdge({
     // Method and path.
     const route = routeOf(request, apps);
     if (route === 'static') return STATIC;
+    if (typeof route === 'object' && 'preflightOf' in route) return answers.preflight(route.preflightOf);
     if (typeof route === 'object' && !route.guarded) return answers.unguardedHandOff(route.name);
     if (route === 'api-folder') return answers.fixed(404, 'not-found', request, NO_HEADERS, OUTSIDE_API);
     if (route === 'static-method')
       return answers.fixed(405, 'method-not-allowed', request, STATIC_NOT_ALLOWED_HEADERS, OUTSIDE_API);
     if (route === 'health') return health(request);
-    if (route === 'preflight' || route === 'mcp-preflight') return answers.preflight(route === 'mcp-preflight');
+    if (route === 'preflight') return answers.preflight();
     // The token: verified before the request is counted, so a valid one counts against itself alone.
     const authorization = request.header('authorization');
     const verdict = tokens.known(authorization) ?? (await tokens.verify(authorization));

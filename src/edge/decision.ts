@@ -1,6 +1,5 @@
 // What the edge core reads of a request and what it decides, the words every step of the core
 // (core.ts) and every adapter share.
-import type { AppName } from './app-names.ts';
 import type { Encoding } from './negotiation.ts';
 
 export interface EdgeRequest {
@@ -38,14 +37,14 @@ export interface EdgeResponse {
 }
 
 /**
- * A request for an app of the seam (apps.ts): the adapter's bridge answers it with the app,
- * adding these headers. A guarded app's request (/mcp) comes once the token check and the rate
+ * A request for an app of the seam (apps.ts), by its mount's name: the adapter's bridge answers it
+ * with the app, adding these headers. A guarded app's request (/mcp) comes once the token check and the rate
  * limit let it through, with the API's headers (never cached); another's (the Discord app, whose
  * signature is its credential) before the token step, uncounted, with none. Shared, frozen.
  */
 export interface AppHandOff {
   readonly type: 'app';
-  readonly app: AppName;
+  readonly app: string;
   readonly headers: HeaderRecord;
 }
 

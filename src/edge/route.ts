@@ -1,9 +1,14 @@
 // The first step of a request through the edge core: by its method and path, which part of the
 // service it is for.
 import { HEALTH_PATH } from '../contract/health.ts';
-import { type AppMount, type AppName, mountAt } from './apps.ts';
+import { type AppMount, mountAt } from './apps.ts';
 import type { EdgeRequest } from './decision.ts';
 import { reachesApiFolder } from './static-guard.ts';
+
+/** The preflight (OPTIONS) of a guarded app: the core answers it with the app's own CORS headers. */
+export interface AppPreflight {
+  readonly preflightOf: AppMount<never>;
+}
 
 /**
  * Where a request goes: the API (its preflight apart), an app of the seam (apps.ts; a guarded
@@ -12,9 +17,9 @@ import { reachesApiFolder } from './static-guard.ts';
  */
 export type Route =
   | 'api'
-  | AppMount
+  | AppMount<never>
   | 'preflight'
-  | 'mcp-preflight'
+  | AppPreflight
   | 'health'
   | 'static'
   | 'api-folder'
@@ -24,15 +29,29 @@ export type Route =
 export const methodOf = (request: EdgeRequest): string =>
   request.method === 'GET' ? 'GET' : request.method.toUpperCase();
 
+/** Each guarded app's preflight route, made once. */
+const preflights = new WeakMap<AppMount<never>, AppPreflight>();
+const preflightOf = (mount: AppMount<never>): AppPreflight => {
+  const known = preflights.get(mount) ?? Object.freeze({ preflightOf: mount });
+  preflights.set(mount, known);
+  return known;
+};
+
+/** Whether a route is guarded by the API's token and limit: the API, a guarded app, and their preflights. */
+export const isGuarded = (route: Route): boolean =>
+  route === 'api' ||
+  route === 'preflight' ||
+  (typeof route === 'object' && ('preflightOf' in route || !!route.guarded));
+
 /** `apps`: the apps that are on (the Discord app with DISCORD_PUBLIC_KEY); an app off, its path is the site's. */
-export function routeOf(request: EdgeRequest, apps: ReadonlySet<AppName>): Route {
+export function routeOf(request: EdgeRequest, apps: readonly AppMount<never>[]): Route {
   const pathname = request.pathname;
   const method = methodOf(request);
   if (pathname === '/api' || pathname.startsWith('/api/')) return method === 'OPTIONS' ? 'preflight' : 'api';
   // An app's path itself only (/mcp/ and below are the site's), every method: the bridge answers
   // a method outside the app's own with its 405, so a POST elsewhere stays the site's.
   const mount = mountAt(pathname, apps);
-  if (mount) return method === 'OPTIONS' && mount.guarded ? 'mcp-preflight' : mount;
+  if (mount) return method === 'OPTIONS' && mount.guarded ? preflightOf(mount) : mount;
   if (reachesApiFolder(pathname)) return 'api-folder';
   // Decided here, not by each runtime's file server, so both answer other methods alike.
   if (method !== 'GET' && method !== 'HEAD') return 'static-method';

@@ -277,19 +277,3 @@ export interface TokenSettings {
   /** Lowercase hex SHA-256 digests of tokens, comma-separated (deployments). */
   API_TOKEN_SHA256?: string | undefined;
 }
-
-/** The Discord app's endpoint (docs/discord.md), read alike by the Node server and the Worker. */
-export const discordVariables = {
-  discordPublicKey: documented(
-    variable(
-      'DISCORD_PUBLIC_KEY',
-      z
-        .string()
-        .trim()
-        .regex(/^[0-9a-fA-F]{64}$/, "must be the Discord application's public key: 64 hex digits"),
-    ),
-    "The Discord application's public key (hex, as the developer portal shows it): turns on " +
-      '`POST /discord/interactions` ([discord.md](discord.md)).',
-    'unset: no Discord endpoint',
-  ),
-};

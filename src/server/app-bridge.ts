@@ -6,20 +6,13 @@
 // it), bounded here alone: the server's own bound on bodies (limits.ts) leaves an app's path to
 // this one, so a body over it, whatever its declared length, gets the app's own 413.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AppLoaders, type AppName, type AppTable, appTable, mountOf } from '../edge/apps.ts';
+import type { AppSettings } from '../apps/mounts.ts';
+import { type AppMount, type AppTable, appTable } from '../edge/apps.ts';
 import type { AppHandOff } from '../edge/core.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 
 /** The body as read, or that it is over the bound (declared or sent): it is then refused unread. */
 export type PendingBody = Promise<Buffer | 'too large'>;
-
-/** The apps of the Node server: /mcp always, the Discord app with its public key (checked by the settings). */
-export const serverApps = (discordPublicKey: string | undefined): AppLoaders => ({
-  mcp: async () => (await import('../edge/apps/mcp.ts')).mcpApp,
-  ...(discordPublicKey !== undefined && {
-    discord: async () => (await import('../edge/apps/discord.ts')).discordApp(discordPublicKey),
-  }),
-});
 
 /** Answers a request the core handed to an app; the number of body bytes sent, for the log. */
 type AnswerApp = (
@@ -35,19 +28,17 @@ type AnswerApp = (
 
 /** The apps' bridge: answers a request the core handed to an app, and says which apps are on. */
 export interface AppBridge extends AnswerApp {
-  /** The apps that are on, for the core. */
-  readonly on: ReadonlySet<AppName>;
+  /** The apps that are on, for the core and for reading their bodies. */
+  readonly on: readonly AppMount<never>[];
 }
 
-/** The bridge to the apps `loaders` names, each loaded at its first request (a failed load is tried again). */
-export function appBridge(loaders: AppLoaders): AppBridge {
-  const table: AppTable = appTable(loaders);
+/** The bridge to `mounts` as `settings` turn them on, each loaded by its first request (a failed load tried again). */
+export function appBridge(mounts: readonly AppMount<AppSettings>[], settings: AppSettings): AppBridge {
+  const table: AppTable = appTable(mounts, settings);
   const bridge: AnswerApp = async (request, response, body, handOff, index, rateLimit, origin) => {
-    const refusal = table.refusal(handOff, request.method ?? 'GET');
-    if (refusal) return writeAnswer(request, response, refusal, rateLimit);
-    const app = await table.load(handOff.app);
-    const limit = mountOf(handOff.app).maxBodyBytes;
-    const answer = await app(await webRequest(request, body, limit, origin), { index, headers: handOff.headers });
+    const limit = table.mountOf(handOff.app).maxBodyBytes;
+    const made = () => webRequest(request, body, limit, origin);
+    const answer = await table.answer(handOff, request.method ?? 'GET', made, index);
     return writeAnswer(request, response, answer, rateLimit);
   };
   return Object.assign(bridge, { on: table.on });

@@ -7,7 +7,8 @@ import { failureAnswer } from '../edge/failure.ts';
 import { forwardedClient } from '../edge/forwarded.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
 import { type PendingBody, readBody } from './app-bridge.ts';
-import { appOf, type Generation } from './generations.ts';
+import type { AppMount } from '../edge/apps.ts';
+import type { Generation } from './generations.ts';
 import { KIND, type RequestTally } from './metrics.ts';
 import { rawHeader, type RequestTarget } from './node-adapter.ts';
 import { type Proxies, publicOrigin } from './public-origin.ts';
@@ -41,6 +42,7 @@ export class Exchange implements EdgeRequest {
     request: IncomingMessage,
     response: ServerResponse,
     target: RequestTarget,
+    app: AppMount<never> | undefined,
     generation: Generation,
     log: AccessLog | undefined,
     start: number,
@@ -61,7 +63,6 @@ export class Exchange implements EdgeRequest {
     this.log = log;
     this.metrics = metrics;
     this.start = start;
-    const app = appOf(target, generation);
     this.appBody = app && readBody(request, response, app.maxBodyBytes);
   }
 
@@ -119,10 +120,10 @@ export class Exchange implements EdgeRequest {
   }
 
   /** A request of `kind` answered: its line logged and it counted (where they are on). `target`: as sent. */
-  private done(kind: number, bytes: number, target = this.request.url ?? ''): void {
+  private done(kind: number | undefined, bytes: number, target = this.request.url ?? ''): void {
     if (this.log === undefined && this.metrics === undefined) return;
     const answeredAt = performance.now();
-    this.metrics?.answered(kind, this.response.statusCode, answeredAt - this.start);
+    if (kind !== undefined) this.metrics?.answered(kind, this.response.statusCode, answeredAt - this.start);
     this.log?.add(
       {
         method: this.method,

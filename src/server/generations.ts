@@ -1,13 +1,12 @@
 // The build being served and what is made from it: a generation (its bodies, its core, its
 // static site), replaced whole by a reload so no request sees a mix of two builds.
 import type { RateLimit } from '../schema/environment.ts';
-import { type AppMount, mountAt } from '../edge/apps.ts';
 import { createEdge, type EdgeCore, type EdgeRateLimit } from '../edge/core.ts';
 import { type CountNow, rememberDecisions, type RememberedEdge } from '../edge/remembered.ts';
 import type { ConfiguredToken } from '../edge/tokens.ts';
 import type { AppBridge } from './app-bridge.ts';
 import { loadBodyStore, type BodyStore } from './body-store.ts';
-import { decisionSender, type RequestTarget, type SendDecision } from './node-adapter.ts';
+import { decisionSender, type SendDecision } from './node-adapter.ts';
 import { localRateCounter, type RateCounter } from './rate-counter.ts';
 import { staticSite, type StaticSite } from './static-site.ts';
 
@@ -75,7 +74,3 @@ function lastTokenName(core: EdgeCore): (authorization: string | null) => string
     return name;
   };
 }
-
-/** The app at the request's path, which reads and bounds its body itself (apps.ts), if one is. */
-export const appOf = (target: RequestTarget | undefined, generation: Generation): AppMount | undefined =>
-  target && mountAt(target.pathname, generation.apps.on);

@@ -12,13 +12,16 @@ import type { AccessLog } from './access-log.ts';
 import { ALLOWED_METHODS } from '../contract/headers.ts';
 import type { BuildManifest } from '../schema/manifest.ts';
 import { clientErrorStatus, LIMITS } from './limits.ts';
-import { appBridge, serverApps } from './app-bridge.ts';
+import { appBridge } from './app-bridge.ts';
+import type { AppMount } from '../edge/apps.ts';
+import { type AppSettings, MOUNTS } from '../apps/mounts.ts';
 import type { RequestTally } from './metrics.ts';
 import type { RateCounter } from './rate-counter.ts';
 import { counting, loadGeneration } from './generations.ts';
 import { requestHandler } from './request-handler.ts';
 
-export interface ServerOptions {
+/** The options of a server, the apps' settings among them (AppSettings, src/apps/mounts.ts). */
+export interface ServerOptions extends AppSettings {
   distDir: string;
   /** 0 or absent: a free port. */
   port?: number;
@@ -44,8 +47,8 @@ export interface ServerOptions {
   trustProxy?: TrustedProxies | undefined;
   /** TRUST_PROXY_HEADER: the header they forward it in; X-Forwarded-For when absent. */
   trustProxyHeader?: ForwardingHeader;
-  /** DISCORD_PUBLIC_KEY (hex): the Discord app answers at /discord/interactions; off when absent. */
-  discordPublicKey?: string | undefined;
+  /** The apps mounted (src/apps/mounts.ts's MOUNTS when absent; a test adds its own). */
+  apps?: readonly AppMount<AppSettings>[];
 }
 
 export interface RunningServer {
@@ -106,7 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   // One count for the server's life: a reload keeps every window's count.
   const limited = options.rateLimit && counting(options.rateLimit, options.rateCounter, options.rateClock);
-  const apps = appBridge(serverApps(options.discordPublicKey));
+  const apps = appBridge(options.apps ?? MOUNTS, options);
   // One reference: a reload swaps the whole generation, so no request sees a mix of two.
   const state = { current: await loadGeneration(options.distDir, tokens, limited, apps), closing: false };
   let reloads: Promise<unknown> = Promise.resolve();

@@ -5,11 +5,20 @@
 // supervisor asks (metrics-endpoint.ts), in the JSON form prom-client's cluster aggregation takes.
 // Each process adds prom-client's default process metrics, labelled by process (ownProcessMetrics).
 
-/** The kinds of answer a request is counted by; `refused`: turned away before routing (400, 413). */
-export const ANSWER_KINDS = ['api', 'wiki', 'mcp', 'discord', 'refused', 'failed'] as const;
-export type AnswerKind = (typeof ANSWER_KINDS)[number];
-/** An answer kind's place in ANSWER_KINDS, as the serving path passes it. */
-export const KIND = Object.fromEntries(ANSWER_KINDS.map((kind, index) => [kind, index])) as Record<AnswerKind, number>;
+import { type AppName, MOUNTS } from '../apps/mounts.ts';
+
+/**
+ * The kinds of answer a request is counted by: the API's, the wiki's, each app's (by its name,
+ * src/apps/mounts.ts); `refused`: turned away before routing (400, 413).
+ */
+export const ANSWER_KINDS = ['api', 'wiki', ...MOUNTS.map(({ name }) => name), 'refused', 'failed'] as const;
+export type AnswerKind = 'api' | 'wiki' | AppName | 'refused' | 'failed';
+/**
+ * An answer kind's place in ANSWER_KINDS, as the serving path passes it; an app outside the table
+ * (a test's own) has none, and is not counted.
+ */
+export const KIND = Object.fromEntries(ANSWER_KINDS.map((kind, index) => [kind, index])) as Record<AnswerKind, number> &
+  Readonly<Record<string, number | undefined>>;
 
 /** The latency histogram's upper bounds, in seconds: a remembered answer takes tens of microseconds. */
 export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 0.5, 2.5, 10];

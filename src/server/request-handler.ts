@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { AccessLog } from './access-log.ts';
 import { Exchange } from './exchange.ts';
-import { appOf, type Generation } from './generations.ts';
+import { mountAt } from '../edge/apps.ts';
+import type { Generation } from './generations.ts';
 import { admitQueued, limitBody } from './limits.ts';
 import { KIND, type RequestTally } from './metrics.ts';
 import { rawHeader, requestTarget } from './node-adapter.ts';
@@ -30,8 +31,10 @@ export function requestHandler(
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // The apps bound their own bodies (app-bridge.ts), to answer one past it with their own 413.
-    if (!appOf(target, state.current) && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // The app at the request's path, if one is: it bounds its own body (app-bridge.ts), to answer
+    // one past it with its own 413, so its body is read from the first byte on.
+    const app = target && mountAt(target.pathname, state.current.apps.on);
+    if (!app && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       refused(response, start);
       return;
@@ -41,7 +44,7 @@ export function requestHandler(
       refused(response, start);
       return;
     }
-    const exchange = new Exchange(request, response, target, state.current, log, start, proxies, metrics);
+    const exchange = new Exchange(request, response, target, app, state.current, log, start, proxies, metrics);
     // A request seen before is answered at once; any other waits for the core.
     const decision = exchange.generation.edge.decide(exchange);
     if (decision instanceof Promise)

@@ -5,7 +5,6 @@
 import { join } from 'node:path';
 import { projectDir } from '../cli/project-dir.ts';
 import {
-  discordVariables,
   documented,
   folderPath,
   hostName,
@@ -18,6 +17,7 @@ import {
   variable,
   wholeNumberFrom,
 } from '../schema/environment.ts';
+import { appVariables } from '../apps/mounts.ts';
 import { z } from 'zod';
 import { STATIC_ASSET_FILE_BYTES } from '../contract/bucket-layout.ts';
 import { describeCounts, type Manifest } from '../schema/manifest.ts';
@@ -57,7 +57,7 @@ export const serveVariables = {
   ),
   ...tokenVariables,
   ...rateLimitVariables,
-  ...discordVariables,
+  ...appVariables,
   ...metricsVariables,
   /** One JSON line per request on stdout; `off` turns it off. */
   accessLog: documented(

@@ -27,7 +27,7 @@ export const ATOM_FEED_PATH = `${CHANGES_PATH}atom.xml`;
 export const JSON_FEED_PATH = `${CHANGES_PATH}feed.json`;
 /** Where the docs' curl examples send requests: the local server of `npm start`. */
 export { LOCAL_ORIGIN } from '../contract/paths.ts';
-// The Discord app links to the same pages (src/edge/discord): their addresses are the contract's.
+// The Discord app links to the same pages (src/apps/discord): their addresses are the contract's.
 export { CHANGES_PATH, PLANNER_PATH, recordPath, releasePath } from '../contract/paths.ts';
 
 export interface NavItem {

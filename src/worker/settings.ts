@@ -8,7 +8,6 @@
 import { z } from 'zod';
 import { INDEX_ID_LENGTH, INDEX_VARIABLE, INVOCATIONS_VARIABLE } from '../contract/bucket-layout.ts';
 import {
-  discordVariables,
   documented,
   EnvironmentError,
   onOff,
@@ -18,6 +17,7 @@ import {
   type ValuesOf,
   variable,
 } from '../schema/environment.ts';
+import { type AppName, appVariables, MOUNTS, variablesOf } from '../apps/mounts.ts';
 
 /** API_INDEX: the first hex digits of the deploy object's SHA-256, as bucket-objects.ts names it. */
 const indexId: z.ZodType<string, string> = z
@@ -31,7 +31,7 @@ const indexId: z.ZodType<string, string> = z
 export const workerVariables = {
   ...tokenVariables,
   ...rateLimitVariables,
-  ...discordVariables,
+  ...appVariables,
   index: documented(
     variable(INDEX_VARIABLE, indexId),
     'The R2 mode: which deploy object of the bucket the Worker serves. `npm run deploy` sets it; not set by hand.',
@@ -51,13 +51,13 @@ export type WorkerSettings = ValuesOf<typeof workerVariables>;
  * off (its routes answer 503 naming it) rather than the deployment. The API needs its tokens and
  * its limit as given: one malformed, the API and /mcp are off, never served unguarded.
  */
-export const FEATURES = {
+export type Feature = 'api' | AppName | 'invocations';
+/** Each app is a feature of its own, with its variables (src/apps/mounts.ts). */
+export const FEATURES: Readonly<Record<Feature, readonly (keyof typeof workerVariables)[]>> = {
   api: ['tokens', 'tokenSha256', 'rateLimit'],
-  discord: ['discordPublicKey'],
+  ...(Object.fromEntries(MOUNTS.map((mount) => [mount.name, variablesOf(mount)])) as Record<AppName, []>),
   invocations: ['countInvocations'],
-} as const satisfies Record<string, readonly (keyof typeof workerVariables)[]>;
-
-export type Feature = keyof typeof FEATURES;
+};
 
 /** What an isolate reads of its variables: the settings, and each feature a malformed variable turned off. */
 export interface WorkerConfiguration {

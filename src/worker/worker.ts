@@ -15,7 +15,8 @@ import { INDEX_VARIABLE, INVOCATIONS_PATH } from '../contract/bucket-layout.ts';
 import { errorBody } from '../contract/messages.ts';
 import { storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
-import { type AppTable, appUnavailable } from '../edge/apps.ts';
+import { type AppSettings, MOUNTS } from '../apps/mounts.ts';
+import { type AppMount, type AppTable, appUnavailable } from '../edge/apps.ts';
 import {
   type AppHandOff,
   createEdge,
@@ -25,7 +26,7 @@ import {
   type EdgeResponse,
 } from '../edge/core.ts';
 import { failureAnswer } from '../edge/failure.ts';
-import { routeOf } from '../edge/route.ts';
+import { isGuarded, routeOf } from '../edge/route.ts';
 import { tokensOf } from '../edge/tokens.ts';
 import { EnvironmentError, RATE_LIMIT_VARIABLE } from '../schema/environment.ts';
 import { assetFiles, type Bytes, bucketFiles, storedBodies } from './api-files.ts';
@@ -54,14 +55,19 @@ interface Isolate {
   apps: AppTable;
 }
 
-/**
- * The isolate's variables (settings.ts), read at its first request: a malformed one of a feature
- * turns that feature off, said once in the log; one of no feature is each request's 500 (`failed`).
- */
-let configuration: WorkerConfiguration | undefined;
-let isolate: Promise<Isolate> | undefined;
-/** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
-let invocations = 0;
+/** What an isolate keeps between requests. */
+interface IsolateState {
+  /** The apps it mounts (MOUNTS, src/apps/mounts.ts; a test mounts its own beside them). */
+  readonly mounts: readonly AppMount<AppSettings>[];
+  /**
+   * The isolate's variables (settings.ts), read at its first request: a malformed one of a feature
+   * turns that feature off, said once in the log; one of no feature is each request's 500 (`failed`).
+   */
+  configuration?: WorkerConfiguration;
+  isolate?: Promise<Isolate>;
+  /** Requests this isolate ran, told at INVOCATIONS_PATH when a local run counts them. */
+  invocations: number;
+}
 
 const decoder = new TextDecoder();
 
@@ -69,6 +75,7 @@ async function startIsolate(
   env: WorkerEnv,
   { settings, disabled }: WorkerConfiguration,
   origin: string,
+  mounts: readonly AppMount<AppSettings>[],
 ): Promise<Isolate> {
   const bucket = env[BUCKET_BINDING];
   if (!bucket && settings.index !== undefined)
@@ -89,7 +96,7 @@ async function startIsolate(
     text: async (stored) => decoder.decode(await body(stored, 'identity')),
   };
   const tokens = await tokensOf(settings);
-  const apps = workerApps({ settings, disabled });
+  const apps = workerApps(mounts, { settings, disabled });
   const core = createEdge({
     index,
     tokenDigests: tokens.map(({ digest }) => digest),
@@ -127,38 +134,45 @@ function rateLimitOf(env: WorkerEnv, { rateLimit }: WorkerSettings): EdgeRateLim
   };
 }
 
-export default {
-  async fetch(request, env: WorkerEnv): Promise<Response> {
-    try {
-      return await answerRequest(request, env);
-    } catch (error) {
-      return failed(request, error);
-    }
-  },
-} satisfies ExportedHandler<WorkerEnv>;
+/** The Worker of `mounts`: its module's default is MOUNTS's; a test's build mounts its own beside them. */
+export function workerOf(mounts: readonly AppMount<AppSettings>[]): ExportedHandler<WorkerEnv> {
+  const state: IsolateState = { mounts, invocations: 0 };
+  return {
+    async fetch(request, env): Promise<Response> {
+      try {
+        return await answerRequest(request, env, state);
+      } catch (error) {
+        return failed(request, error);
+      }
+    },
+  };
+}
+
+export default workerOf(MOUNTS);
 
 /** A request as Cloudflare hands it to the Worker, with its `cf` properties. */
 type IncomingRequest = Request<unknown, IncomingRequestCfProperties>;
 
-async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<Response> {
+async function answerRequest(request: IncomingRequest, env: WorkerEnv, state: IsolateState): Promise<Response> {
   const url = new URL(request.url);
-  if (!configuration) {
-    configuration = workerSettings(env);
-    for (const [feature, problem] of configuration.disabled) console.error(featureOff(feature, problem));
+  if (!state.configuration) {
+    state.configuration = workerSettings(env);
+    for (const [feature, problem] of state.configuration.disabled) console.error(featureOff(feature, problem));
   }
+  const configuration = state.configuration;
   const { settings, disabled } = configuration;
   if (url.pathname === INVOCATIONS_PATH) {
     const off = disabled.get('invocations');
     if (off !== undefined) return appUnavailable(featureOff('invocations', off));
     if (settings.countInvocations)
-      return new Response(String(invocations), { headers: { 'Cache-Control': 'no-store' } });
+      return new Response(String(state.invocations), { headers: { 'Cache-Control': 'no-store' } });
   }
-  invocations++;
-  isolate ??= startIsolate(env, configuration, url.origin).catch((error: unknown) => {
-    isolate = undefined;
+  state.invocations++;
+  state.isolate ??= startIsolate(env, configuration, url.origin, state.mounts).catch((error: unknown) => {
+    state.isolate = undefined;
     throw error;
   });
-  const state = await isolate;
+  const isolate = await state.isolate;
   // Cloudflare's edge (and wrangler's local copy of it) shows the Worker "br, gzip" and keeps
   // the client's own Accept-Encoding in cf.clientAcceptEncoding: negotiate with the client's.
   const clientAcceptEncoding = request.cf?.clientAcceptEncoding;
@@ -171,32 +185,22 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv): Promise<
     header,
     client: request.headers.get('cf-connecting-ip'),
   };
-  // The API off (a malformed token list or limit): its 503 on /api/ and the apps it guards
-  // (/mcp), never the API unguarded.
+  // The API off (a malformed token list or limit): its 503 on /api/ and the apps it guards, with
+  // their preflights, never the API unguarded.
   const apiOff = disabled.get('api');
-  if (apiOff !== undefined) {
-    const route = routeOf(edgeRequest, state.apps.on);
-    if (
-      route === 'api' ||
-      route === 'preflight' ||
-      route === 'mcp-preflight' ||
-      (typeof route === 'object' && route.guarded)
-    )
-      return appUnavailable(featureOff('api', apiOff));
-  }
-  const decision = await state.decide(edgeRequest);
-  if (decision.type === 'static') return (await state.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
+  if (apiOff !== undefined && isGuarded(routeOf(edgeRequest, isolate.apps.on)))
+    return appUnavailable(featureOff('api', apiOff));
+  const decision = await isolate.decide(edgeRequest);
+  if (decision.type === 'static') return (await isolate.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
   const answer = decision.type === 'counted' ? decision.answer : decision;
   const rateLimit = decision.type === 'counted' ? decision.rateLimit : undefined;
-  if (answer.type === 'app') return answerApp(request, state, answer, rateLimit);
-  return respond(state, answer, rateLimit);
+  if (answer.type === 'app') return answerApp(request, isolate, answer, rateLimit);
+  return respond(isolate, answer, rateLimit);
 }
 
 /** A request the core handed to an app: its refusal (405, 503) or the app's answer, with its RateLimit. */
-async function answerApp(request: Request, state: Isolate, handOff: AppHandOff, rateLimit?: string) {
-  const refusal = state.apps.refusal(handOff, request.method);
-  const answer =
-    refusal ?? (await (await state.apps.load(handOff.app))(request, { index: state.index, headers: handOff.headers }));
+async function answerApp(request: Request, isolate: Isolate, handOff: AppHandOff, rateLimit?: string) {
+  const answer = await isolate.apps.answer(handOff, request.method, () => request, isolate.index);
   if (rateLimit !== undefined) answer.headers.set('RateLimit', rateLimit);
   return answer;
 }

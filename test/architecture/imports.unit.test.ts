@@ -18,26 +18,31 @@ const allowed: Record<string, readonly string[]> = {
   // Node check, the project's folder and version. Stated in the schema's and contract's terms.
   cli: ['schema', 'contract'],
   edge: ['schema', 'contract'],
-  // The client's own command (treefarm) runs through the same runner.
-  client: ['schema', 'contract', 'cli'],
-  worker: ['edge', 'schema', 'contract'],
+  // The client's own command (treefarm) runs through the same runner; its `treefarm mcp --bundle`
+  // serves the MCP app's server over stdio.
+  client: ['schema', 'contract', 'cli', 'apps'],
+  worker: ['apps', 'edge', 'schema', 'contract'],
   // The server and the build find the project's folder (dist/, content/) where the commands do.
-  server: ['edge', 'schema', 'contract', 'cli'],
+  server: ['apps', 'edge', 'schema', 'contract', 'cli'],
   // The tooling that runs and deploys the Worker (not the Worker: that is worker/) on Node. It
   // reads its settings where every process does and makes up tokens as the Node server does
   // (server/settings.ts, server/local-tokens.ts), and binds what the Worker reads by the
   // contract's names, and checks wrangler.toml's [vars] by the Worker's own rules (worker/settings.ts).
   // Nothing imports it but its own CLIs and tests: no layer lists it.
-  cloudflare: ['server', 'worker', 'edge', 'schema', 'contract', 'cli'],
-  build: ['schema', 'contract', 'cli'],
+  cloudflare: ['server', 'worker', 'apps', 'edge', 'schema', 'contract', 'cli'],
+  // The build writes each app's part of OpenAPI and docs/configuration.md.
+  build: ['apps', 'schema', 'contract', 'cli'],
   // The wiki is rendered by the build: it reads the build's data (virtual:treefarm/build) and types.
   wiki: ['build', 'schema', 'contract'],
   // Pages reach the build's data only through the wiki.
-  pages: ['wiki', 'schema', 'contract'],
-  // The Discord app's command-line tooling (`npm run discord:register`): it puts the contract's
-  // command list to Discord, and serves nothing, so it needs no edge, server or build.
-  discord: ['schema', 'contract'],
+  // The wiki's API page lists the MCP tools.
+  pages: ['wiki', 'apps', 'schema', 'contract'],
+  // The edge's apps, each in a folder of its own (src/apps/<name>/), and their table: above the
+  // edge, whose seam they are mounted on (of the edge, only SEAM below), below the adapters that mount them.
+  apps: ['edge', 'schema', 'contract', 'cli'],
 };
+/** What an app may import of the edge: the seam's types (an app is Web-standard, in any runtime, not the core). */
+const SEAM = new Set(['src/edge/apps.ts', 'src/edge/decision.ts']);
 /** Pages that show a document of docs/ (the API page renders docs/api-contract.md): prose, not code. */
 const showsDocs = (file: string, target: string) => layerOf(file) === 'pages' && /^docs\/[\w-]+\.md$/.test(target);
 /** Files that configure a tool and sit at the top of src/ (Astro's content collections). */
@@ -98,6 +103,8 @@ test('every import of src/ points along the layers', () => {
         if (!showsDocs(file, target)) wrongWay.push(`${file} -> ${target}: outside src/`);
       } else if (layer !== own && !mayImport.includes(layer)) {
         wrongWay.push(`${file} -> ${target} (${own} may import only ${mayImport.join(', ')})`);
+      } else if (own === 'apps' && layer === 'edge' && !SEAM.has(target)) {
+        wrongWay.push(`${file} -> ${target} (an app imports only the edge's seam: ${[...SEAM].join(', ')})`);
       }
     }
   }

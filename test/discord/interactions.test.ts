@@ -6,7 +6,7 @@
 // every message pings no one, and what the user typed is shown as text.
 import type { APIEmbed, APIInteractionResponse } from 'discord-api-types/v10';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DISCORD_MAX_BODY_BYTES, NAME_COMMANDS } from '../../src/contract/discord/commands.ts';
+import { DISCORD_MAX_BODY_BYTES, NAME_COMMANDS } from '../../src/apps/discord/commands.ts';
 import { growthSpeedOf, plan, treeEconomics } from '../../src/contract/economics.ts';
 import { fieldValue, figureDefinitions, figureRow } from '../../src/contract/figures.ts';
 import type { KindId, RecordsByKind } from '../../src/schema/kinds.ts';

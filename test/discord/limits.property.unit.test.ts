@@ -1,15 +1,15 @@
 // Every message the Discord app sends is within Discord's limits, whatever the content: records
 // with long names and long fun facts, releases with long notes and many changes, any message at
-// all through the one fitting (src/edge/discord/limits.ts), and every message pings no one. The
+// all through the one fitting (src/apps/discord/limits.ts), and every message pings no one. The
 // limits are those Discord's documentation states (test/support/discord-limits.ts).
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { RecordPage } from '../../src/contract/record-pages.ts';
-import { choiceOf } from '../../src/edge/discord/autocomplete.ts';
-import { releaseMessage } from '../../src/edge/discord/changes.ts';
-import { echo } from '../../src/edge/discord/echo.ts';
-import { fitChoices, fitMessage, fitText } from '../../src/edge/discord/limits.ts';
-import { recordsMessage } from '../../src/edge/discord/records.ts';
+import { choiceOf } from '../../src/apps/discord/autocomplete.ts';
+import { releaseMessage } from '../../src/apps/discord/changes.ts';
+import { echo } from '../../src/apps/discord/echo.ts';
+import { fitChoices, fitMessage, fitText } from '../../src/apps/discord/limits.ts';
+import { recordsMessage } from '../../src/apps/discord/records.ts';
 import type { ApiRecord } from '../../src/schema/kinds.ts';
 import type { ReleaseSummary } from '../../src/schema/releases.ts';
 import { overLimits } from '../support/discord-limits.ts';

@@ -8,11 +8,11 @@ import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
-import { type CommandBounds, commandNames, discordCommands } from '../../src/contract/discord/commands.ts';
-import { errorLines, MAX_TRIES } from '../../src/discord/discord-api.ts';
-import { distBounds } from '../../src/discord/dist-bounds.ts';
-import { registerCommands } from '../../src/discord/register-cli.ts';
-import { registerSettings } from '../../src/discord/settings.ts';
+import { type CommandBounds, commandNames, discordCommands } from '../../src/apps/discord/commands.ts';
+import { errorLines, MAX_TRIES } from '../../src/apps/discord/cli/discord-api.ts';
+import { distBounds } from '../../src/apps/discord/cli/dist-bounds.ts';
+import { registerCommands } from '../../src/apps/discord/cli/register-cli.ts';
+import { registerSettings } from '../../src/apps/discord/cli/settings.ts';
 import { distDir } from '../support/runtimes.ts';
 
 interface Received {

@@ -2,7 +2,8 @@
 // Allow in every runtime, before anything is built from the request: on the Node server a method
 // that `new Request` refuses (TRACE) is no 500 and prints no stack (issue 55, finding 3).
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DISCORD_PATH, MCP_PATH } from '../../src/contract/paths.ts';
+import { DISCORD_PATH } from '../../src/apps/discord/bounds.ts';
+import { MCP_PATH } from '../../src/apps/mcp/bounds.ts';
 import { discordKeys } from '../support/discord.ts';
 import { rawRequest } from '../support/http.ts';
 import { type Runtime, runtimeNames, startRuntime } from '../support/runtimes.ts';

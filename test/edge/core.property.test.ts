@@ -1,6 +1,7 @@
 // Properties of the pure edge core over the real build manifest: whatever the method, path,
 // query and headers, it decides without throwing, never answers 5xx, never hands out API
 // data (or confirms an ETag) without a valid token, and only ever names files of the build.
+import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
@@ -25,7 +26,7 @@ const digests = await tokenDigests({
   API_TOKENS: VALID_TOKEN,
   API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
 });
-const newCore = () => createEdge({ index: store.index, tokenDigests: digests });
+const newCore = () => createEdge({ apps: [mcpMount], index: store.index, tokenDigests: digests });
 /** One core for every run: what it remembers from one case must never change another's answer. */
 const decide = newCore();
 /** Each scope's routes (undefined: the current data), and every stored body the API may send. */

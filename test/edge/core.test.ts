@@ -2,6 +2,7 @@
 // contract's words written out here (docs/api-contract.md): status, every header, the body.
 // The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
 // (npm run test:mutation) can use them.
+import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
@@ -18,7 +19,7 @@ const TOKEN = 'core-unit-token';
 const store = await loadBodyStore(distDir);
 const manifest = store.manifest;
 const digests = await tokenDigests({ API_TOKENS: TOKEN });
-const newCore = (index: RouteIndex = store.index) => createEdge({ index, tokenDigests: digests });
+const newCore = (index: RouteIndex = store.index) => createEdge({ apps: [mcpMount], index, tokenDigests: digests });
 const decide = newCore();
 
 /** The stored body of a route of the current data, or of a release's with `release`. */
@@ -150,6 +151,7 @@ describe('answers to /api/', () => {
     // A token whose digest is configured, with a comma in it: only several headers can present that.
     const withComma = `${TOKEN}, ${TOKEN}`;
     const core = createEdge({
+      apps: [mcpMount],
       index: store.index,
       tokenDigests: await tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
     });

@@ -2,6 +2,7 @@
 // "Health"), in-process over the built dist/, with the local server's window count on a
 // clock the test moves. The runtimes' own tests (test/server, test/worker) check the same
 // rules over HTTP.
+import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
@@ -40,6 +41,7 @@ function limitedCore(
     return countWith ? countWith(countedBy, key) : counters[countedBy].hit(key, now);
   };
   const core = createEdge({
+    apps: [mcpMount],
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
@@ -395,6 +397,7 @@ describe('rate limits', () => {
     const many = await configuredTokens({ API_TOKENS: Array.from({ length: 300 }, (_, n) => `token-${n}`).join(',') });
     const counted: string[] = [];
     const core = createEdge({
+      apps: [mcpMount],
       index: store.index,
       tokenDigests: many.map(({ digest }) => digest),
       rateLimit: {
@@ -415,7 +418,7 @@ describe('rate limits', () => {
   });
 
   test('a core given no token names names each token by the first 8 hex digits of its digest', async () => {
-    const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
+    const core = createEdge({ apps: [mcpMount], index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
     await ask(core, { token: 'first' });
     await ask(core, { token: 'second' });
     const prefixes = tokens.map(({ digest }) => Buffer.from(digest).toString('hex').slice(0, 8));
@@ -437,7 +440,7 @@ describe('rate limits', () => {
 });
 
 describe('health', () => {
-  const unlimited = createEdge({ index: store.index, tokenDigests: [] });
+  const unlimited = createEdge({ apps: [mcpMount], index: store.index, tokenDigests: [] });
 
   test('POST /healthz is refused as on any site path: 405 with Allow: GET, HEAD', async () => {
     expect(await ask(unlimited, { method: 'POST', path: '/healthz', token: null })).toMatchObject({

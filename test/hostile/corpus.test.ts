@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type Latest, PUBLISHED_BUNDLES } from '../../src/contract/bundle-layout.ts';
-import { DISCORD_MAX_BODY_BYTES } from '../../src/contract/discord/commands.ts';
-import { API_DIR, DISCORD_PATH } from '../../src/contract/paths.ts';
+import { DISCORD_MAX_BODY_BYTES } from '../../src/apps/discord/commands.ts';
+import { DISCORD_PATH } from '../../src/apps/discord/bounds.ts';
+import { API_DIR } from '../../src/contract/paths.ts';
 import { discordKeys } from '../support/discord.ts';
 import { openConnection, requestBytes, takeResponse, type RawRequest, type RawResponse } from '../support/http.ts';
 import {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
-import { RESOURCE_PAGE_SIZE } from '../../src/contract/mcp/resources.ts';
+import { RESOURCE_PAGE_SIZE } from '../../src/apps/mcp/resources.ts';
 import {
   apiAnswer,
   CLIENT_KINDS,

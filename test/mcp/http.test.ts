@@ -5,7 +5,7 @@
 import type { McpClient } from '../support/mcp.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../src/contract/economics.ts';
-import { answerMcp } from '../../src/edge/mcp.ts';
+import { answerMcp } from '../../src/apps/mcp/answer.ts';
 import type { Plot, Tree } from '../../src/schema/records.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
 import {

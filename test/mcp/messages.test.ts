@@ -1,11 +1,11 @@
-// What a message to the MCP server must be, word for word (src/contract/mcp/messages.ts): a
+// What a message to the MCP server must be, word for word (src/apps/mcp/messages.ts): a
 // cursor of the wrong type in any list, a malformed `_meta` in any request, a member JSON-RPC
 // does not have, each a JSON-RPC error naming the fault in one sentence (never zod's issue
 // list, never an internal error), in both eras, through POST /mcp's handler in this process.
 // The same for every runtime and client: clients.test.ts; over stdio, line by line:
 // stdio.test.ts; in workerd: worker.test.ts.
 import { describe, expect, test } from 'vitest';
-import { answerMcp } from '../../src/edge/mcp.ts';
+import { answerMcp } from '../../src/apps/mcp/answer.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
 import { ERAS, type Era, eraHeaders, eraRequest } from '../support/mcp.ts';
 import { distDir } from '../support/runtimes.ts';

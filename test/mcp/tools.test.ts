@@ -1,4 +1,4 @@
-// The MCP tools' answers word for word (src/contract/mcp/): the text a person reads for each
+// The MCP tools' answers word for word (src/apps/mcp/): the text a person reads for each
 // branch of each tool, the JSON-RPC errors of malformed requests, the refusals (isError) of
 // wrong arguments, the tool list's annotations and the
 // server's capabilities. The SDK's client talks to createMcpServer over the SDK's in-memory
@@ -9,9 +9,9 @@
 // in the comments. http.test.ts checks the same tools' records against the API over HTTP.
 import { Client, InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, test } from 'vitest';
-import { createMcpServer } from '../../src/contract/mcp/server.ts';
-import { answerMcp } from '../../src/edge/mcp.ts';
-import { runTool, ToolInputError } from '../../src/contract/mcp/tools.ts';
+import { createMcpServer } from '../../src/apps/mcp/server.ts';
+import { answerMcp } from '../../src/apps/mcp/answer.ts';
+import { runTool, ToolInputError } from '../../src/apps/mcp/tools.ts';
 import { levelRoute, listRoute, RELEASES_ROUTE } from '../../src/contract/paths.ts';
 import type { RouteIndex } from '../../src/contract/resolve.ts';
 import type { Tree } from '../../src/schema/records.ts';

@@ -4,7 +4,7 @@ import { join, posix } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
-import { toolNames } from '../../src/contract/mcp/tools.ts';
+import { toolNames } from '../../src/apps/mcp/tools.ts';
 import { kinds } from '../../src/schema/kinds.ts';
 import { builtPages } from '../support/built-pages.ts';
 import { distDir } from '../support/runtimes.ts';

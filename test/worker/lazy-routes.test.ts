@@ -10,11 +10,11 @@ import { expect, test, vi } from 'vitest';
 const distDir = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 const evaluated = vi.hoisted(() => ({ mcpServer: 0, sdk: 0, discord: 0 }));
-vi.mock('../../src/edge/discord/interactions.ts', async (real) => {
+vi.mock('../../src/apps/discord/interactions.ts', async (real) => {
   evaluated.discord++;
   return await real();
 });
-vi.mock('../../src/edge/mcp.ts', async (real) => {
+vi.mock('../../src/apps/mcp/answer.ts', async (real) => {
   evaluated.mcpServer++;
   return await real();
 });
