@@ -37,10 +37,28 @@ function directives(policy: string): Map<string, string[]> {
   );
 }
 
-/** The pages of src/pages that are not HTML (the feeds, the planner's data), by their URL. */
+/** A built file of a route: each `[param]` segment the first (sorted) that the build wrote there. */
+function builtPath(route: string): string {
+  let built = '';
+  for (const segment of route.split('/').filter(Boolean)) {
+    const param = /^\[[^\]]+\](\..+)?$/.exec(segment);
+    if (!param) built += `/${segment}`;
+    else {
+      const suffix = param[1] ?? '';
+      const first = readdirSync(join(distDir, built))
+        .filter((name) => name.endsWith(suffix))
+        .sort()[0];
+      if (first === undefined) throw new Error(`The build wrote no file for ${route} in ${built || '/'}`);
+      built += `/${first}`;
+    }
+  }
+  return built;
+}
+
+/** The pages of src/pages that are not HTML (feeds, the planner's data, the search's near-miss files), by URL. */
 const endpoints = readdirSync(join(projectDir, 'src/pages'), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
-  .map((file) => `/${file.replace(/\.ts$/, '')}`);
+  .map((file) => builtPath(`/${file.replace(/\.ts$/, '')}`));
 
 describe("the wiki's security headers (public/_headers, for every path)", () => {
   test('a Content-Security-Policy: nothing from another origin, no inline script or style, no eval, no framing', () => {
