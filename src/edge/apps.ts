@@ -39,6 +39,11 @@ export interface AppMount<Settings = never> extends MountedApp {
   readonly maxBodyBytes: number;
   /** Its answer to a method outside `methods`, made from the method's name alone. */
   notAllowed(method: string, headers: HeaderRecord): Response;
+  /**
+   * The statuses a request to it is answered with (its own, and a guarded app's 401 and 429): the
+   * Node server's metrics count each from the start, at 0 (src/server/metrics.ts).
+   */
+  readonly statuses: readonly number[];
   /** The variables of its settings (src/schema/environment.ts's definitions), which every runtime reads. */
   readonly variables: Variables;
   /** How to load it with these settings; undefined: it is off (its path is the site's). */
