@@ -1,7 +1,6 @@
 // What the in-process benchmarks (bench:mcp, bench:discord) share: CPU per call of warm work,
 // and a GET answered by the server's own code without a socket (the core decides it, the body
 // store hands over its bytes) over the built dist/.
-import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { join } from 'node:path';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
@@ -21,13 +20,15 @@ export async function cpuPerCall(calls: number, work: () => Promise<unknown>): P
 export async function inProcessGet(target: string, token: string) {
   const store: BodyStore = await loadBodyStore(join(projectDir, 'dist'));
   const tokens = await configuredTokens({ API_TOKENS: token });
-  const core = createEdge({ apps: [mcpMount], index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
+  const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
   const [path, query] = target.split('?');
   const request: EdgeRequest = {
     method: 'GET',
     pathname: path ?? '',
     query: query ?? '',
     header: (name) => (name === 'authorization' ? `Bearer ${token}` : null),
+    // The API's: no app at its path.
+    mount: undefined,
   };
   const get = async () => {
     const decision = await core(request);

@@ -1,8 +1,8 @@
 // The apps of the edge: this table is their only list. The Node server's bridge
 // (src/server/app-bridge.ts), the Worker's routes and features (src/worker/), the R2 mode's
-// routes (src/cloudflare/r2-run.ts), the metrics' answer kinds (src/server/metrics.ts) and the
-// settings every runtime reads are made from it. A third app is a folder of src/apps/ (its
-// mount.ts: path, methods, bound, guard, 405 and loader) and one line here
+// routes (src/cloudflare/r2-run.ts), the metrics' answer kinds and statuses (src/server/metrics.ts)
+// and the settings every runtime reads are made from it. A third app is a folder of src/apps/ (its
+// mount.ts: path, methods, bound, guard, 405, statuses and loader) and one line here
 // (docs/architecture.md, "The edge's apps").
 import type { AppMount } from '../edge/apps.ts';
 import type { ValuesOf } from '../schema/environment.ts';

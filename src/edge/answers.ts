@@ -8,8 +8,7 @@ import { CACHE_ERROR, COMMON_HEADERS, JSON_CONTENT_TYPE, PREFLIGHT_HEADERS } fro
 import type { FixedBodyName } from '../contract/messages.ts';
 import { fixedRoute } from '../contract/paths.ts';
 import { currentRoot, currentRoute, type RouteIndex } from '../contract/resolve.ts';
-import type { AppMount } from './apps.ts';
-import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, HeaderRecord } from './decision.ts';
+import type { AppHandOff, BodySource, EdgeRequest, EdgeResponse, HeaderRecord, MountedApp } from './decision.ts';
 import { boundedMemo, type Memo } from './memo.ts';
 import { chooseEncoding, type Encoding, etagFor } from './negotiation.ts';
 import { methodOf } from './route.ts';
@@ -63,7 +62,7 @@ export class AnswerCache {
   private readonly ofMade: Memo<string, AnswersOfBody> = boundedMemo(MEMO_LIMITS.bodies);
   private readonly fixedBodies = new Map<FixedBodyName, string>();
   private preflightAnswer: EdgeResponse | undefined;
-  private readonly appPreflightAnswers = new Map<AppMount<never>, EdgeResponse>();
+  private readonly appPreflightAnswers = new Map<MountedApp, EdgeResponse>();
   private readonly guardedHandOffs = new Map<string, AppHandOff>();
   private readonly unguardedHandOffs = new Map<string, AppHandOff>();
   /** The headers of every /api/ answer, with the current data version; read on the first request. */
@@ -123,7 +122,7 @@ export class AnswerCache {
   }
 
   /** The 204 to a preflight (OPTIONS) of /api/, or of a guarded app with its own methods and headers: no body. */
-  async preflight(app?: AppMount<never>): Promise<EdgeResponse> {
+  async preflight(app?: MountedApp): Promise<EdgeResponse> {
     const known = app ? this.appPreflightAnswers.get(app) : this.preflightAnswer;
     if (known) return known;
     const allowed = app?.guarded?.preflight ?? PREFLIGHT_HEADERS;

@@ -1,8 +1,9 @@
 // The seam between the edge and its apps: an app is a Web-standard handler, `(Request, data) =>
 // Promise<Response>`, mounted at one path with its own methods and bound on bodies (AppMount;
-// each app's folder, src/apps/<name>/, holds its mount, and src/apps/mounts.ts lists them). The
-// core decides only that a request goes to an app (route.ts), and whether the API's token and
-// rate limit guard it (core.ts); each adapter hands the request over through one bridge (the
+// each app's folder, src/apps/<name>/, holds its mount, and src/apps/mounts.ts lists them). Each
+// adapter finds the app at a request's path once (mountAt) and hands it to the core with the
+// request; the core decides only that the request goes to it (route.ts), and whether the API's
+// token and rate limit guard it (core.ts); each adapter hands the request over through one bridge (the
 // Node server's app-bridge.ts, the Worker's worker.ts), and both answer it by one step (appTable's
 // `answer`): the 405 of a method outside the app's own, or the 503 of an app a malformed setting
 // turned off, before anything is built from the request; else the app, loaded by its first request.
@@ -10,7 +11,7 @@ import { CACHE_ERROR, JSON_CONTENT_TYPE } from '../contract/headers.ts';
 import { errorBody } from '../contract/messages.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import type { Variables } from '../schema/environment.ts';
-import type { AppHandOff, HeaderRecord } from './decision.ts';
+import type { AppHandOff, HeaderRecord, MountedApp } from './decision.ts';
 import { once } from './once.ts';
 
 /** What an app is handed beside its request: the build's index, and the headers the core adds to its answers. */
@@ -26,31 +27,33 @@ export type App = (request: Request, data: AppData) => Promise<Response>;
 export type AppLoader = () => Promise<App>;
 
 /**
- * Where an app is mounted and what it accepts: what the core and the bridges know of it without
- * loading it. `Settings`: what the runtime's settings tell every app (src/apps/mounts.ts).
+ * Where an app is mounted and what it accepts: what the core (its name and guard, MountedApp) and
+ * the bridges know of it without loading it. `Settings`: what the runtime's settings tell every app
+ * (src/apps/mounts.ts).
  */
-export interface AppMount<Settings = never> {
-  /** Its name: in the access log's and metrics' kinds, and what the core hands a request over by. */
-  readonly name: string;
+export interface AppMount<Settings = never> extends MountedApp {
   readonly path: string;
   /** The methods it answers, as its Allow header lists them (OPTIONS, a guarded app's preflight, is the core's). */
   readonly methods: string;
   /** The longest body it reads: a bridge reads no further, and hands over a longer one declared so, unread. */
   readonly maxBodyBytes: number;
-  /**
-   * Behind the API's token and rate limit, with the headers of its preflight (the methods and the
-   * headers its clients send); absent: its own credential, checked by the app (Discord's signature).
-   */
-  readonly guarded?: { readonly preflight: HeaderRecord };
   /** Its answer to a method outside `methods`, made from the method's name alone. */
   notAllowed(method: string, headers: HeaderRecord): Response;
+  /**
+   * The statuses a request to it is answered with (its own, and a guarded app's 401 and 429): the
+   * Node server's metrics count each from the start, at 0 (src/server/metrics.ts).
+   */
+  readonly statuses: readonly number[];
   /** The variables of its settings (src/schema/environment.ts's definitions), which every runtime reads. */
   readonly variables: Variables;
   /** How to load it with these settings; undefined: it is off (its path is the site's). */
   loader(settings: Settings): AppLoader | undefined;
 }
 
-/** The app mounted at `pathname` among `mounts` (its path itself only: below it is the site's). */
+/**
+ * The app mounted at `pathname` among `mounts` (its path itself only: below it is the site's). An
+ * adapter asks once a request, and hands the core what it found (EdgeRequest's `mount`).
+ */
 export function mountAt(pathname: string, mounts: readonly AppMount<never>[]): AppMount<never> | undefined {
   for (const mount of mounts) if (mount.path === pathname) return mount;
   return undefined;

@@ -8,8 +8,9 @@
 //   token            token-verdict.ts whether the Authorization header carries a configured token
 //   limit            rate-limit.ts    which count the request falls under, and the 429 past it
 //   resolve          api-answer.ts    what answers the endpoint, query and release
-//   (an app of the seam, apps.ts, is handed to the adapter: a guarded one after the limit,
-//   another, whose credential is its own, before the token)
+//   (an app of the seam, apps.ts, which the adapter found at the path and names in the request,
+//   is handed back to it: a guarded one after the limit, another, whose credential is its own,
+//   before the token)
 //   answer           answers.ts       each answer made once, frozen and shared
 // The work a request repeats (negotiation, resolving a query, a token already verified) is
 // remembered in bounded memos, so the common request allocates almost nothing.
@@ -17,7 +18,6 @@ import { CHALLENGE_HEADERS, STATIC_METHODS } from '../contract/headers.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { apiAnswers } from './api-answer.ts';
 import { AnswerCache, ERROR_HEADERS, OUTSIDE_API } from './answers.ts';
-import type { AppMount } from './apps.ts';
 import {
   type AppHandOff,
   type EdgeDecision,
@@ -43,8 +43,6 @@ export interface EdgeOptions {
   tokenNames?: readonly string[];
   /** Off when absent. */
   rateLimit?: EdgeRateLimit;
-  /** The apps of the seam that are on (apps.ts: an adapter's AppTable says which). */
-  apps: readonly AppMount<never>[];
   /** The optional features a malformed setting turned off (the Worker's), which /healthz names. */
   disabled?: readonly string[];
 }
@@ -65,14 +63,7 @@ const UNAUTHORIZED_HEADERS: HeaderRecord = { ...CHALLENGE_HEADERS, ...ERROR_HEAD
 /** A method other than GET or HEAD on the static site: the API's 405 body, with the site's own Allow. */
 const STATIC_NOT_ALLOWED_HEADERS: HeaderRecord = { Allow: STATIC_METHODS, ...ERROR_HEADERS };
 
-export function createEdge({
-  index,
-  tokenDigests,
-  tokenNames = [],
-  rateLimit,
-  apps,
-  disabled = [],
-}: EdgeOptions): EdgeCore {
+export function createEdge({ index, tokenDigests, tokenNames = [], rateLimit, disabled = [] }: EdgeOptions): EdgeCore {
   const answers = new AnswerCache(index, policyHeaders(rateLimit));
   const health = healthCheck(index, answers, disabled);
   const tokens = tokenVerdicts(tokenDigests, tokenNames);
@@ -95,8 +86,8 @@ export function createEdge({
   };
 
   const decide = async (request: EdgeRequest, tokenCount?: RateCount): Promise<EdgeDecision> => {
-    // Method and path.
-    const route = routeOf(request, apps);
+    // Method and path (the app at the path, the adapter's: looked up once a request).
+    const route = routeOf(request);
     if (route === 'static') return STATIC;
     if (typeof route === 'object' && 'preflightOf' in route) return answers.preflight(route.preflightOf);
     if (typeof route === 'object' && !route.guarded) return answers.unguardedHandOff(route.name);

@@ -15,6 +15,26 @@ export interface EdgeRequest {
    * counts a request without a valid token against.
    */
   client?: string | null;
+  /**
+   * The app mounted at `pathname` (its path itself), or undefined: found by the adapter, once, among
+   * the apps that are on (mountAt over its AppTable, apps.ts), since it needs it before the core does
+   * (the Node server reads an app's body by the app's own bound). The core looks up no app itself.
+   */
+  readonly mount: MountedApp | undefined;
+}
+
+/**
+ * What the core reads of an app of the seam (an AppMount, apps.ts): the name it hands a request over
+ * by, and whether the API's token and limit guard it.
+ */
+export interface MountedApp {
+  /** Its name: in the access log's and metrics' kinds, and what the core hands a request over by. */
+  readonly name: string;
+  /**
+   * Behind the API's token and rate limit, with the headers of its preflight (the methods and the
+   * headers its clients send); absent: its own credential, checked by the app (Discord's signature).
+   */
+  readonly guarded?: { readonly preflight: HeaderRecord };
 }
 
 /**

@@ -1,13 +1,12 @@
 // The first step of a request through the edge core: by its method and path, which part of the
 // service it is for.
 import { HEALTH_PATH } from '../contract/health.ts';
-import { type AppMount, mountAt } from './apps.ts';
-import type { EdgeRequest } from './decision.ts';
+import type { EdgeRequest, MountedApp } from './decision.ts';
 import { reachesApiFolder } from './static-guard.ts';
 
 /** The preflight (OPTIONS) of a guarded app: the core answers it with the app's own CORS headers. */
 export interface AppPreflight {
-  readonly preflightOf: AppMount<never>;
+  readonly preflightOf: MountedApp;
 }
 
 /**
@@ -17,7 +16,7 @@ export interface AppPreflight {
  */
 export type Route =
   | 'api'
-  | AppMount<never>
+  | MountedApp
   | 'preflight'
   | AppPreflight
   | 'health'
@@ -30,8 +29,8 @@ export const methodOf = (request: EdgeRequest): string =>
   request.method === 'GET' ? 'GET' : request.method.toUpperCase();
 
 /** Each guarded app's preflight route, made once. */
-const preflights = new WeakMap<AppMount<never>, AppPreflight>();
-const preflightOf = (mount: AppMount<never>): AppPreflight => {
+const preflights = new WeakMap<MountedApp, AppPreflight>();
+const preflightOf = (mount: MountedApp): AppPreflight => {
   const known = preflights.get(mount) ?? Object.freeze({ preflightOf: mount });
   preflights.set(mount, known);
   return known;
@@ -43,14 +42,17 @@ export const isGuarded = (route: Route): boolean =>
   route === 'preflight' ||
   (typeof route === 'object' && ('preflightOf' in route || !!route.guarded));
 
-/** `apps`: the apps that are on (the Discord app with DISCORD_PUBLIC_KEY); an app off, its path is the site's. */
-export function routeOf(request: EdgeRequest, apps: readonly AppMount<never>[]): Route {
+/**
+ * The app is the one the adapter found at the request's path (`mount`) among those that are on (the
+ * Discord app with DISCORD_PUBLIC_KEY): an app off, its path is the site's.
+ */
+export function routeOf(request: EdgeRequest): Route {
   const pathname = request.pathname;
   const method = methodOf(request);
   if (pathname === '/api' || pathname.startsWith('/api/')) return method === 'OPTIONS' ? 'preflight' : 'api';
   // An app's path itself only (/mcp/ and below are the site's), every method: the bridge answers
   // a method outside the app's own with its 405, so a POST elsewhere stays the site's.
-  const mount = mountAt(pathname, apps);
+  const mount = request.mount;
   if (mount) return method === 'OPTIONS' && mount.guarded ? preflightOf(mount) : mount;
   if (reachesApiFolder(pathname)) return 'api-folder';
   // Decided here, not by each runtime's file server, so both answer other methods alike.

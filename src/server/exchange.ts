@@ -3,11 +3,11 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EdgeDecision, EdgeRequest } from '../edge/core.ts';
+import type { AppMount } from '../edge/apps.ts';
 import { failureAnswer } from '../edge/failure.ts';
 import { forwardedClient } from '../edge/forwarded.ts';
 import { type AccessLog, durationMs } from './access-log.ts';
 import { type PendingBody, readBody } from './app-bridge.ts';
-import type { AppMount } from '../edge/apps.ts';
 import type { Generation } from './generations.ts';
 import { KIND, type RequestTally } from './metrics.ts';
 import { rawHeader, type RequestTarget } from './node-adapter.ts';
@@ -25,6 +25,8 @@ export class Exchange implements EdgeRequest {
   readonly pathname: string;
   readonly query: string;
   readonly client: string | null;
+  /** The app at the request's path (request-handler.ts found it), which the core reads too. */
+  readonly mount: AppMount<never> | undefined;
   readonly request: IncomingMessage;
   readonly response: ServerResponse;
   readonly generation: Generation;
@@ -42,7 +44,7 @@ export class Exchange implements EdgeRequest {
     request: IncomingMessage,
     response: ServerResponse,
     target: RequestTarget,
-    app: AppMount<never> | undefined,
+    mount: AppMount<never> | undefined,
     generation: Generation,
     log: AccessLog | undefined,
     start: number,
@@ -52,6 +54,7 @@ export class Exchange implements EdgeRequest {
     this.method = request.method ?? 'GET';
     this.pathname = target.pathname;
     this.query = target.query;
+    this.mount = mount;
     this.request = request;
     const peer = request.socket.remoteAddress ?? null;
     // Behind trusted proxies, the address they forward (the edge's rule); else the socket's.
@@ -63,7 +66,7 @@ export class Exchange implements EdgeRequest {
     this.log = log;
     this.metrics = metrics;
     this.start = start;
-    this.appBody = app && readBody(request, response, app.maxBodyBytes);
+    this.appBody = mount && readBody(request, response, mount.maxBodyBytes);
   }
 
   header(name: string): string | null {

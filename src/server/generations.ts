@@ -46,7 +46,6 @@ export async function loadGeneration(
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: limited?.rateLimit,
-    apps: apps.on,
   });
   return {
     store,

@@ -25,17 +25,19 @@ export const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0
 /** Statuses are counted 100 to 599; anything else (never sent by node:http) as 0. */
 const STATUSES = 600;
 /**
- * The statuses each kind of answer sends (docs/api-contract.md): their series are there from the
- * first scrape, at 0, so increase() counts a first burst whole. Another status appears at its first.
+ * The statuses each kind of answer sends (docs/api-contract.md; an app's, its mount's `statuses`):
+ * their series are there from the first scrape, at 0, so increase() counts a first burst whole.
+ * Another status appears at its first.
  */
-const STATUSES_OF: Record<AnswerKind, readonly number[]> = {
-  api: [200, 204, 304, 401, 404, 405, 429],
-  wiki: [200, 206, 304, 307, 404, 405, 412, 416, 500],
-  mcp: [200, 202, 400, 401, 405, 406, 413, 415, 429],
-  discord: [200, 400, 401, 405, 413],
-  refused: [400, 413],
-  failed: [500],
-};
+const STATUSES_OF = new Map<string, readonly number[]>([
+  ...Object.entries({
+    api: [200, 204, 304, 401, 404, 405, 429],
+    wiki: [200, 206, 304, 307, 404, 405, 412, 416, 500],
+    refused: [400, 413],
+    failed: [500],
+  } satisfies Record<Exclude<AnswerKind, AppName>, readonly number[]>),
+  ...MOUNTS.map(({ name, statuses }): [string, readonly number[]] => [name, statuses]),
+]);
 const SLOTS = LATENCY_BUCKETS.length + 1;
 
 /** What each request adds, by kind: counts by status, latencies by bucket (the last: past every bound), their sum. */
@@ -92,13 +94,15 @@ const metric = (
 function requestCounts(tally: RequestTally): MetricJson[] {
   const values: MetricJson['values'] = [];
   let refusals = 0;
-  for (const [index, kind] of ANSWER_KINDS.entries())
+  for (const [index, kind] of ANSWER_KINDS.entries()) {
+    const seeded = STATUSES_OF.get(kind) ?? [];
     for (let status = 0; status < STATUSES; status++) {
       const value = tally.byStatus[index * STATUSES + status] ?? 0;
-      if (value === 0 && !STATUSES_OF[kind].includes(status)) continue;
+      if (value === 0 && !seeded.includes(status)) continue;
       values.push({ labels: { kind, status }, value });
       if (status === 429) refusals += value;
     }
+  }
   return [
     metric('treefarm_requests_total', 'Requests answered, by kind of answer and status.', 'counter', values),
     metric('treefarm_rate_limit_refusals_total', 'Requests refused by the rate limit (429).', 'counter', [

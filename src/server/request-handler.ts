@@ -31,10 +31,11 @@ export function requestHandler(
     if (state.closing) response.setHeader('Connection', 'close');
     const rawHeaders = request.rawHeaders;
     const target = requestTarget(request.url ?? '');
-    // The app at the request's path, if one is: it bounds its own body (app-bridge.ts), to answer
-    // one past it with its own 413, so its body is read from the first byte on.
-    const app = target && mountAt(target.pathname, state.current.apps.on);
-    if (!app && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
+    // The app at the request's path, if one is, found once (the core reads it from the Exchange): it
+    // bounds its own body (app-bridge.ts), to answer one past it with its own 413, so its body is
+    // read from the first byte on.
+    const mount = target ? mountAt(target.pathname, state.current.apps.on) : undefined;
+    if (!mount && !limitBody(request, (name) => rawHeader(rawHeaders, name))) {
       response.writeHead(413, { 'Content-Type': PLAIN_TEXT, Connection: 'close' }).end('Request body too large\n');
       refused(response, start);
       return;
@@ -44,7 +45,7 @@ export function requestHandler(
       refused(response, start);
       return;
     }
-    const exchange = new Exchange(request, response, target, app, state.current, log, start, proxies, metrics);
+    const exchange = new Exchange(request, response, target, mount, state.current, log, start, proxies, metrics);
     // A request seen before is answered at once; any other waits for the core.
     const decision = exchange.generation.edge.decide(exchange);
     if (decision instanceof Promise)

@@ -16,7 +16,7 @@ import { errorBody } from '../contract/messages.ts';
 import { storedBodyPath } from '../contract/paths.ts';
 import type { RouteIndex } from '../contract/resolve.ts';
 import { type AppSettings, MOUNTS } from '../apps/mounts.ts';
-import { type AppMount, type AppTable, appUnavailable } from '../edge/apps.ts';
+import { type AppMount, type AppTable, appUnavailable, mountAt } from '../edge/apps.ts';
 import {
   type AppHandOff,
   createEdge,
@@ -102,7 +102,6 @@ async function startIsolate(
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
     rateLimit: disabled.has('api') ? undefined : rateLimitOf(env, settings),
-    apps: apps.on,
     disabled: [...disabled.keys()],
   });
   const inR2 = r2 && { bucket: r2.bucket, listing: r2.deploy.downloads };
@@ -184,12 +183,13 @@ async function answerRequest(request: IncomingRequest, env: WorkerEnv, state: Is
     query: url.search.slice(1),
     header,
     client: request.headers.get('cf-connecting-ip'),
+    // Looked up once: the check below and the core read it.
+    mount: mountAt(url.pathname, isolate.apps.on),
   };
   // The API off (a malformed token list or limit): its 503 on /api/ and the apps it guards, with
   // their preflights, never the API unguarded.
   const apiOff = disabled.get('api');
-  if (apiOff !== undefined && isGuarded(routeOf(edgeRequest, isolate.apps.on)))
-    return appUnavailable(featureOff('api', apiOff));
+  if (apiOff !== undefined && isGuarded(routeOf(edgeRequest))) return appUnavailable(featureOff('api', apiOff));
   const decision = await isolate.decide(edgeRequest);
   if (decision.type === 'static') return (await isolate.downloads(request, url.pathname)) ?? env.ASSETS.fetch(request);
   const answer = decision.type === 'counted' ? decision.answer : decision;

@@ -1,6 +1,7 @@
 // Each app lives in its folder (src/apps/<name>/) and is listed once, in the table of mounts
-// (src/apps/mounts.ts): no file elsewhere in src/ names an app's path, or reaches into its
-// folder but through a module the app publishes, each listed below with the reason it is used.
+// (src/apps/mounts.ts): no file elsewhere in src/ names an app's path or its name (as a string or
+// a key: what is said of each app, such as its statuses, is said in its mount), or reaches into
+// its folder but through a module the app publishes, each listed below with the reason it is used.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,6 +21,16 @@ const PUBLISHED: Record<string, string> = {
   'src/apps/mcp/openapi.ts': "/mcp's part of the OpenAPI document, which the build writes",
   'src/apps/discord/cli/settings.ts': "`npm run discord:register`'s variables, which docs/configuration.md lists",
 };
+
+/** The files outside the apps that say an app's name for a reason of their own (not the app's), and why. */
+const NAMED_ELSEWHERE: Record<string, string> = {
+  'src/client/cli/args.ts': "`treefarm mcp`: the offline client's command, which serves the MCP server over stdio",
+  'src/client/cli/main.ts': "`treefarm mcp`: the offline client's command, which serves the MCP server over stdio",
+  'src/pages/docs/api.astro': "the API page's section on /mcp (its anchor) and the `treefarm mcp` command line",
+};
+
+/** An app's name as a string (`'mcp'`) or as a key (`mcp: …`, at a line's start or after `{` or `,`). */
+const nameOf = (name: string) => new RegExp(`(['"\`])${name}\\1|(^|[{,])\\s*${name}\\??\\s*:\\s`, 'm');
 
 const sourceFiles = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'src'], {
   cwd: projectDir,
@@ -49,6 +60,7 @@ test('every file that names an app lives in its folder or is the table', () => {
       const folder = `src/apps/${name}/`;
       if (file.startsWith(folder)) continue;
       if (new RegExp(`['"\`]${path}['"\`/]`).test(source)) strays.push(`${file}: names ${path}`);
+      if (!(file in NAMED_ELSEWHERE) && nameOf(name).test(source)) strays.push(`${file}: names the app ${name}`);
       for (const target of importsOf(file, source))
         if (target.startsWith(folder) && !(target in PUBLISHED)) strays.push(`${file} -> ${target}`);
     }
@@ -66,4 +78,12 @@ test('every module an app publishes is in use outside its folder', () => {
     }),
   );
   expect(Object.keys(PUBLISHED).filter((module) => !used.has(module))).toEqual([]);
+});
+
+test('every file allowed to name an app does so', () => {
+  const naming = Object.keys(NAMED_ELSEWHERE).filter((file) => {
+    const source = readFileSync(join(projectDir, file), 'utf8');
+    return MOUNTS.some(({ name }) => nameOf(name).test(source));
+  });
+  expect(naming).toEqual(Object.keys(NAMED_ELSEWHERE));
 });

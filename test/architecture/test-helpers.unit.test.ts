@@ -1,5 +1,6 @@
 // A helper of the tests is found in one place: every file of test/ that is not a test is a
-// shared helper in test/support, vitest's setup in test/setup, or a fixture in test/fixtures.
+// shared helper in test/support, vitest's setup (or `npm test`'s steps) in test/setup, or a
+// fixture in test/fixtures.
 // The folders by area hold only tests, so a helper one area starts sharing is already where the
 // others look for it.
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // A third app is a folder and one line in the table of mounts (docs/architecture.md, "The edge's
 // apps"): the test-only echo app (test/fixtures/apps/echo/) is mounted beside src/apps/mounts.ts's
 // apps, nothing else edited, and answers in the Node server and in the Worker module (in-process,
-// as test/worker/worker.test.ts runs it) alike: behind the API's token, with its own 405 and its
+// test/support/in-process-worker.ts) alike: behind the API's token, with its own 405 and its
 // own preflight.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MOUNTS } from '../../src/apps/mounts.ts';
 import { startServer } from '../../src/server/http-server.ts';
 import { ECHO_METHODS, ECHO_PATH, ECHO_PREFLIGHT_HEADERS, echoMount } from '../fixtures/apps/echo/mount.ts';
+import { type WorkerFetch, inProcessWorker } from '../support/in-process-worker.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** The table with one line more. */
@@ -16,36 +17,12 @@ const withEcho = [...MOUNTS, echoMount];
 const TOKEN = 'third-app-token';
 const manifest = JSON.parse(readFileSync(join(distDir, 'manifest.json'), 'utf8')) as { version: string };
 
-type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
-
-interface WorkerHandler {
-  fetch(request: Request, env: object): Promise<Response>;
-}
-// Loaded by path: the Worker is typed by workerd's runtime (tsconfig.worker.json), this test by Node's.
-const workerModule = '../../src/worker/worker.ts';
-
-/** The Worker of `withEcho`, over dist/ through a stand-in assets binding. */
-async function echoWorker(): Promise<Fetch> {
-  const { workerOf } = (await import(workerModule)) as { workerOf(mounts: typeof withEcho): WorkerHandler };
-  const worker = workerOf(withEcho);
-  const env = {
-    API_TOKENS: TOKEN,
-    ASSETS: {
-      async fetch(request: Request | string) {
-        const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
-        return new Response(new Uint8Array(readFileSync(join(distDir, path))));
-      },
-    },
-  };
-  return (path, init) => worker.fetch(new Request(`https://treefarm.example${path}`, init), env);
-}
-
-const runtimes: Record<string, { fetch?: Fetch; close?: () => Promise<void> }> = { node: {}, worker: {} };
+const runtimes: Record<string, { fetch?: WorkerFetch; close?: () => Promise<void> }> = { node: {}, worker: {} };
 
 beforeAll(async () => {
   const server = await startServer({ distDir, tokens: [TOKEN], apps: withEcho });
   runtimes['node'] = { fetch: (path, init) => fetch(server.url + path, init), close: () => server.close(0) };
-  runtimes['worker'] = { fetch: await echoWorker() };
+  runtimes['worker'] = { fetch: await inProcessWorker(withEcho, { API_TOKENS: TOKEN }) };
 });
 afterAll(async () => {
   await runtimes['node']?.close?.();
@@ -54,7 +31,7 @@ afterAll(async () => {
 const bearer = { Authorization: `Bearer ${TOKEN}` };
 
 describe.each(['node', 'worker'])('the echo app in %s', (name) => {
-  const send: Fetch = (path, init) => {
+  const send: WorkerFetch = (path, init) => {
     const fetchIn = runtimes[name]?.fetch;
     if (!fetchIn) throw new Error(`${name} did not start`);
     return fetchIn(path, init);

@@ -2,6 +2,7 @@
 // query and headers, it decides without throwing, never answers 5xx, never hands out API
 // data (or confirms an ETag) without a valid token, and only ever names files of the build.
 import { mcpMount } from '../../src/apps/mcp/mount.ts';
+import { mountAt } from '../../src/edge/apps.ts';
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import fc from 'fast-check';
@@ -26,7 +27,7 @@ const digests = await tokenDigests({
   API_TOKENS: VALID_TOKEN,
   API_TOKEN_SHA256: createHash('sha256').update(DIGEST_TOKEN).digest('hex'),
 });
-const newCore = () => createEdge({ apps: [mcpMount], index: store.index, tokenDigests: digests });
+const newCore = () => createEdge({ index: store.index, tokenDigests: digests });
 /** One core for every run: what it remembers from one case must never change another's answer. */
 const decide = newCore();
 /** Each scope's routes (undefined: the current data), and every stored body the API may send. */
@@ -238,7 +239,8 @@ async function decideCase(
 ): Promise<{ request: EdgeRequest; decision: Decision } | undefined> {
   const parsed = requestTarget(target);
   if (!parsed) return undefined;
-  const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null };
+  const mount = mountAt(parsed.pathname, [mcpMount]);
+  const request: EdgeRequest = { method, ...parsed, header: (name) => headers[name] ?? null, mount };
   const decision = await core(request);
   if (decision.type === 'counted') throw new Error('no rate limit is configured here: no answer is counted');
   return { request, decision };

@@ -3,6 +3,7 @@
 // The same rules as test/edge/contract.test.ts, in-process and fast, so that a mutation run
 // (npm run test:mutation) can use them.
 import { mcpMount } from '../../src/apps/mcp/mount.ts';
+import { mountAt } from '../../src/edge/apps.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { FIXED_BODIES } from '../../src/contract/messages.ts';
@@ -19,7 +20,7 @@ const TOKEN = 'core-unit-token';
 const store = await loadBodyStore(distDir);
 const manifest = store.manifest;
 const digests = await tokenDigests({ API_TOKENS: TOKEN });
-const newCore = (index: RouteIndex = store.index) => createEdge({ apps: [mcpMount], index, tokenDigests: digests });
+const newCore = (index: RouteIndex = store.index) => createEdge({ index, tokenDigests: digests });
 const decide = newCore();
 
 /** The stored body of a route of the current data, or of a release's with `release`. */
@@ -43,6 +44,7 @@ function decision(
     pathname: url.pathname,
     query: url.search.slice(1),
     header: (name) => byName.get(name) ?? null,
+    mount: mountAt(url.pathname, [mcpMount]),
   });
 }
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -151,7 +153,6 @@ describe('answers to /api/', () => {
     // A token whose digest is configured, with a comma in it: only several headers can present that.
     const withComma = `${TOKEN}, ${TOKEN}`;
     const core = createEdge({
-      apps: [mcpMount],
       index: store.index,
       tokenDigests: await tokenDigests({ API_TOKENS: TOKEN, API_TOKEN_SHA256: sha256Hex(withComma) }),
     });
@@ -301,7 +302,7 @@ describe('suggestions (/api/{kind}/suggest)', () => {
   test('a near miss: an answer made from the near-miss shards it reads, its ETag its sha256', async () => {
     const index = countingIndex();
     const edge = newCore(index);
-    const request = { method: 'GET', pathname: '/api/trees/suggest', query: 'search=sequioa' };
+    const request = { method: 'GET', pathname: '/api/trees/suggest', query: 'search=sequioa', mount: undefined };
     const ask = (headers: Record<string, string>) =>
       edge({ ...request, header: (name) => new Map(Object.entries(headers)).get(name) ?? null });
     const answer = await ask({ authorization: `Bearer ${TOKEN}` });
@@ -337,6 +338,7 @@ describe('suggestions (/api/{kind}/suggest)', () => {
         pathname: '/api/trees/suggest',
         query,
         header: (name) => (name === 'authorization' ? `Bearer ${TOKEN}` : null),
+        mount: undefined,
       });
     await ask('search=sequioa');
     expect(await ask('search=sequoai')).toMatchObject({ type: 'respond', status: 200, body: { text: giantSequoia } });

@@ -1,7 +1,6 @@
 // The edge's bounded memos (src/edge/memo.ts) and what the core remembers with them: the
 // same request gets the same answer, a verified token is remembered only by the core that
 // verified it, and nothing grows past its limit.
-import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
@@ -97,11 +96,11 @@ describe('boundedMemo', () => {
 });
 
 const { index } = await loadBodyStore(distDir);
-const coreWith = async (settings: TokenSettings) =>
-  createEdge({ apps: [mcpMount], index, tokenDigests: await tokenDigests(settings) });
+const coreWith = async (settings: TokenSettings) => createEdge({ index, tokenDigests: await tokenDigests(settings) });
 const request = (authorization: string | null, target = '/api/trees'): EdgeRequest => {
   const [pathname = '', query = ''] = target.split('?');
-  return { method: 'GET', pathname, query, header: (name) => (name === 'authorization' ? authorization : null) };
+  const header = (name: string) => (name === 'authorization' ? authorization : null);
+  return { method: 'GET', pathname, query, header, mount: undefined };
 };
 const statusOf = async (decide: ReturnType<typeof createEdge>, authorization: string | null) => {
   const decision = await decide(request(authorization));

@@ -3,6 +3,7 @@
 // clock the test moves. The runtimes' own tests (test/server, test/worker) check the same
 // rules over HTTP.
 import { mcpMount } from '../../src/apps/mcp/mount.ts';
+import { mountAt } from '../../src/edge/apps.ts';
 import { describe, expect, test } from 'vitest';
 import { healthBody } from '../../src/contract/health.ts';
 import type { RateLimit } from '../../src/schema/environment.ts';
@@ -41,7 +42,6 @@ function limitedCore(
     return countWith ? countWith(countedBy, key) : counters[countedBy].hit(key, now);
   };
   const core = createEdge({
-    apps: [mcpMount],
     index: store.index,
     tokenDigests: tokens.map(({ digest }) => digest),
     tokenNames: tokens.map(({ name }) => name),
@@ -68,6 +68,7 @@ const ask = (core: (request: never) => Promise<EdgeDecision>, request: Request =
     query: '',
     header: (name: string) => headers[name] ?? null,
     client,
+    mount: mountAt(path, [mcpMount]),
   });
 };
 
@@ -91,6 +92,7 @@ const repeated = {
   query: '',
   header: () => 'Bearer first',
   client: '192.0.2.9',
+  mount: undefined,
 };
 
 const TOO_MANY = 'Too many requests with this API token: the limit is 3 per 10 seconds. Try again in 10 seconds.';
@@ -397,7 +399,6 @@ describe('rate limits', () => {
     const many = await configuredTokens({ API_TOKENS: Array.from({ length: 300 }, (_, n) => `token-${n}`).join(',') });
     const counted: string[] = [];
     const core = createEdge({
-      apps: [mcpMount],
       index: store.index,
       tokenDigests: many.map(({ digest }) => digest),
       rateLimit: {
@@ -418,7 +419,7 @@ describe('rate limits', () => {
   });
 
   test('a core given no token names names each token by the first 8 hex digits of its digest', async () => {
-    const core = createEdge({ apps: [mcpMount], index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
+    const core = createEdge({ index: store.index, tokenDigests: tokens.map(({ digest }) => digest) });
     await ask(core, { token: 'first' });
     await ask(core, { token: 'second' });
     const prefixes = tokens.map(({ digest }) => Buffer.from(digest).toString('hex').slice(0, 8));
@@ -440,7 +441,7 @@ describe('rate limits', () => {
 });
 
 describe('health', () => {
-  const unlimited = createEdge({ apps: [mcpMount], index: store.index, tokenDigests: [] });
+  const unlimited = createEdge({ index: store.index, tokenDigests: [] });
 
   test('POST /healthz is refused as on any site path: 405 with Allow: GET, HEAD', async () => {
     expect(await ask(unlimited, { method: 'POST', path: '/healthz', token: null })).toMatchObject({

@@ -1,6 +1,5 @@
 // The remembered-decisions wrapper (src/edge/remembered.ts): a request seen before gets the
 // core's decision back at once, keyed by everything the core reads; nothing else is known.
-import { mcpMount } from '../../src/apps/mcp/mount.ts';
 import { describe, expect, test } from 'vitest';
 import { createEdge, type EdgeRequest } from '../../src/edge/core.ts';
 import { type RememberedEdge, rememberDecisions } from '../../src/edge/remembered.ts';
@@ -9,10 +8,10 @@ import { loadBodyStore } from '../../src/server/body-store.ts';
 import { distDir } from '../support/runtimes.ts';
 
 const { index } = await loadBodyStore(distDir);
-const core = createEdge({ apps: [mcpMount], index, tokenDigests: await tokenDigests({ API_TOKENS: 'kept' }) });
+const core = createEdge({ index, tokenDigests: await tokenDigests({ API_TOKENS: 'kept' }) });
 const request = (target: string, headers: Record<string, string> = {}): EdgeRequest => {
   const [pathname = '', query = ''] = target.split('?');
-  return { method: 'GET', pathname, query, header: (name) => headers[name] ?? null };
+  return { method: 'GET', pathname, query, header: (name) => headers[name] ?? null, mount: undefined };
 };
 const kept = { authorization: 'Bearer kept' };
 /** The decision the wrapper gives at once, or undefined when it asks the core (which it then remembers). */

@@ -12,6 +12,7 @@ export const discordMount = {
   methods: DISCORD_METHODS,
   maxBodyBytes: DISCORD_MAX_BODY_BYTES,
   notAllowed: discordNotAllowed,
+  statuses: [200, 400, 401, 405, 413],
   variables: discordVariables,
   loader: ({ discordPublicKey }: DiscordSettings) =>
     discordPublicKey === undefined ? undefined : async () => (await import('./app.ts')).discordApp(discordPublicKey),

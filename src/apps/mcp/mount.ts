@@ -22,6 +22,7 @@ export const mcpMount = {
   maxBodyBytes: MCP_MAX_BODY_BYTES,
   guarded: { preflight: MCP_PREFLIGHT_HEADERS },
   notAllowed: mcpNotAllowed,
+  statuses: [200, 202, 400, 401, 405, 406, 413, 415, 429],
   variables: {},
   loader: () => async () => (await import('./app.ts')).mcpApp,
 } as const satisfies AppMount<object>;
