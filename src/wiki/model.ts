@@ -71,7 +71,8 @@ function fieldsOf<K extends KindId>(view: KindView<K>): [string, FieldFormat][] 
   return Object.entries<FieldFormat>(view.fields);
 }
 
-function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: string): Cell {
+/** One figure of a record, by its field or derived key, as the kind's table shows it. */
+export function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: string): Cell {
   const field = fieldsOf(view).find(([name]) => name === key)?.[1];
   const derived = view.derived.find((figure) => figure.key === key);
   const unit: Unit | 'text' | undefined = field?.unit ?? derived?.unit;
@@ -82,7 +83,8 @@ function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: stri
   return { text: row.shown, exact: row.exact === row.shown ? undefined : row.exact, sort: sortKey(value) };
 }
 
-function labelOf<K extends KindId>(
+/** The heading of a figure, by its field or derived key. */
+export function labelOf<K extends KindId>(
   view: KindView<K>,
   key: string,
 ): { label: string; numeric: boolean; derived: boolean } {
