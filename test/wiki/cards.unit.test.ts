@@ -8,7 +8,7 @@ import { beforeAll, expect, test } from 'vitest';
 import { loadBuildData } from '../../src/build/build-data.ts';
 import { releaseHistory } from '../../src/build/releases.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
-import { CARD_WIDTH } from '../../src/contract/cards.ts';
+import { CARD_WIDTH, CARDS_PER_KIND, recordCardPath, releaseCardPath } from '../../src/contract/cards.ts';
 import { kinds, type KindId } from '../../src/schema/kinds.ts';
 import { releaseFieldsOf } from '../../src/schema/releases.ts';
 import {
@@ -21,7 +21,7 @@ import {
   releaseCard,
 } from '../../src/wiki/card-layout.ts';
 import { releaseViews } from '../../src/wiki/changes.ts';
-import { recordPage } from '../../src/wiki/model.ts';
+import { prepareKindCharts, recordCardPage, recordPage } from '../../src/wiki/model.ts';
 import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';
 
@@ -40,8 +40,9 @@ const entriesOf = (kind: KindId): WikiEntry<KindId>[] =>
   data.content.entries[kind].map(({ slug, data: content }) => ({ slug, data: content as ContentOf<KindId> }));
 const recordCards = kinds.flatMap((kind) => {
   const entries = entriesOf(kind.id);
+  const charts = prepareKindCharts(kind.id, entries);
   return entries.map((entry, index) =>
-    recordCard(kind.id, recordPage(kind.id, entries, index), cardFigures(kind.id, entry.data)),
+    recordCard(kind.id, recordCardPage(kind.id, entries, index, charts), cardFigures(kind.id, entry.data)),
   );
 });
 const history = releaseHistory(data.releases, data.content).releases.map((release) => ({
@@ -108,6 +109,29 @@ test("a card draws in the wiki's light colours only (wiki.css's first :root bloc
   const palette = new Set(Object.values(lightColours(readFileSync(join(projectDir, 'src/wiki/wiki.css'), 'utf8'))));
   expect(palette.size).toBeGreaterThan(10);
   for (const card of cards) for (const colour of coloursOf(card)) expect(palette).toContain(colour);
+});
+
+test(`the first ${CARDS_PER_KIND} records of a kind have a card, at /cards/<kind>/<slug>.png; the rest none`, () => {
+  expect(recordCardPath('trees', 'oak-tree', 0)).toBe('/cards/trees/oak-tree.png');
+  expect(recordCardPath('gifts', 'small', CARDS_PER_KIND - 1)).toBe('/cards/gifts/small.png');
+  expect(recordCardPath('trees', 'tree-201', CARDS_PER_KIND)).toBeUndefined();
+  expect(releaseCardPath('2026-11-22')).toBe('/cards/releases/2026-11-22.png');
+});
+
+test("a card shows what its record's page shows: title, tagline, region and first chart", () => {
+  for (const kind of kinds) {
+    const entries = entriesOf(kind.id);
+    const charts = prepareKindCharts(kind.id, entries);
+    for (const index of entries.keys()) {
+      const {
+        title,
+        tagline,
+        region,
+        charts: [first],
+      } = recordPage(kind.id, entries, index, charts);
+      expect(recordCardPage(kind.id, entries, index, charts)).toEqual({ title, tagline, region, charts: [first] });
+    }
+  }
 });
 
 test('a text too long for its place is cut at a word, with an ellipsis', () => {

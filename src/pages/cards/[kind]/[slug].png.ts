@@ -6,7 +6,7 @@ import { kinds, type KindId } from '../../../schema/kinds.ts';
 import { cardFigures, recordCard } from '../../../wiki/card-layout.ts';
 import { cardPng } from '../../../wiki/card-render.ts';
 import type { PreparedChart } from '../../../wiki/chart.ts';
-import { prepareKindCharts, recordPage } from '../../../wiki/model.ts';
+import { prepareKindCharts, recordCardPage } from '../../../wiki/model.ts';
 import { entriesOf } from '../../../wiki/records.ts';
 import type { WikiEntry } from '../../../wiki/views.ts';
 
@@ -29,7 +29,7 @@ export const getStaticPaths = (async () => {
 }) satisfies GetStaticPaths;
 
 export const GET: APIRoute<Props> = async ({ props: { kind, index, entries, charts } }) => {
-  const page = recordPage(kind, entries, index, charts);
+  const page = recordCardPage(kind, entries, index, charts);
   const entry = entries[index] as WikiEntry<KindId>;
   const png = await cardPng(recordCard(kind, page, cardFigures(kind, entry.data)));
   return new Response(new Uint8Array(png), { headers: { 'Content-Type': CARD_TYPE } });
