@@ -13,6 +13,8 @@ export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 30_000,
+    // The cards read wiki.css's colours (src/wiki/card-layout.ts, `?raw`): vitest empties CSS it is not told to keep.
+    css: { include: [/wiki\.css/] },
     projects: [
       { extends: true, test: { name: 'unit', include: [...unitTests] } },
       {

@@ -5,16 +5,22 @@
 // polls /proc for the peak RSS of the whole process tree (npm, Node, Pagefind together).
 // Options: `-- --sizes 1000,10000` to pick sizes; `-- --full` adds 100k; `-- --dir /dev/shm`
 // to work in another folder than the system temp folder; `-- --keep` keeps the folders.
+// BENCH_COMPARE=<dir> builds each size with another checkout's sources too (its own src/ and
+// node_modules), before this one's, for a before and after in one run. Every build renders its
+// cards afresh (an empty CARD_CACHE_DIR of its own): the cost of a first build.
 import '../src/cli/node-check.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { writeSyntheticProject } from './lib/synthetic-project.ts';
+import { projectDir as thisCheckout } from '../src/cli/project-dir.ts';
 import { projectVersion } from '../src/cli/project-version.ts';
 import { commandLine } from '../src/cli/command-line.ts';
 
 interface Measurement {
+  /** The checkout built: "this", or BENCH_COMPARE's folder name. */
+  checkout: string;
   trees: number;
   pages: number;
   wallMs: number;
@@ -34,7 +40,8 @@ const { values } = await commandLine({
   command: 'npm run bench:build',
   summary:
     'The real npm run build over a copy of the project with synthetic content of 1k and 10k trees (100k with ' +
-    '--full), each under /usr/bin/time: wall clock, CPU time and peak memory.',
+    '--full), each under /usr/bin/time: wall clock, CPU time and peak memory. Reads BENCH_COMPARE (another ' +
+    'checkout, built too, for a before and after in one run).',
   options: {
     sizes: { type: 'string', default: '1000,10000', value: '<n,n>', description: 'synthetic trees, comma-separated' },
     full: { type: 'boolean', default: false, description: 'add 100,000 trees' },
@@ -42,7 +49,7 @@ const { values } = await commandLine({
     keep: { type: 'boolean', default: false, description: 'keep the copies' },
   },
   variables: {},
-  examples: ['npm run bench:build -- --sizes 1000'],
+  examples: ['npm run bench:build -- --sizes 1000', 'BENCH_COMPARE=../main npm run bench:build -- --sizes 1000'],
   version: () => projectVersion(),
 });
 
@@ -55,33 +62,38 @@ async function main(): Promise<void> {
   const results: Measurement[] = [];
   // Each row is printed as soon as it is measured: a long run that fails later keeps what it had.
   printHeader();
-  for (const trees of sizes) {
-    const workDir = mkdtempSync(join(values.dir, `treefarm-bench-site-${trees}-`));
-    try {
-      const projectDir = writeSyntheticProject(workDir, trees);
-      const result = await measureBuild(projectDir, trees);
-      results.push(result);
-      printRow(result);
-    } catch (error) {
-      console.log(`| ${trees.toLocaleString('en-US')} | failed: ${(error as Error).message.split('\n')[0]} |`);
-    } finally {
-      console.error(`${trees} trees done (load average now ${loadAverage()})`);
-      if (values.keep) console.error(`kept ${workDir}`);
-      else rmSync(workDir, { recursive: true, force: true });
+  const compared = process.env.BENCH_COMPARE ? [resolve(process.env.BENCH_COMPARE)] : [];
+  for (const trees of sizes)
+    for (const sourceDir of [...compared, thisCheckout]) {
+      const checkout = sourceDir === thisCheckout ? 'this' : basename(sourceDir);
+      const workDir = mkdtempSync(join(values.dir, `treefarm-bench-site-${trees}-`));
+      try {
+        const projectDir = writeSyntheticProject(workDir, trees, sourceDir);
+        const result = await measureBuild(projectDir, trees, checkout);
+        results.push(result);
+        printRow(result);
+      } catch (error) {
+        console.log(
+          `| ${checkout} | ${trees.toLocaleString('en-US')} | failed: ${(error as Error).message.split('\n')[0]} |`,
+        );
+      } finally {
+        console.error(`${trees} trees by ${checkout} done (load average now ${loadAverage()})`);
+        if (values.keep) console.error(`kept ${workDir}`);
+        else rmSync(workDir, { recursive: true, force: true });
+      }
     }
-  }
-  printGoals(results);
+  printGoals(results.filter((result) => result.checkout === 'this'));
 }
 
 /** Runs `npm run build` in the project under /usr/bin/time, polling /proc for the tree's RSS. */
-async function measureBuild(projectDir: string, trees: number): Promise<Measurement> {
+async function measureBuild(projectDir: string, trees: number, checkout: string): Promise<Measurement> {
   const timeFile = join(projectDir, '.build-time');
   const logFile = join(projectDir, 'build.log');
   const started = performance.now();
   const child = spawn('/usr/bin/time', ['-f', '%e %U %S %M', '-o', timeFile, 'npm', 'run', 'build'], {
     cwd: projectDir,
     // Not CI: the build logs at info level then, and the page count and timings are read from its log.
-    env: withoutCi(process.env),
+    env: { ...withoutCi(process.env), CARD_CACHE_DIR: join(projectDir, '.card-cache') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -104,6 +116,7 @@ async function measureBuild(projectDir: string, trees: number): Promise<Measurem
   if (status !== 0) throw new Error(`the build of ${trees} trees failed (exit ${status}):\n${log.slice(-4000)}`);
   const [, user = 0, system = 0, maxRssKib = 0] = readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
   return {
+    checkout,
     trees,
     pages: Number(/(\d+) page\(s\) built/.exec(log)?.[1] ?? Number.NaN),
     wallMs,
@@ -162,17 +175,17 @@ const mebibytes = (bytes: number) => `${Math.round(bytes / 1024 ** 2).toLocaleSt
 
 function printHeader(): void {
   console.log(
-    '| trees | pages | build (wall) | CPU time | rendering pages | pages/s | ' +
+    '| checkout | trees | pages | build (wall) | CPU time | rendering pages | pages/s | ' +
       'peak RSS, all processes | peak RSS, Node |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 }
 
 function printRow(r: Measurement): void {
   console.log(
-    `| ${r.trees.toLocaleString('en-US')} | ${r.pages.toLocaleString('en-US')} | ${seconds(r.wallMs)} | ` +
-      `${seconds(r.cpuMs)} | ${seconds(r.pagesMs)} | ${Math.round(r.pages / (r.pagesMs / 1000))} | ` +
-      `${mebibytes(r.treePeakRss)} | ${mebibytes(r.processPeakRss)} |`,
+    `| ${r.checkout} | ${r.trees.toLocaleString('en-US')} | ${r.pages.toLocaleString('en-US')} | ` +
+      `${seconds(r.wallMs)} | ${seconds(r.cpuMs)} | ${seconds(r.pagesMs)} | ` +
+      `${Math.round(r.pages / (r.pagesMs / 1000))} | ${mebibytes(r.treePeakRss)} | ${mebibytes(r.processPeakRss)} |`,
   );
 }
 

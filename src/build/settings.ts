@@ -34,6 +34,13 @@ export const buildVariables = {
       '`npm start` and `npm run deploy` build again when it differs from the value the build was made with.',
     'unset',
   ),
+  /** The cards' cache (src/wiki/card-render.ts): a test renders every card afresh in an empty one. */
+  cardCacheDir: documented(
+    variable('CARD_CACHE_DIR', folderPath),
+    'Where the build keeps the cards it rendered (PNG, named by a hash of what each shows, its fonts and ' +
+      'libraries), so the next build renders only the cards whose content changed ([cards.md](cards.md)).',
+    '`node_modules/.cache/treefarm-cards`',
+  ),
   /** Set by CI systems, each to a value of its own: any value counts. */
   quiet: documented(
     variable(

@@ -71,7 +71,8 @@ function fieldsOf<K extends KindId>(view: KindView<K>): [string, FieldFormat][] 
   return Object.entries<FieldFormat>(view.fields);
 }
 
-function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: string): Cell {
+/** One figure of a record, by its field or derived key, as the kind's table shows it. */
+export function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: string): Cell {
   const field = fieldsOf(view).find(([name]) => name === key)?.[1];
   const derived = view.derived.find((figure) => figure.key === key);
   const unit: Unit | 'text' | undefined = field?.unit ?? derived?.unit;
@@ -82,7 +83,8 @@ function cell<K extends KindId>(view: KindView<K>, data: ContentOf<K>, key: stri
   return { text: row.shown, exact: row.exact === row.shown ? undefined : row.exact, sort: sortKey(value) };
 }
 
-function labelOf<K extends KindId>(
+/** The heading of a figure, by its field or derived key. */
+export function labelOf<K extends KindId>(
   view: KindView<K>,
   key: string,
 ): { label: string; numeric: boolean; derived: boolean } {
@@ -194,6 +196,32 @@ function recordSummary(title: string, tagline: string, figures: readonly FigureR
   return words.length === 0 ? `${named}.` : `${named}: ${words.join(', ')}.`;
 }
 
+/** "Level 69 tree". */
+const taglineOf = (kind: KindId, level: number) => `Level ${level} ${kindById(kind)?.noun ?? kind}`;
+const regionOf = (data: object): string | undefined =>
+  'plantingRegion' in data && typeof data.plantingRegion === 'string' ? data.plantingRegion : undefined;
+
+/**
+ * What a record's card shows of its page (card-layout.ts), as the page has it: its title,
+ * tagline, region and first chart. Only that: at 10,000 trees the whole page model costs each
+ * card a pass over every tree (the economics).
+ */
+export function recordCardPage<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  index: number,
+  charts: PreparedChart[],
+): Pick<RecordPage, 'title' | 'tagline' | 'region' | 'charts'> {
+  const entry = entries[index];
+  if (!entry) throw new Error(`No ${kind} record at position ${index}`);
+  return {
+    title: viewOf(kind).title(entry.data),
+    tagline: taglineOf(kind, entry.data.level),
+    region: regionOf(entry.data),
+    charts: kindCharts(kind, entries, index, charts.slice(0, 1)),
+  };
+}
+
 /**
  * A record's page; `charts` are the kind's prepared charts and `economics` the trees'
  * (prepareKindEconomics), when the caller already has them.
@@ -211,13 +239,12 @@ export function recordPage<K extends KindId>(
   const data = entry.data;
   const { title, texts, figures, derived } = recordFigures(view, data);
   const ladder = economics?.[index];
-  const noun = kindById(kind)?.noun ?? kind;
-  const tagline = `Level ${data.level} ${noun}`;
+  const tagline = taglineOf(kind, data.level);
   return {
     title,
     tagline,
     summary: recordSummary(title, tagline, figures),
-    region: 'plantingRegion' in data ? data.plantingRegion : undefined,
+    region: regionOf(data),
     funfact: 'funfact' in data ? data.funfact : undefined,
     aliases: 'aliases' in data ? (data.aliases ?? []) : [],
     texts,

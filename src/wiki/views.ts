@@ -33,11 +33,14 @@ export interface KindView<K extends KindId> {
   /** The kind table's columns after the title: field or derived keys. */
   columns: string[];
   charts: ChartSpec<ContentOf<K>>[];
+  /** The figures (up to four) a card shows beside its first chart (src/wiki/card-layout.ts): field or derived keys. */
+  card: readonly string[];
 }
 
 export const views: { [K in KindId]: KindView<K> } = {
   trees: {
     ...figureDefinitions.trees,
+    card: ['harvestValue', 'growthTime', 'valuePerMinute', 'upgradeCost'],
     intro: 'What each tree grows, sells for and costs: the farm upgrades through them one level at a time.',
     columns: [
       'level',
@@ -71,6 +74,7 @@ export const views: { [K in KindId]: KindView<K> } = {
   },
   cutters: {
     ...figureDefinitions.cutters,
+    card: ['cost', 'cooldown', 'efficiency', 'cutsPerMinute'],
     intro: 'Cutters fell your trees: a better one cuts a bigger share of a tree\u2019s logs per cut.',
     columns: ['level', 'cooldown', 'efficiency', 'cost', 'costPerEfficiencyPoint'],
     charts: [
@@ -93,6 +97,7 @@ export const views: { [K in KindId]: KindView<K> } = {
   },
   gifts: {
     ...figureDefinitions.gifts,
+    card: ['money', 'logs', 'saplings', 'averageMoney'],
     intro: 'Gifts hand out money and items: each reward is a range, and you get a random amount within it.',
     columns: ['level', 'money', 'logs', 'saplings', 'cutters', 'plots', 'vehicles', 'averageMoney'],
     charts: [
@@ -109,6 +114,7 @@ export const views: { [K in KindId]: KindView<K> } = {
   },
   plots: {
     ...figureDefinitions.plots,
+    card: ['cost', 'growthSpeed', 'growthTimeFactor', 'costPerSpeedPercent'],
     intro: 'Plots are where trees grow: a better plot grows them faster.',
     columns: ['level', 'cost', 'growthSpeed', 'growthTimeFactor', 'costPerSpeedPercent'],
     charts: [
@@ -123,6 +129,7 @@ export const views: { [K in KindId]: KindView<K> } = {
   },
   storages: {
     ...figureDefinitions.storages,
+    card: ['cost', 'capacity', 'costPerLog'],
     intro: 'Storages hold your logs until you sell them: capacity is how many fit.',
     columns: ['level', 'cost', 'capacity', 'costPerLog'],
     charts: [
@@ -142,6 +149,7 @@ export const views: { [K in KindId]: KindView<K> } = {
   },
   vehicles: {
     ...figureDefinitions.vehicles,
+    card: ['cost', 'capacity', 'cooldown', 'logsPerMinute'],
     intro: 'Vehicles carry logs to market: capacity is logs per trip, cooldown the wait between trips.',
     columns: ['level', 'cooldown', 'cost', 'capacity', 'logsPerMinute', 'costPerLogPerMinute'],
     charts: [

@@ -120,6 +120,18 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     const page = await fetch(embed.url ?? '');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(title);
+    // Its image is the record's card (docs/cards.md), named by the page's slug, on this origin, and it is there.
+    const slug = new URL(embed.url ?? '').pathname.split('/')[2];
+    expect(embed.image?.url).toBe(`${runtime.url}/cards/${kind}/${slug}.png`);
+    await expectCard(embed.image?.url);
+  }
+
+  /** A card the app names is served at its address, as a PNG. */
+  async function expectCard(url: string | undefined) {
+    const card = await fetch(url ?? '');
+    expect(card.status).toBe(200);
+    expect(card.headers.get('content-type')).toBe('image/png');
+    await card.body?.cancel();
   }
 
   test('PING is answered PONG', async () => {
@@ -282,6 +294,8 @@ describe.each(contractRuntimeNames)('the Discord app in %s', (name) => {
     const served = await api('/api/releases');
     expect(embed?.footer?.text).toBe(`Data version ${served.version}`);
     expect(buttonsOf(message)).toContainEqual({ type: 2, style: 5, label: 'Release page', url: embed?.url });
+    expect(embed?.image?.url).toBe(`${runtime.url}/cards/releases/${latest?.id}.png`);
+    await expectCard(embed?.image?.url);
   });
 
   test.each(Object.entries(NAME_COMMANDS))(

@@ -109,9 +109,10 @@ describe.each(contractRuntimeNames)('the Discord app in %s, on content at the li
     expect(choice?.value).toBe('3');
   });
 
-  test('links name SITE_ORIGIN, the origin the build was made for', async () => {
+  test('links and cards name SITE_ORIGIN, the origin the build was made for', async () => {
     const shown = await command('tree', [{ name: 'name', value: 'oak tree' }]);
     expect(shown.data?.embeds?.[0]?.url).toBe(`${HISTORY_ORIGIN}/trees/oak-tree/`);
+    expect(shown.data?.embeds?.[0]?.image?.url).toBe(`${HISTORY_ORIGIN}/cards/trees/oak-tree.png`);
     const link = buttonsOf(shown).find((button) => button.style === 5);
     expect(link).toMatchObject({ style: 5, url: `${HISTORY_ORIGIN}/trees/oak-tree/` });
   });

@@ -186,7 +186,7 @@ describe.skipIf(skipNginxTests()).each(CONFIGS.map((config, at) => ({ ...config,
       expect(new Set(await loggedClients(path, statuses.length))).toEqual(new Set([address(45)]));
     });
 
-    test("a Discord embed links to the wiki on nginx's scheme and host: https://data.example.org/...", async () => {
+    test("a Discord embed's link and card are on nginx's scheme and host: https://data.example.org/...", async () => {
       const body = JSON.stringify({
         type: 2,
         id: '1',
@@ -212,8 +212,9 @@ describe.skipIf(skipNginxTests()).each(CONFIGS.map((config, at) => ({ ...config,
         { method: 'POST', body },
       );
       expect(answer.status).toBe(200);
-      const message = JSON.parse(answer.body) as { data?: { embeds?: { url?: string }[] } };
+      const message = JSON.parse(answer.body) as { data?: { embeds?: { url?: string; image?: { url: string } }[] } };
       expect(message.data?.embeds?.[0]?.url).toBe(`https://${PUBLIC_HOST}/trees/oak-tree/`);
+      expect(message.data?.embeds?.[0]?.image?.url).toBe(`https://${PUBLIC_HOST}/cards/trees/oak-tree.png`);
     });
   },
 );

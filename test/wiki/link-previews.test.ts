@@ -2,15 +2,19 @@
 // carries the OpenGraph tags, a Twitter card and theme-color; with the site's public origin set
 // (SITE_ORIGIN, built here into a temp folder) each page has its canonical link and og:url, the
 // sitemap lists every page and robots.txt names it; without it (dist/, as `npm test` builds it)
-// no absolute URL is made up anywhere.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+// no absolute URL is made up anywhere. Every record and release page names its card (og:image,
+// summary_large_image), and the second build, rendering every card afresh, makes the same bytes.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { staleReason } from '../../src/build/freshness.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { ASSETS_IGNORE_FILE, BUILD_SETTINGS_FILE, SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
+import { loadBuildData } from '../../src/build/build-data.ts';
 import { loadContent } from '../../src/build/content.ts';
+import { CARD_HEIGHT, CARD_TYPE, CARD_WIDTH, recordCardPath, releaseCardPath } from '../../src/contract/cards.ts';
+import type { KindId } from '../../src/schema/kinds.ts';
 import { recordPage } from '../../src/wiki/model.ts';
 import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
 import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
@@ -37,6 +41,15 @@ function metaOf(html: string): Map<string, string[]> {
   }
   return meta;
 }
+/** The card a page names (src/contract/cards.ts): every record's and release's, and no other page's. */
+function cardOf(path: string): string | undefined {
+  const release = /^\/changes\/([^/]+)\/$/.exec(path)?.[1];
+  if (release !== undefined && release !== 'page') return releaseCardPath(release);
+  const [, kind, slug] = /^\/([a-z]+)\/([^/]+)\/$/.exec(path) ?? [];
+  const position = contentData.content.entries[kind as KindId]?.findIndex((entry) => entry.slug === slug) ?? -1;
+  return position < 0 ? undefined : recordCardPath(kind as KindId, slug ?? '', position);
+}
+const contentData = loadBuildData(join(projectDir, 'content'));
 const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 const decode = (text: string) => text.replaceAll('&amp;', '&').replaceAll('&#36;', '$').replaceAll('&#39;', "'");
 
@@ -55,10 +68,48 @@ describe.each([
       expect(meta.get('og:description')).toEqual([description]);
       expect(meta.get('og:site_name')).toEqual([SITE_NAME]);
       expect(meta.get('og:type')).toEqual(['website']);
-      expect(meta.get('twitter:card')).toEqual(['summary']);
+      expect(meta.get('twitter:card')).toEqual([cardOf(path) ? 'summary_large_image' : 'summary']);
       expect(meta.get('theme-color')).toEqual(THEME_COLORS.map(({ color }) => color));
     },
   );
+});
+
+describe.each([
+  ['without SITE_ORIGIN (dist/), by its path', () => distDir, ''],
+  ['with SITE_ORIGIN, by its absolute URL', () => withOrigin, ORIGIN],
+])('%s', (_name, dirOf, origin) => {
+  test('every record and release page names its card in og:image, with its type, size and what it shows', () => {
+    const pages = [...builtPages(dirOf())].filter(([path]) => cardOf(path) !== undefined);
+    const records = Object.values(contentData.content.entries).reduce((sum, list) => sum + list.length, 0);
+    expect(pages).toHaveLength(records + contentData.releases.length);
+    for (const [path, html] of pages) {
+      const meta = metaOf(html);
+      const card = `${origin}${cardOf(path)}`;
+      expect({ path, image: meta.get('og:image') }).toEqual({ path, image: [card] });
+      expect(meta.get('og:image:type')).toEqual([CARD_TYPE]);
+      expect(meta.get('og:image:width')).toEqual([String(CARD_WIDTH)]);
+      expect(meta.get('og:image:height')).toEqual([String(CARD_HEIGHT)]);
+      expect(meta.get('og:image:alt')?.[0]).toMatch(/^Card of /);
+      expect(existsSync(join(dirOf(), cardOf(path) ?? ''))).toBe(true);
+    }
+  });
+});
+
+test("a record card's og:image:alt names the record and its figures as the card shows them", () => {
+  const alt = metaOf(readFileSync(join(distDir, 'trees/oak-tree/index.html'), 'utf8')).get('og:image:alt')?.[0];
+  expect(decode(alt ?? '')).toMatch(/^Card of Oak Tree, level \d+ tree: harvest value \$[\d.]+[KMB]?, growth time /);
+});
+
+test('a second build, rendering every card afresh (an empty CARD_CACHE_DIR), makes the same bytes', () => {
+  const cards = readdirSync(join(distDir, 'cards'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+    file.endsWith('.png'),
+  );
+  expect(cards.length).toBeGreaterThan(100);
+  for (const card of cards)
+    expect({
+      card,
+      same: readFileSync(join(withOrigin, 'cards', card)).equals(readFileSync(join(distDir, 'cards', card))),
+    }).toEqual({ card, same: true });
 });
 
 test("theme-color is the wiki's accent colour in each scheme", () => {
@@ -111,7 +162,9 @@ let withOrigin: string;
 beforeAll(async () => {
   workDir = tempDir('link-previews');
   withOrigin = join(workDir, 'dist');
-  const { status, output } = await buildInChild(withOrigin, { SITE_ORIGIN: ORIGIN });
+  // Every card rendered afresh, none read from the cache that made dist/'s.
+  const cardCache = join(workDir, 'card-cache');
+  const { status, output } = await buildInChild(withOrigin, { SITE_ORIGIN: ORIGIN, CARD_CACHE_DIR: cardCache });
   if (status !== 0) throw new Error(`the build exited with ${status}:\n${output}`);
 }, 300_000);
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));

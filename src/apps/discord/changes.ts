@@ -2,6 +2,7 @@
 // the older and newer releases; a press shows that release in the same message.
 import type { APIInteractionResponse } from 'discord-api-types/v10';
 import { formatValue } from '../../contract/figures.ts';
+import { releaseCardPath } from '../../contract/cards.ts';
 import { RELEASES_ROUTE, releasePath } from '../../contract/paths.ts';
 import { currentRoute } from '../../contract/resolve.ts';
 import { kindById, type KindId } from '../../schema/kinds.ts';
@@ -58,6 +59,8 @@ export function releaseMessage(
           { name: `Changed (${changed.length})`, value: lines(changedLines) },
         ],
         footer: footer(version),
+        // Every release has its card (src/contract/cards.ts), on the origin of the link.
+        image: { url: context.origin + releaseCardPath(release.id) },
       },
     ],
     components: rows([

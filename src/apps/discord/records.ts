@@ -1,12 +1,14 @@
 // A record command's answer (/tree, /cutter, /gift, /storage, /vehicle, /plot) and a step
 // button's: the records as embeds (every figure as the API's record has it), a link button to
-// each one's wiki page, and buttons to the previous and next record of the kind.
+// each one's wiki page, its card as the embed's image, and buttons to the previous and next record
+// of the kind.
 import type { APIButtonComponent, APIEmbed, APIEmbedField, APIInteractionResponse } from 'discord-api-types/v10';
 import { MAX_EMBEDS, type CommandName } from './commands.ts';
 import { type FigureRow, figureDefinitions, recordFigures } from '../../contract/figures.ts';
 import { pagesRoute } from '../../contract/paths.ts';
 import { pageOf, pagesOf, type RecordPage } from '../../contract/record-pages.ts';
 import { recordPath } from '../../contract/paths.ts';
+import { recordCardPath } from '../../contract/cards.ts';
 import { currentRoute } from '../../contract/resolve.ts';
 import type { ApiRecord, KindId, RecordsByKind } from '../../schema/kinds.ts';
 import { linkButton, rows, stepButton } from './buttons.ts';
@@ -30,8 +32,17 @@ const figuresOf = <K extends KindId>(kind: K, record: ApiRecord) =>
 /** A record's title: its name, or "Level 3 plot". */
 const titleOf = (kind: KindId, record: ApiRecord): string => figuresOf(kind, record).title;
 
-/** A record as an embed: its title linking to its wiki page, every figure in both forms, derived ones marked. */
-function recordEmbed(kind: KindId, record: ApiRecord, version: string, url: string | undefined): APIEmbed {
+/**
+ * A record as an embed: its title linking to its wiki page, every figure in both forms, derived
+ * ones marked, and its card (src/contract/cards.ts) as the image, on the same origin as the link.
+ */
+function recordEmbed(
+  kind: KindId,
+  record: ApiRecord,
+  version: string,
+  url: string | undefined,
+  card: string | undefined,
+): APIEmbed {
   const { title, texts, figures, derived } = figuresOf(kind, record);
   const fields: APIEmbedField[] = [
     // The name is in the title already (a gift's "small" in "Small gift").
@@ -47,6 +58,7 @@ function recordEmbed(kind: KindId, record: ApiRecord, version: string, url: stri
     ...(url === undefined ? {} : { url }),
     ...(funfact ? { description: funfact } : {}),
     fields,
+    ...(card === undefined ? {} : { image: { url: card } }),
     footer: footer(version),
   };
 }
@@ -80,8 +92,9 @@ export function recordsMessage(
     const record = all[position] as ApiRecord;
     const page = pageOf(pages, record);
     const url = page && context.origin + recordPath(kind, page[2]);
+    const cardPath = page && recordCardPath(kind, page[2], pages.indexOf(page));
     if (url !== undefined) links.push(linkButton(shown.length === 1 ? 'Wiki page' : titleOf(kind, record), url));
-    return recordEmbed(kind, record, version, url);
+    return recordEmbed(kind, record, version, url, cardPath && context.origin + cardPath);
   });
   const first = shown[0] ?? 0;
   const last = shown.at(-1) ?? 0;

@@ -1,0 +1,221 @@
+// What a card shows and where, as the element tree satori lays out (card-render.ts rasterises
+// it): a record's name, kind and level, its key figures (views.ts `card`) and its kind's first
+// chart with the record marked, drawn from the same model as the page's chart (chart.ts); a
+// release's id, date, notes and counts of changes. Light theme, in wiki.css's colours. Every
+// text is at least MIN_CARD_FONT_SIZE, so a card stays readable shown 400 px wide.
+import { CARD_HEIGHT, CARD_WIDTH } from '../contract/cards.ts';
+import type { KindId } from '../schema/kinds.ts';
+import type { ChartModel } from './chart.ts';
+import type { ReleaseView } from './changes.ts';
+import { cell, labelOf, type RecordPage } from './model.ts';
+import { kindTitle, SITE_NAME } from './site.ts';
+import { type ContentOf, viewOf } from './views.ts';
+import wikiCss from './wiki.css?raw';
+
+/** An element as satori takes it (React's shape without React). */
+export interface CardNode {
+  type: string;
+  props: {
+    style?: Record<string, string | number>;
+    children?: (CardNode | string)[] | CardNode | string;
+    src?: string;
+    width?: number;
+    height?: number;
+  };
+}
+
+/**
+ * The smallest text on a card, in pixels at 1200 wide: 30, which is 10 px when a chat shows
+ * the card 400 px wide (Discord's and Slack's previews are about that), the size of the
+ * smallest text those apps print themselves (timestamps, 12 px, less their padding).
+ */
+export const MIN_CARD_FONT_SIZE = 30;
+
+/** The light scheme's colours of wiki.css (its first `:root` block), by token name without the dashes. */
+export function lightColours(css: string = wikiCss): Record<string, string> {
+  const root = /:root\s*\{([^}]*)\}/.exec(css)?.[1] ?? '';
+  return Object.fromEntries(
+    [...root.matchAll(/--([\w-]+):\s*(#[0-9a-f]{3,8});/gi)].map(([, name, value]) => [name, value]),
+  );
+}
+
+const colours = lightColours();
+const colour = (token: string): string => {
+  const value = colours[token];
+  if (value === undefined) throw new Error(`wiki.css has no --${token} in its light scheme`);
+  return value;
+};
+
+const node = (type: string, style: Record<string, string | number>, ...children: (CardNode | string)[]): CardNode => ({
+  type,
+  props: { style, children },
+});
+const box = (style: Record<string, string | number>, ...children: (CardNode | string)[]) =>
+  node('div', { display: 'flex', ...style }, ...children);
+
+/** A text cut at a word before `max` characters, with an ellipsis: a card has room for so much. */
+export function clipped(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:·–-]+$/, '')}…`;
+}
+
+/** The frame of every card: the wiki's header band (its name, and what the card is of), then the body. */
+function frame(label: string, body: CardNode): CardNode {
+  return box(
+    {
+      flexDirection: 'column',
+      width: CARD_WIDTH,
+      height: CARD_HEIGHT,
+      background: colour('bg'),
+      color: colour('text'),
+      fontFamily: 'Inter',
+      fontSize: MIN_CARD_FONT_SIZE,
+    },
+    box(
+      {
+        height: 84,
+        padding: '0 56px',
+        alignItems: 'center',
+        justifyContent: 'space-between',
+        background: colour('header-bg'),
+        color: colour('header-text'),
+        fontSize: 34,
+      },
+      box({ fontWeight: 700 }, SITE_NAME),
+      box({}, label),
+    ),
+    body,
+  );
+}
+
+/** A figure: its heading over its value, on the wiki's surface colour. */
+function figureBox(label: string, value: string): CardNode {
+  return box(
+    {
+      flex: 1,
+      flexDirection: 'column',
+      justifyContent: 'space-between',
+      padding: '14px 20px',
+      background: colour('surface'),
+      border: `2px solid ${colour('border')}`,
+      borderRadius: 14,
+    },
+    box({ color: colour('muted'), lineHeight: 1.15 }, clipped(label, 30)),
+    box({ fontSize: 44, fontWeight: 700, marginTop: 6 }, clipped(value, 14)),
+  );
+}
+
+/** The chart's first line and the record's mark, as an SVG image of the plot alone (the wiki's geometry). */
+function chartImage(chart: ChartModel, width: number, height: number): CardNode {
+  const { plot } = chart;
+  const margin = 8;
+  const viewBox = `${plot.left - margin} ${plot.top - margin} ${plot.right - plot.left + 2 * margin} ${
+    plot.bottom - plot.top + 2 * margin
+  }`;
+  const stroke = (color: string, widthPx: number) =>
+    `fill="none" stroke="${color}" stroke-width="${widthPx}" vector-effect="non-scaling-stroke" stroke-linecap="round"`;
+  const grid = chart.yTicks
+    .map((tick) => `<path d="M${plot.left} ${tick.y}H${plot.right}" ${stroke(colour('grid'), 2)}/>`)
+    .join('');
+  const mark = chart.highlight
+    ? `<path d="M${chart.highlight.x} ${plot.top}V${plot.bottom}" ${stroke(colour('highlight'), 6)}/>`
+    : '';
+  const line = chart.series[0] ? `<path d="${chart.series[0].path}" ${stroke(colour('chart-1'), 5)}/>` : '';
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${viewBox}" width="${width}" height="${height}" ` +
+    `preserveAspectRatio="none">${grid}${mark}${line}</svg>`;
+  return { type: 'img', props: { src: `data:image/svg+xml,${encodeURIComponent(svg)}`, width, height } };
+}
+
+/** What the card's chart shows, in words: its title, and which line when it has more than one. */
+export const cardChartTitle = (chart: ChartModel): string =>
+  chart.series.length > 1 && chart.series[0] ? `${chart.title}: ${chart.series[0].label.toLowerCase()}` : chart.title;
+
+/** A record's figures for its card: each key of the kind's `card`, headed and shown as the kind's table does. */
+export function cardFigures<K extends KindId>(kind: K, data: ContentOf<K>): { label: string; value: string }[] {
+  const view = viewOf(kind);
+  return view.card.map((key) => ({ label: labelOf(view, key).label, value: cell(view, data, key).text }));
+}
+
+/** A record's card: name, level and kind, region, its figures and its kind's chart with it marked. */
+export function recordCard(
+  kind: KindId,
+  page: Pick<RecordPage, 'title' | 'tagline' | 'region' | 'charts'>,
+  figures: readonly { label: string; value: string }[],
+): CardNode {
+  const chart = page.charts[0];
+  const nameSize = page.title.length > 16 ? 56 : 68;
+  const heading = box(
+    { flexDirection: 'column', width: 470 },
+    box({ fontSize: nameSize, fontWeight: 700, lineHeight: 1.1 }, clipped(page.title, 34)),
+    box(
+      { fontSize: 36, color: colour('muted'), marginTop: 10 },
+      page.region ? `${page.tagline} · ${clipped(page.region, 18)}` : page.tagline,
+    ),
+  );
+  const chartPanel = chart
+    ? box(
+        {
+          flex: 1,
+          flexDirection: 'column',
+          padding: '12px 18px',
+          background: colour('surface'),
+          border: `2px solid ${colour('border')}`,
+          borderRadius: 14,
+        },
+        box({ fontWeight: 700, color: colour('muted') }, clipped(cardChartTitle(chart), 34)),
+        chartImage(chart, 540, 196),
+      )
+    : box({ flex: 1 });
+  return frame(
+    kindTitle(kind),
+    box(
+      { flex: 1, flexDirection: 'column', padding: '30px 56px 40px' },
+      box({ height: 262, gap: 40 }, heading, chartPanel),
+      box({ flex: 1, gap: 20, marginTop: 24 }, ...figures.map((figure) => figureBox(figure.label, figure.value))),
+    ),
+  );
+}
+
+/** A release's card: its id, date and data version, its notes, and how many records it added, removed and changed. */
+export function releaseCard(
+  release: Pick<ReleaseView, 'id' | 'date' | 'version' | 'notes' | 'added' | 'removed' | 'changed'>,
+): CardNode {
+  const changedRecords = new Set(release.changed.map((row) => `${row.kind}/${row.title}/${row.level}`)).size;
+  return frame(
+    'Data release',
+    box(
+      { flex: 1, flexDirection: 'column', padding: '34px 56px 40px' },
+      box({ fontSize: 68, fontWeight: 700, lineHeight: 1.1 }, `Release ${release.id}`),
+      box(
+        { fontSize: 34, color: colour('muted'), marginTop: 10 },
+        `${release.date} · data version ${clipped(release.version, 16)}`,
+      ),
+      box({ fontSize: 36, marginTop: 22, lineHeight: 1.25 }, clipped(release.notes, 90)),
+      box(
+        { flex: 1, gap: 20, marginTop: 24, alignItems: 'flex-end' },
+        figureBox('Records added', String(release.added.length)),
+        figureBox('Records removed', String(release.removed.length)),
+        figureBox('Records changed', String(changedRecords)),
+      ),
+    ),
+  );
+}
+
+/** What a record's card shows, in words: the og:image:alt of its page. */
+export function recordCardAlt(
+  page: Pick<RecordPage, 'title' | 'tagline' | 'charts'>,
+  figures: readonly { label: string; value: string }[],
+): string {
+  const named = page.title === page.tagline ? page.title : `${page.title}, ${page.tagline.toLowerCase()}`;
+  const chart = page.charts[0];
+  const figureWords = figures.map(({ label, value }) => `${label.toLowerCase()} ${value}`).join(', ');
+  const chartWords = chart ? `; a chart of ${cardChartTitle(chart).toLowerCase()} with it marked` : '';
+  return `Card of ${named}: ${figureWords}${chartWords}.`;
+}
+
+/** What a release's card shows, in words. */
+export const releaseCardAlt = (release: Pick<ReleaseView, 'id' | 'date' | 'summary'>): string =>
+  `Card of data release ${release.id} (${release.date}): ${release.summary}.`;

@@ -1,0 +1,80 @@
+// Cards as PNG, made at build time without a browser or the network: satori lays a card's
+// element tree (card-layout.ts) out as SVG, its text drawn as outlines of Inter from the
+// @fontsource/inter package (in the lock file, so every machine draws the same letters), and
+// resvg rasterises it. The fonts are read once per build. A card whose tree, fonts and
+// libraries are those of a card rendered before is read from the cache (CARD_CACHE_DIR)
+// instead: its name is the SHA-256 of all of them, so an edit re-renders only what it changes.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
+import satori from 'satori';
+import { buildSettings } from '../build/settings.ts';
+import { CARD_HEIGHT, CARD_WIDTH } from '../contract/cards.ts';
+import type { CardNode } from './card-layout.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The weights the cards use: 400 for words, 700 for names and values. */
+const WEIGHTS = [400, 700] as const;
+
+interface Renderer {
+  fonts: { name: string; data: Buffer; weight: (typeof WEIGHTS)[number]; style: 'normal' }[];
+  /** What besides the tree decides a card's bytes: the libraries' versions and the fonts' bytes. */
+  identity: string;
+  /** Where rendered cards are kept between builds. */
+  cacheDir: string;
+}
+
+let loaded: Renderer | undefined;
+
+function renderer(): Renderer {
+  if (loaded) return loaded;
+  // satori takes TTF, OTF and WOFF (not WOFF2): the package's .woff files, Latin only.
+  const fonts = WEIGHTS.map((weight) => ({
+    name: 'Inter',
+    weight,
+    style: 'normal' as const,
+    data: readFileSync(require.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`)),
+  }));
+  const identity = createHash('sha256');
+  for (const name of ['satori', '@resvg/resvg-js'])
+    identity.update(`${name}@${(require(`${name}/package.json`) as { version: string }).version}\n`);
+  for (const font of fonts) identity.update(font.data);
+  // By default beside the packages that render (node_modules/satori/dist/index.js: three folders up).
+  const cacheDir = buildSettings().cardCacheDir ?? join(require.resolve('satori'), '../../../.cache/treefarm-cards');
+  loaded = { fonts, identity: identity.digest('hex'), cacheDir };
+  return loaded;
+}
+
+/** The card's PNG, rendered afresh. */
+export async function renderCard(card: CardNode): Promise<Uint8Array> {
+  const { fonts } = renderer();
+  // satori's types name React's element type; a card is that shape without React.
+  const svg = await satori(card as unknown as Parameters<typeof satori>[0], {
+    width: CARD_WIDTH,
+    height: CARD_HEIGHT,
+    fonts,
+  });
+  // No system fonts: every letter is an outline already, and the machine's fonts must not matter.
+  return new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
+}
+
+/** The card's PNG: from the cache when the same card was rendered before, else rendered (and kept). */
+export async function cardPng(card: CardNode): Promise<Uint8Array> {
+  const { identity, cacheDir } = renderer();
+  const name = createHash('sha256').update(identity).update(JSON.stringify(card)).digest('hex');
+  const path = join(cacheDir, `${name}.png`);
+  try {
+    return readFileSync(path);
+  } catch {
+    const png = await renderCard(card);
+    mkdirSync(cacheDir, { recursive: true });
+    // Renamed into place: a build running beside this one never reads half a card.
+    const partial = `${path}.${process.pid}.partial`;
+    writeFileSync(partial, png);
+    renameSync(partial, path);
+    return png;
+  }
+}
