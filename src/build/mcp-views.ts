@@ -4,7 +4,7 @@
 // tokens following the host's theme (data-theme, which the App sets) rather than the frame's
 // prefers-color-scheme. The page's own Content-Security-Policy allows its inline script and
 // style by their SHA-256 and nothing from anywhere else. Stored as bodies of the current data
-// (read by the MCP server, never sent by the API), so every runtime and bundle holds them.
+// (as JSON strings; read by the MCP server, never sent by the API), so every runtime and bundle holds them.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,16 +40,15 @@ export function viewPage(name: ViewName): string {
     logLevel: 'silent',
   }).outputFiles[0]?.text;
   if (script === undefined) throw new Error(`esbuild made nothing of ${name}.ts in ${VIEWS_DIR}`);
-  const oneLine = inOneLine(script);
   const css = transformSync(hostThemedCss(readFileSync(WIKI_CSS, 'utf8')) + readFileSync(join(VIEWS_DIR, 'view.css')), {
     loader: 'css',
     minify: true,
   }).code.trim();
   // A closing tag inside the script would end it early; esbuild writes none, this checks it never does.
-  if (/<\/script/i.test(oneLine)) throw new Error(`The bundled ${name} view holds "</script": it cannot be inlined`);
+  if (/<\/script/i.test(script)) throw new Error(`The bundled ${name} view holds "</script": it cannot be inlined`);
   const policy = [
     "default-src 'none'",
-    `script-src ${sha256Source(oneLine)}`,
+    `script-src ${sha256Source(script)}`,
     `style-src ${sha256Source(css)}`,
     "img-src 'none'",
     "connect-src 'none'",
@@ -61,21 +60,17 @@ export function viewPage(name: ViewName): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<meta http-equiv="Content-Security-Policy" content="${policy}">` +
     `<title>${MCP_VIEWS[name].title}</title><style>${css}</style></head>` +
-    `<body><script type="module">${oneLine}</script></body></html>`
+    `<body><script type="module">${script}</script></body></html>`
   );
 }
 
-/**
- * The script in one line, as a body must be (api/bodies.jsonl holds one a line). Minified, its
- * only line breaks are in template literals (zod's and the views' own, none tagged), where the
- * escape `\n` makes the same string; the test host runs the result.
- */
-const inOneLine = (script: string) => script.trim().replaceAll('\n', '\\n');
-
 let made: ApiRoute[] | undefined;
 
-/** Each view's page as a route of the current data: made once a process, the same for every build of it. */
+/**
+ * Each view's page as a route of the current data, its body the page as a JSON string (a body is
+ * JSON, in one line of a bundle's api/bodies.jsonl): made once a process, the same for every build of it.
+ */
 export function mcpViewRoutes(): ApiRoute[] {
-  made ??= viewNames.map((name) => ({ route: viewRoute(name), body: viewPage(name), indexOnly: true }));
+  made ??= viewNames.map((name) => ({ route: viewRoute(name), body: JSON.stringify(viewPage(name)), indexOnly: true }));
   return made;
 }

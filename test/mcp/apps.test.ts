@@ -3,8 +3,8 @@
 // sandboxed frame through ext-apps' AppBridge and hands it a real tool result from that
 // runtime: the Node server's /mcp, the Worker's (workerd) and `treefarm mcp --bundle` over
 // stdio. What a player sees (the tree's name and figures, the planner's first row), a changed
-// input asking plan again through the host, no console error or CSP violation, and axe's
-// verdict in both themes. One browser and one tab for every case.
+// input asking plan again through the host, no console error or CSP violation, and the wiki's
+// colours and axe's verdict in both themes. One browser and one tab for every case.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
@@ -110,11 +110,17 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
 
   /** axe's violations in the frame, light then dark (the host's theme, as it changes). */
   async function bothThemes(frame: Frame) {
-    const light = await axeViolations(frame);
+    const background = () => frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = { background: await background(), axe: await axeViolations(frame) };
     await host.setTheme('dark');
     await frame.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
-    return { light, dark: await axeViolations(frame) };
+    return { light, dark: { background: await background(), axe: await axeViolations(frame) } };
   }
+  /** The wiki's background in each theme (wiki.css's --bg), and no axe violation in either. */
+  const THEMED = {
+    light: { background: 'rgb(246, 244, 236)', axe: [] },
+    dark: { background: 'rgb(16, 22, 17)', axe: [] },
+  };
 
   describe.for(RUNTIMES)('from $where ($kind client)', ({ where }) => {
     test('the record view shows the tree found, its figures and its charts, with no error', async () => {
@@ -128,7 +134,7 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
       expect(await frame.locator('figure.chart').count()).toBeGreaterThan(0);
       expect(host.calls).toEqual([{ name: 'list_records', arguments: { kind: 'trees' } }]);
       await picture(where, 'record');
-      expect(await bothThemes(frame)).toEqual({ light: [], dark: [] });
+      expect(await bothThemes(frame)).toEqual(THEMED);
       expect(host.errors).toEqual([]);
     });
 
@@ -147,7 +153,7 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
       await shows(frame, FIRST_ROW_NAME, later?.name);
       expect(host.calls).toEqual([{ name: 'plan', arguments: { ...args, level: 20 } }]);
       await picture(where, 'planner');
-      expect(await bothThemes(frame)).toEqual({ light: [], dark: [] });
+      expect(await bothThemes(frame)).toEqual(THEMED);
       expect(host.errors).toEqual([]);
     });
   });

@@ -68,7 +68,8 @@ export async function readView(index: RouteIndex, name: ViewName) {
   return {
     uri: viewUri(name),
     mimeType: RESOURCE_MIME_TYPE,
-    text: await index.text(route.body),
+    // Stored as a JSON string, as every body is JSON (src/build/mcp-views.ts).
+    text: JSON.parse(await index.text(route.body)) as string,
     _meta: { ui: VIEW_RESOURCE_META },
   };
 }
