@@ -332,7 +332,7 @@ describe('the pack', () => {
 });
 
 describe('compression at build time', () => {
-  test('every br and gzip variant decodes to its body; near-miss shards, pages and views, never sent, have none', () => {
+  test('every br and gzip variant decodes to its body; near-miss shards, pages, views (never sent) have none', () => {
     const pages = new Set([...kinds.map((kind) => pagesRoute(kind.id)), ...viewNames.map(viewRoute)]);
     const shards = new Set(
       [...routes()]
