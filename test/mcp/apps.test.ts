@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
+import { figureDefinitions } from '../../src/contract/figures.ts';
 import { shown } from '../../src/contract/format.ts';
+import { kindIds, type RecordsByKind } from '../../src/schema/kinds.ts';
 import { axeViolations } from '../support/a11y.ts';
 import { type Browser, launchBrowser, screenshotDir, skipBrowserTests } from '../support/browser.ts';
 import { type McpClient, httpClient, stdioClient } from '../support/mcp.ts';
@@ -121,6 +123,21 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
     light: { background: 'rgb(246, 244, 236)', axe: [] },
     dark: { background: 'rgb(16, 22, 17)', axe: [] },
   };
+
+  test.for(kindIds)(
+    'the record view shows a record of %s as its wiki page titles it, with its figures',
+    async (kind) => {
+      const { frame, result } = await show('node', 'record', 'find_record', { kind, query: '1' });
+      const records = result.structuredContent['records'] as RecordsByKind[typeof kind][];
+      const titles = records.map((record) =>
+        (figureDefinitions[kind].title as (data: typeof record) => string)(record),
+      );
+      await shows(frame, 'h1', titles[0]);
+      expect(await frame.locator('h1').allTextContents()).toEqual(titles);
+      expect(await frame.locator('.figure-tables table').count()).toBeGreaterThanOrEqual(records.length);
+      expect(host.errors).toEqual([]);
+    },
+  );
 
   describe.for(RUNTIMES)('from $where ($kind client)', ({ where }) => {
     test('the record view shows the tree found, its figures and its charts, with no error', async () => {
