@@ -168,6 +168,10 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
       await frame.locator('#planner-level').fill('20');
       await frame.locator('#planner-level').dispatchEvent('change');
       await shows(frame, FIRST_ROW_NAME, later?.name);
+      // The wiki planner's note on its inputs (plot 2 grows at 102 %).
+      expect(await frame.locator('#planner-caption-note').textContent()).toBe(
+        'On the level 2 plot (102%), from level 20, with $100,000.',
+      );
       expect(host.calls).toEqual([{ name: 'plan', arguments: { ...args, level: 20 } }]);
       await picture(where, 'planner');
       expect(await bothThemes(frame)).toEqual(THEMED);

@@ -5,7 +5,7 @@
 // no network of its own.
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { Plan } from '../../../contract/economics.ts';
-import { type PlannerRow, planView, readMoney } from '../../../wiki/planner.ts';
+import { inputsNote, type PlannerRow, planView, readMoney } from '../../../wiki/planner.ts';
 import { byId, connectView, firstText, make } from './connect.ts';
 
 /** The plan tool's structuredContent, as the view reads it (tool-schemas.ts types it). */
@@ -78,10 +78,8 @@ function show(answer: PlanAnswer): void {
   byId<HTMLTableElement>('planner-table').tBodies[0]?.replaceChildren(...view.rows.map(rowOf));
   byId('planner-summary').textContent = view.summary;
   byId('planner-next').textContent = view.next;
-  const where = answer.plot.level === null ? 'a normal plot' : `the level ${answer.plot.level} plot`;
-  const limit = answer.money === null ? 'no money limit' : `$${answer.money.toLocaleString('en-US')}`;
-  byId('planner-caption-note').textContent =
-    `On ${where} (${answer.plot.growthSpeed}%), from level ${answer.level}, with ${limit}.`;
+  const used = answer.plot.level === null ? undefined : { ...answer.plot, level: answer.plot.level };
+  byId('planner-caption-note').textContent = inputsNote(used, answer.level, answer.money ?? Number.POSITIVE_INFINITY);
   level.value = String(answer.level);
   plot.value = answer.plot.level === null ? '' : String(answer.plot.level);
   money.value = answer.money === null ? '' : String(answer.money);
