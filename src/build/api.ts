@@ -18,6 +18,7 @@ import { pagesBody } from '../contract/record-pages.ts';
 import type { Manifest } from '../schema/manifest.ts';
 import { kinds } from '../schema/kinds.ts';
 import type { ApiRoute } from './api-route.ts';
+import { mcpViewRoutes } from './mcp-views.ts';
 import type { Content, ContentEntry } from './content.ts';
 import { buildSettings } from './settings.ts';
 import { type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
@@ -107,6 +108,7 @@ export function publishedScopes(content: Content, releases: readonly Release[] =
     yield* kindRoutes(withFormerNames(content, snapshots), suggestions);
     yield { route: RELEASES_ROUTE, body: successBody(RELEASE_NOUN, releaseSummaries(releases)) };
     yield* pageRoutes(content);
+    yield* mcpViewRoutes();
   }
   return [
     { release: undefined, version: content.version, routes: current() },

@@ -6,6 +6,7 @@ import {
   NORMAL_GROWTH_SPEED,
   plan,
   treeEconomics,
+  type Plan,
   type PlannerInput,
   type PlotFigures,
   type TreeFigures,
@@ -136,12 +137,19 @@ export function inputsNote(plot: PlotFigures | undefined, level: number, money: 
 /** What the planner shows for the inputs: the ranking, a summary and the next upgrade. */
 export function plannerView(trees: readonly PlannerTree[], input: PlannerInput): PlannerView {
   const hrefs = new Map(trees.map((tree) => [tree.level, tree.href]));
-  const result = plan(treeEconomics(trees, input.growthSpeed), input);
+  return planView(plan(treeEconomics(trees, input.growthSpeed), input), (level) => hrefs.get(level) ?? '');
+}
+
+/**
+ * What the planner shows for a plan, its trees' pages from `hrefOf` (none: ''): the wiki's page
+ * works the plan out itself, the MCP planner view (src/apps/mcp/views) is given the plan tool's.
+ */
+export function planView(result: Plan, hrefOf: (level: number) => string): PlannerView {
   const rows = result.ranking.slice(0, PLANNER_ROWS).map(
     (row, index): PlannerRow => ({
       rank: index + 1,
       name: row.name,
-      href: hrefs.get(row.level) ?? '',
+      href: hrefOf(row.level),
       level: row.level,
       profitPerHour: figure('money', row.profitPerHour),
       costFromHere: figure('money', row.costFromHere),
@@ -163,7 +171,7 @@ export function plannerView(trees: readonly PlannerTree[], input: PlannerInput):
   return { rows, reachable, summary, next: nextUpgrade(result) };
 }
 
-function nextUpgrade({ next, current }: ReturnType<typeof plan>): string {
+function nextUpgrade({ next, current }: Plan): string {
   if (!next)
     return current
       ? `${current.name} is the top tree: there is no upgrade after it.`

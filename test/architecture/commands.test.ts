@@ -51,6 +51,7 @@ const badValues: Record<string, { args?: string[]; env?: Record<string, string>;
   'bench:suggest': { args: ['10000'], status: 2, line: /takes no operands/ },
   'bench:deploy-scale': { args: ['--trees', '1e4'], status: 2, line: /--trees takes a whole number, got "1e4"/ },
   'bench:mcp': { args: ['--calls', 'many'], status: 2, line: /--calls takes a whole number, got "many"/ },
+  'bench:mcp-views': { args: ['planner'], status: 2, line: /takes no operands/ },
   'bench:discord': { args: ['--calls', 'many'], status: 2, line: /--calls takes a whole number, got "many"/ },
   'bench:lighthouse': { args: ['--runs', 'five'], status: 2, line: /--runs takes a whole number, got "five"/ },
   'bench:wiki-compression': { args: ['br'], status: 2, line: /takes no operands/ },

@@ -25,6 +25,7 @@ import {
   SUGGEST_SHARD,
 } from '../../src/contract/paths.ts';
 import { MAX_SHARD_BYTES } from '../../src/contract/route-index.ts';
+import { viewNames, viewRoute } from '../../src/apps/mcp/views.ts';
 import { parseSearch } from '../../src/contract/search-query.ts';
 import { kinds, type Kind } from '../../src/schema/kinds.ts';
 import { buildManifestSchema, type BuildManifest } from '../../src/schema/manifest.ts';
@@ -331,8 +332,8 @@ describe('the pack', () => {
 });
 
 describe('compression at build time', () => {
-  test('every br and gzip variant decodes to its body; near-miss shards and pages, never sent, have none', () => {
-    const pages = new Set(kinds.map((kind) => pagesRoute(kind.id)));
+  test('every br and gzip variant decodes to its body; near-miss shards, pages, views (never sent) have none', () => {
+    const pages = new Set([...kinds.map((kind) => pagesRoute(kind.id)), ...viewNames.map(viewRoute)]);
     const shards = new Set(
       [...routes()]
         .filter(([route]) => route.includes(`/${SUGGEST_SHARD}`) || pages.has(route))

@@ -10,6 +10,7 @@ import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { bundleFileName } from '../../src/contract/bundle-layout.ts';
 import { RESOURCE_PAGE_SIZE } from '../../src/apps/mcp/resources.ts';
+import { viewNames } from '../../src/apps/mcp/views.ts';
 import {
   apiAnswer,
   CLIENT_KINDS,
@@ -72,7 +73,7 @@ describe.each(SERVED)('served by %s', (served) => {
       expect(answer.records).toEqual((await api('/api/trees?search=giant%20sequoia')).data);
     });
 
-    test('lists every record and release as a resource, a page at a time, each URI once', async () => {
+    test('lists every record, release and MCP Apps view as a resource, a page at a time, each URI once', async () => {
       const client = clientOf(kind);
       const uris: string[] = [];
       let cursor: string | undefined;
@@ -84,12 +85,13 @@ describe.each(SERVED)('served by %s', (served) => {
         cursor = page.nextCursor;
         pages++;
       } while (cursor !== undefined && pages < 100);
-      let expected = (await api('/api/releases')).data.length;
+      let expected = (await api('/api/releases')).data.length + viewNames.length;
       for (const each of KINDS) expected += (await api(`/api/${each}`)).data.length;
       expect(uris).toHaveLength(expected);
       expect(new Set(uris).size).toBe(expected);
       expect(pages).toBe(Math.ceil(expected / RESOURCE_PAGE_SIZE));
       expect(uris).toContain('treefarm://trees/giant-sequoia');
+      expect(uris).toContain('ui://treefarm/planner.html');
       // The official client's own walk of the pages (the v1 client's gives the first page).
       if (kind !== 'v1') expect((await client.listResources()).resources).toHaveLength(expected);
     });

@@ -2,7 +2,7 @@
 // the focused element shows a ring that can be seen.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** WCAG 2.2 A and AA, and axe's best practices (landmark-unique, region, heading order…). */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
@@ -10,7 +10,7 @@ export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa',
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** One line per failing element: "color-contrast (serious): .badge.derived: Fix any of…". */
-export async function axeViolations(page: Page): Promise<string[]> {
+export async function axeViolations(page: Page | Frame): Promise<string[]> {
   // Evaluated through the DevTools protocol, so no Content-Security-Policy can block it.
   await page.evaluate(axeSource);
   return page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(AXE_TAGS)} } })

@@ -10,6 +10,7 @@ import type { RecordPage } from '../../contract/record-pages.ts';
 import { currentRoute, type RouteIndex } from '../../contract/resolve.ts';
 import { recordsInWords } from '../../contract/suggest.ts';
 import { askIn, records } from './tool-answers.ts';
+import { viewResources } from './views.ts';
 
 export const RESOURCE_SCHEME = 'treefarm';
 /** Resources a page of resources/list holds. */
@@ -24,6 +25,7 @@ export interface ListedResource {
   title: string;
   description: string;
   mimeType: string;
+  _meta?: Record<string, unknown>;
 }
 
 /** What a resource read gives: the resource's JSON text, and its URI. */
@@ -125,10 +127,11 @@ const listed = (entry: Entry): ListedResource => {
 
 /** A page of resources from `cursor` (none: the first); nextCursor when more follow. */
 export async function resourcePage(index: RouteIndex, cursor: string | undefined) {
-  const { all } = await entries(index);
+  // The MCP Apps views (views.ts) close the list, so its earlier pages stay as they were.
+  const all = [...(await entries(index)).all.map(listed), ...viewResources()];
   const start = cursor === undefined ? 0 : cursorOffset(cursor, all.length);
   const end = start + RESOURCE_PAGE_SIZE;
-  const page = all.slice(start, end).map(listed);
+  const page = all.slice(start, end);
   return end < all.length ? { resources: page, nextCursor: offsetCursor(end) } : { resources: page };
 }
 

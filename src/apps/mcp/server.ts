@@ -46,6 +46,7 @@ import {
   resourceTemplates,
 } from './resources.ts';
 import { argumentIssues, given, isToolName, runTool, ToolInputError, toolNames, tools } from './tools.ts';
+import { readView, toolViewMeta, viewAt } from './views.ts';
 
 export const MCP_SERVER_INFO = { name: 'treefarm-data', title: 'Tree farm data', version: '1.0.0' } as const;
 
@@ -92,7 +93,9 @@ let listed: Tool[] | undefined;
 export function toolList(): Tool[] {
   listed ??= toolNames.map((name): Tool => {
     const { title, description, input, output } = tools[name];
+    const meta = toolViewMeta(name);
     return {
+      ...(meta === undefined ? {} : { _meta: meta }),
       name,
       title,
       description,
@@ -241,6 +244,9 @@ async function read(index: RouteIndex, params: Params, origin: string): Promise<
   const uri = params['uri'];
   if (typeof uri !== 'string')
     throw invalidParams('resources/read', `uri must be a resource's URI as text, got ${given(uri)}`);
+  const view = viewAt(uri);
+  const page = view === undefined ? undefined : await readView(index, view);
+  if (page !== undefined) return { contents: [page] };
   try {
     return { contents: [await readResource(index, uri, origin)] };
   } catch (error) {
