@@ -153,6 +153,28 @@ describe('list_records', () => {
   });
 });
 
+describe('pages', () => {
+  test('a limit asked for is given as asked; the next page starts where it ended', async () => {
+    const first = await structured(client, 'list_records', { kind: 'trees', limit: 30 });
+    expect(first.records).toHaveLength(30);
+    expect(first).toMatchObject({ total: 106, nextCursor: expect.any(String) });
+    const next = await structured(client, 'list_records', { kind: 'trees', limit: 30, cursor: first['nextCursor'] });
+    expect((next.records as Tree[])[0]?.level).toBe(31);
+  });
+
+  test('the last page has no nextCursor', async () => {
+    expect(await structured(client, 'list_records', { kind: 'plots' })).not.toHaveProperty('nextCursor');
+  });
+
+  test("a cursor of another list (or data) is refused in one sentence naming it, never read as another's", async () => {
+    const { nextCursor } = await structured(client, 'list_records', { kind: 'trees' });
+    expect(await refusal(client, 'plan', { level: 106, cursor: nextCursor })).toBe(
+      `Invalid arguments for plan: cursor: ${JSON.stringify(nextCursor)} is no cursor of this list (give the ` +
+        'nextCursor of its page before, with the same other arguments, or no cursor for the first page).',
+    );
+  });
+});
+
 describe('suggest', () => {
   test('the text names each suggestion in order', async () => {
     expect(await textOf(client, 'suggest', { kind: 'trees', text: 'giant' })).toBe(

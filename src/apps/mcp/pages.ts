@@ -1,7 +1,8 @@
 // A tool's long list a page at a time, so that every answer stays small enough for a model's
-// context: a page holds at most `limit` items, and fewer when they would take more than
-// PAGE_BYTES as JSON, which keeps a whole answer (its text, the data as JSON text and as
-// structuredContent: the data counts twice) within MAX_ANSWER_BYTES. An opaque cursor names
+// context: a page holds the tool's default number of items, and fewer when they would take
+// more than PAGE_BYTES as JSON, which keeps a whole answer (its text, the data as JSON text and
+// as structuredContent: the data counts twice) within MAX_ANSWER_BYTES; a `limit` asked for is
+// given as asked (at most MAX_PAGE_LIMIT), the caller's choice of size. An opaque cursor names
 // where the next page starts, in that list only: it holds a fingerprint of the tool, the
 // arguments that chose the list and the data version, so a cursor of another list (or of
 // data since replaced) is refused rather than read as an offset into the wrong one.
@@ -12,10 +13,12 @@ export const MAX_ANSWER_BYTES = 16 * 1024;
 const PAGE_BYTES = 5 * 1024;
 /** The most items a page holds, whatever `limit` asks. */
 export const MAX_PAGE_LIMIT = 100;
+/** How many items a page of each paged tool holds by default (fewer when they are long). */
+export const DEFAULT_PAGE_LIMITS = { find_record: 10, list_records: 20, plan: 10, changes: 50 } as const;
 
-/** What a call asks of a list: how many items a page (the schema's default), and the nextCursor of the page before. */
+/** What a call asks of a list: how many items a page (none: the default), and the nextCursor of the page before. */
 export interface PageAsk {
-  limit: number;
+  limit?: number | undefined;
   cursor?: string | undefined;
 }
 
@@ -61,20 +64,28 @@ function offsetOf(cursor: string, list: string, total: number): number {
 }
 
 /**
- * The page of `all` that `ask` names: from its cursor (none: the start), at most its limit
- * of items and no more bytes than a page holds. `list` names the list
+ * The page of `all` that `ask` names: from its cursor (none: the start), its limit of items, or
+ * without one `defaultLimit` and no more bytes than a page holds. `list` names the list
  * (the tool, the arguments that chose it, the data version); `whole` gives every item at once,
  * for callers with limits of their own (the Discord app).
  */
-export function pageOf<Item>(all: readonly Item[], list: string, ask: PageAsk, whole = false): Page<Item> {
+export function pageOf<Item>(
+  all: readonly Item[],
+  list: string,
+  ask: PageAsk,
+  defaultLimit: number,
+  whole = false,
+): Page<Item> {
   if (whole) return { items: [...all], from: 0, total: all.length };
   const from = ask.cursor === undefined ? 0 : offsetOf(ask.cursor, list, all.length);
-  const most = Math.min(ask.limit, MAX_PAGE_LIMIT);
+  const most = Math.min(ask.limit ?? defaultLimit, MAX_PAGE_LIMIT);
+  // A limit asked for is the caller's choice of size; the default keeps to the page's bytes.
+  const bound = ask.limit === undefined ? PAGE_BYTES : Number.POSITIVE_INFINITY;
   const items: Item[] = [];
   let bytes = 0;
   for (let at = from; at < all.length && items.length < most; at++) {
-    bytes += jsonBytes(all[at]);
-    if (items.length > 0 && bytes > PAGE_BYTES) break;
+    if (ask.limit === undefined) bytes += jsonBytes(all[at]);
+    if (items.length > 0 && bytes > bound) break;
     items.push(all[at] as Item);
   }
   const next = from + items.length;

@@ -19,7 +19,7 @@ import { byReleaseOrder, releaseIdParts } from '../../schema/release-ids.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../../contract/resolve.ts';
 import { classifyText } from '../../contract/search-query.ts';
 import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
-import { CursorError, type Page, pageClause, pageOf } from './pages.ts';
+import { CursorError, DEFAULT_PAGE_LIMITS, type Page, type PageAsk, pageClause, pageOf } from './pages.ts';
 import type { ToolName, tools } from './tool-schemas.ts';
 
 /** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */
@@ -157,7 +157,7 @@ const handlers: { [Name in ToolName]: Handler<Name> } = {
   async find_record(index, { kind, query, release, limit, cursor }, whole) {
     const { answer, match, near } = await lookUp(index, kind, query, release);
     const list = `find_record\n${kind}\n${query}\n${release ?? ''}\n${answer.version}`;
-    const page = pageOf(answer.data, list, { limit, cursor }, whole);
+    const page = pageOf(answer.data, list, { limit, cursor }, DEFAULT_PAGE_LIMITS.find_record, whole);
     const foundRecords = page.items as { name?: string; level: number }[];
     const all = async () => (await records(index, kind, null, release)).data as { level: number }[];
     const [first] = foundRecords;
@@ -184,7 +184,13 @@ const handlers: { [Name in ToolName]: Handler<Name> } = {
   async list_records(index, { kind, release, limit, cursor }, whole) {
     const answer = await records(index, kind, null, release);
     const list = `list_records\n${kind}\n${release ?? ''}\n${answer.version}`;
-    const page = pageOf(answer.data as { name?: string; level: number }[], list, { limit, cursor }, whole);
+    const page = pageOf(
+      answer.data as { name?: string; level: number }[],
+      list,
+      { limit, cursor },
+      DEFAULT_PAGE_LIMITS.list_records,
+      whole,
+    );
     return {
       text:
         `${page.total} ${nounOf(kind, page.total)}, in level order: ${listed(page.items)}` +
@@ -214,7 +220,7 @@ const handlers: { [Name in ToolName]: Handler<Name> } = {
     const best = result.ranking[0];
     const next = result.next;
     const list = `plan\n${level}\n${plot ?? ''}\n${money ?? ''}\n${trees.version}`;
-    const page = pageOf(result.ranking, list, { limit, cursor }, whole);
+    const page = pageOf(result.ranking, list, { limit, cursor }, DEFAULT_PAGE_LIMITS.plan, whole);
     const text =
       (best
         ? `${result.ranking.length} ${nounOf('trees', result.ranking.length)} within reach; ` +
@@ -307,19 +313,14 @@ interface ChangeItem {
  * changes of it (a long release spans pages), counted in changes. The first change of a
  * release also carries the size of the release's own fields.
  */
-function changesPage(
-  releases: readonly ReleaseSummary[],
-  list: string,
-  ask: { limit: number; cursor?: string },
-  whole: boolean,
-) {
+function changesPage(releases: readonly ReleaseSummary[], list: string, ask: PageAsk, whole: boolean) {
   const items = releases.flatMap((release, at): ChangeItem[] => {
     const changes = CHANGE_TYPES.flatMap((type) =>
       release.changes[type].map((entry) => ({ release: at, type, entry })),
     );
     return changes.length === 0 ? [{ release: at }] : changes;
   });
-  const page = pageOf(items, list, ask, whole);
+  const page = pageOf(items, list, ask, DEFAULT_PAGE_LIMITS.changes, whole);
   const shown = new Map<number, ReleaseSummary>();
   for (const item of page.items) {
     const release = releases[item.release] as ReleaseSummary;

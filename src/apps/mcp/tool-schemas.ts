@@ -14,7 +14,7 @@ import {
 import { releaseSummarySchema } from '../../schema/releases.ts';
 import { RELEASE_ID } from '../../schema/release-ids.ts';
 import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';
-import { MAX_PAGE_LIMIT } from './pages.ts';
+import { DEFAULT_PAGE_LIMITS, MAX_PAGE_LIMIT } from './pages.ts';
 
 // Inputs. Each says what it means in the game's words, its unit and its range, and what a
 // wrong one was expected to be (the message a model reads to correct itself). A tool's
@@ -59,6 +59,7 @@ const searchText = (example: string, all: string) => {
 };
 /** A page's arguments: how many items, and the cursor of the page before (pages.ts). */
 const paging = (items: string, defaultLimit: number) => {
+  // The default is the handler's (pages.ts), not the schema's: a limit asked for is given as asked.
   const limitError = expected(`a whole number from 1 to ${MAX_PAGE_LIMIT}`);
   const cursorError = expected('the nextCursor of the page before, as text');
   return {
@@ -66,10 +67,10 @@ const paging = (items: string, defaultLimit: number) => {
       .int(limitError)
       .min(1, limitError)
       .max(MAX_PAGE_LIMIT, limitError)
-      .default(defaultLimit)
+      .optional()
       .describe(
-        `How many ${items} a page gives at most (default ${defaultLimit}, at most ${MAX_PAGE_LIMIT}); a page ` +
-          'gives fewer when they are long, to keep the answer short.',
+        `How many ${items} a page gives (at most ${MAX_PAGE_LIMIT}); omit it for ${defaultLimit}, or fewer when ` +
+          'they are long, to keep the answer short.',
       ),
     cursor: z
       .string(cursorError)
@@ -166,7 +167,7 @@ export const tools = {
         'A name or alias ("giant sequoia"), or a level as digits ("5") or a number.',
       ),
       release,
-      ...paging('records', 10),
+      ...paging('records', DEFAULT_PAGE_LIMITS.find_record),
     }),
     output: z.object({
       found: z.boolean(),
@@ -189,7 +190,7 @@ export const tools = {
       'Every record of one kind, in level order, a page at a time (limit, and the nextCursor as cursor, for the ' +
       "next page). Each record carries the game's published figures: money in in-game dollars, times in seconds, " +
       'speeds and efficiencies in percent.',
-    input: z.strictObject({ kind, release, ...paging('records', 20) }),
+    input: z.strictObject({ kind, release, ...paging('records', DEFAULT_PAGE_LIMITS.list_records) }),
     output: z.object({
       version,
       records: z.array(anyRecord).describe('This page of the records, in level order.'),
@@ -233,7 +234,7 @@ export const tools = {
         .min(0, expected('in-game dollars, a number from 0'))
         .optional()
         .describe('In-game dollars the player can spend on upgrades; omit it for no limit.'),
-      ...paging('trees of the ranking', 10),
+      ...paging('trees of the ranking', DEFAULT_PAGE_LIMITS.plan),
     }),
     output: z.object({
       version,
@@ -299,7 +300,7 @@ export const tools = {
           'A release id (YYYY-MM-DD, or YYYY-MM-DD-2 for the second of a day): only the releases after it; omit ' +
             'it for all.',
         ),
-      ...paging('changes', 50),
+      ...paging('changes', DEFAULT_PAGE_LIMITS.changes),
     }),
     output: z.object({
       releases: z
