@@ -9,6 +9,7 @@ import { pagesRoute, recordPath, releasePath } from '../../contract/paths.ts';
 import type { RecordPage } from '../../contract/record-pages.ts';
 import { currentRoute, type RouteIndex } from '../../contract/resolve.ts';
 import { recordsInWords } from '../../contract/suggest.ts';
+import { CursorError } from './pages.ts';
 import { askIn, records } from './tool-answers.ts';
 
 export const RESOURCE_SCHEME = 'treefarm';
@@ -148,11 +149,6 @@ function cursorOffset(cursor: string, total: number): number {
   if (!(offset > 0 && offset < total))
     throw new CursorError(`cursor ${JSON.stringify(cursor)} is no cursor of this list: send the nextCursor it gave`);
   return offset;
-}
-
-/** A cursor that no list of this server gave. */
-export class CursorError extends Error {
-  override name = 'CursorError';
 }
 
 /** The resource at `uri`: its JSON (the record or release, its wiki link, the data version). */

@@ -36,8 +36,8 @@ import {
   promptList,
   promptNameFault,
 } from './prompts.ts';
+import { CursorError } from './pages.ts';
 import {
-  CursorError,
   isResourceReference,
   RESOURCE_FORMS,
   readResource,
