@@ -19,7 +19,7 @@ import type { ReleaseSummary } from '../../src/schema/releases.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
 import { routeBody } from '../support/dist-routes.ts';
 import { distDir } from '../support/runtimes.ts';
-import { temporaryFolder } from '../support/temporary-folders.ts';
+import { temporaryFolders } from '../support/temporary-folders.ts';
 
 const utf8 = new TextEncoder();
 type Result = Awaited<ReturnType<typeof callTool>>;
@@ -123,10 +123,13 @@ describe('the real data', async () => {
   });
 });
 
+/** The 10,000-tree build's folder (about 400 MB), removed when the file's tests are done. */
+const temporary = temporaryFolders();
+
 describe('a build of 10,000 trees', () => {
   let index: RouteIndex;
   beforeAll(async () => {
-    const folder = temporaryFolder('treefarm-mcp-sizes-');
+    const folder = temporary('treefarm-mcp-sizes-');
     const content = loadContent(writeSyntheticContent(folder, 10_000));
     mkdirSync(join(folder, 'dist'));
     await emitApi(content, join(folder, 'dist'));
