@@ -6,7 +6,9 @@
 //    code without a socket: the GET as the edge core decides it and the body store hands over its
 //    bytes; the tool call as src/apps/mcp/answer.ts answers a Web Request (a fresh MCP server and
 //    transport, the JSON-RPC parse, the resolver, the JSON of the answer). Warm: each is run
-//    `--calls` times first.
+//    `--calls` times first. BENCH_COMPARE=<dir> adds the tool call of another checkout (its own
+//    src/ and dist/, e.g. main's) in the same process, the two interleaved for BENCH_ROUNDS (5)
+//    rounds, medians: a before and after in one run on a loaded machine.
 // 2. Node server and workerd (wrangler dev), wall latency over loopback: `--calls` sequential
 //    warm requests of each, median and p99. A request is handled by one thread, one at a time
 //    here, so a Worker's wall time on the machine bounds its CPU time from above: this is how
@@ -22,18 +24,20 @@ import { join } from 'node:path';
 import { freePort } from '../test/support/runtimes.ts';
 import { projectVersion } from '../src/cli/project-version.ts';
 import { commandLine } from '../src/cli/command-line.ts';
+import type { loadBodyStore } from '../src/server/body-store.ts';
 
 const { values } = await commandLine({
   command: 'npm run bench:mcp',
   summary:
     'What an MCP find_record tool call costs beside the equivalent GET, over the built dist/: in-process ' +
-    'CPU, and over HTTP in Node and in the Worker.',
+    'CPU, and over HTTP in Node and in the Worker. Reads BENCH_COMPARE (another checkout, for a before and after ' +
+    'in one run) and BENCH_ROUNDS.',
   options: {
     calls: { type: 'string', default: '2000', value: '<n>', wholeNumber: true, description: 'calls of each kind' },
     'skip-worker': { type: 'boolean', default: false, description: 'measure Node only' },
   },
   variables: {},
-  examples: ['npm run bench:mcp -- --calls 2000'],
+  examples: ['npm run bench:mcp -- --calls 2000', 'BENCH_COMPARE=../main npm run bench:mcp -- --skip-worker'],
   version: () => projectVersion(),
 });
 const CALLS = Number(values.calls);
@@ -126,6 +130,48 @@ const line = (label: string, { get, tool, modern }: Awaited<ReturnType<typeof ov
   `${label}: GET median ${ms(get.median)} (p99 ${ms(get.p99)}); find_record 2025-11-25 median ` +
   `${ms(tool.median)} (p99 ${ms(tool.p99)}), 2026-07-28 median ${ms(modern.median)} (p99 ${ms(modern.p99)})`;
 
+/** The tool call's CPU per call here and in BENCH_COMPARE's checkout, interleaved for BENCH_ROUNDS rounds: medians. */
+async function compared(era: keyof typeof ERAS, other: string) {
+  const [body, headers] = ERAS[era];
+  const { store, core, request } = await inProcessGet(GET_TARGET, TOKEN);
+  const handOff = await core({ ...request, method: 'POST', pathname: '/mcp', query: '' });
+  if (handOff.type !== 'app') throw new Error(`POST /mcp was not handed to an app: ${handOff.type}`);
+  const theirs = (await import(join(other, 'src/apps/mcp/answer.ts'))) as { answerMcp: typeof answerMcp };
+  const theirStore = await (
+    (await import(join(other, 'src/server/body-store.ts'))) as { loadBodyStore: typeof loadBodyStore }
+  ).loadBodyStore(join(other, 'dist'));
+  const call = (answer: typeof answerMcp, index: typeof store.index) => async () => {
+    const response = await answer(
+      new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body }),
+      index,
+      handOff.headers,
+    );
+    if (response.status !== 200) throw new Error(`the ${era} tool call answered ${response.status}`);
+    return response.text();
+  };
+  const ours: number[] = [];
+  const before: number[] = [];
+  // Each goes first in every other round: neither gains from the other's warming up.
+  for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 5); round++) {
+    const pair = [
+      async () => ours.push(await cpuPerCall(CALLS, call(answerMcp, store.index))),
+      async () => before.push(await cpuPerCall(CALLS, call(theirs.answerMcp, theirStore.index))),
+    ];
+    for (const measure of round % 2 === 0 ? pair : pair.toReversed()) await measure();
+  }
+  const median = (all: number[]) => all.toSorted((a, b) => a - b)[Math.floor(all.length / 2)] ?? Number.NaN;
+  return { ours: median(ours), theirs: median(before) };
+}
+
+const COMPARE_DIR = process.env.BENCH_COMPARE;
+if (COMPARE_DIR)
+  for (const era of Object.keys(ERAS) as (keyof typeof ERAS)[]) {
+    const { ours, theirs } = await compared(era, COMPARE_DIR);
+    console.log(
+      `find_record CPU per call, ${era}, medians of rounds: this checkout ${ours.toFixed(1)} µs, ` +
+        `${COMPARE_DIR} ${theirs.toFixed(1)} µs (${(ours / theirs).toFixed(2)}x)`,
+    );
+  }
 for (const era of Object.keys(ERAS) as (keyof typeof ERAS)[]) {
   const cpu = await inProcess(era);
   console.log(

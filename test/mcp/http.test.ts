@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { growthSpeedOf, plan, PLANNER_ASSUMPTIONS, treeEconomics } from '../../src/contract/economics.ts';
 import { answerMcp } from '../../src/apps/mcp/answer.ts';
 import type { Plot, Tree } from '../../src/schema/records.ts';
+import type { ReleaseSummary } from '../../src/schema/releases.ts';
 import { loadBodyStore } from '../../src/server/body-store.ts';
 import {
   apiAnswer,
@@ -15,6 +16,7 @@ import {
   ERAS,
   eraHeaders,
   eraRequest,
+  everyPage,
   httpClient,
   postMcp,
   refusal,
@@ -92,20 +94,28 @@ describe('find_record', () => {
     expect(answer.records).toEqual((await api(`/api/trees?search=1&release=${release?.id}`)).data);
   });
 
-  test('a miss says so and offers the suggestions the API would (sequioa: Giant Sequoia)', async () => {
+  test('a miss with several near offers the suggestions the API would (gian: two giants)', async () => {
+    const answer = await structured(client, 'find_record', { kind: 'trees', query: 'gian' });
+    const suggested = await api('/api/trees/suggest?search=gian');
+    expect(answer).toMatchObject({ found: false, match: 'none', records: [], suggestions: suggested.data });
+    expect(suggested.data).toHaveLength(2);
+    const text = await textOf(client, 'find_record', { kind: 'trees', query: 'gian' });
+    expect(text).toMatch(/^No tree is named "gian"; the nearest are Giant Sequoia .*Giant Yellow Mulberry/);
+  });
+
+  test('a miss the API suggests one record for (sequioa) answers the records of a search by its name', async () => {
+    const suggested = (await api('/api/trees/suggest?search=sequioa')).data as { name: string }[];
+    expect(suggested).toEqual([expect.objectContaining({ name: 'Giant Sequoia' })]);
     const answer = await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' });
-    const suggested = await api('/api/trees/suggest?search=sequioa');
-    expect(answer).toMatchObject({ found: false, records: [], suggestions: suggested.data });
-    expect(suggested.data).toContainEqual(expect.objectContaining({ name: 'Giant Sequoia' }));
-    const text = await textOf(client, 'find_record', { kind: 'trees', query: 'sequioa' });
-    expect(text).toMatch(/^No tree matches "sequioa"\. The nearest: .*Giant Sequoia/);
+    expect(answer).toMatchObject({ found: true, match: 'nearest', suggestions: suggested });
+    expect(answer.records).toEqual((await api('/api/trees?search=giant%20sequoia')).data);
   });
 });
 
-test('list_records answers with the records GET /api/<kind> gives', async () => {
+test('list_records answers with the records GET /api/<kind> gives, a page at a time', async () => {
   for (const kind of ['trees', 'gifts', 'vehicles']) {
-    const answer = await structured(client, 'list_records', { kind });
-    expect(answer.records).toEqual((await api(`/api/${kind}`)).data);
+    const pages = await everyPage(client, 'list_records', { kind });
+    expect(pages.flatMap((page) => page.records)).toEqual((await api(`/api/${kind}`)).data);
   }
 });
 
@@ -131,11 +141,11 @@ test("plan answers with the planner's ranking for the API's trees and plots", as
     next: expected.next,
     assumptions: PLANNER_ASSUMPTIONS,
   });
-  const unlimited = await structured(client, 'plan', { level: 1 });
-  expect(unlimited.ranking).toEqual(
+  const unlimited = await everyPage(client, 'plan', { level: 1 });
+  expect(unlimited.flatMap((page) => page['ranking'])).toEqual(
     plan(treeEconomics(trees), { level: 1, growthSpeed: 100, money: Infinity }).ranking,
   );
-  expect(unlimited.money).toBeNull();
+  expect(unlimited[0]?.['money']).toBeNull();
 });
 
 test("tree_economics answers with the tree's own figures, found as find_record finds it", async () => {
@@ -145,16 +155,30 @@ test("tree_economics answers with the tree's own figures, found as find_record f
   const row = treeEconomics(trees, growthSpeedOf(plots, 2)).find((each) => each.level === sequoia?.level);
   const answer = await structured(client, 'tree_economics', { name: 'Giant Sequoia', plot: 2 });
   expect(answer).toMatchObject({ found: true, tree: sequoia, economics: row, suggestions: [] });
-  const miss = await structured(client, 'tree_economics', { name: 'sequioa' });
+  const miss = await structured(client, 'tree_economics', { name: 'gian' });
   expect(miss).toMatchObject({ found: false, tree: null, economics: null });
-  expect(miss.suggestions).toEqual((await api('/api/trees/suggest?search=sequioa')).data);
+  expect(miss['suggestions']).toEqual((await api('/api/trees/suggest?search=gian')).data);
 });
 
+/** The releases of every page of the changes tool, each release's changes gathered from the pages it spans. */
+async function everyRelease(args: Record<string, unknown>) {
+  const releases = new Map<string, ReleaseSummary>();
+  for (const page of await everyPage(client, 'changes', args))
+    for (const release of page['releases'] as ReleaseSummary[]) {
+      const held = releases.get(release.id);
+      if (!held) releases.set(release.id, release);
+      else
+        for (const type of ['added', 'removed', 'changed'] as const)
+          held.changes[type].push(...(release.changes[type] as never[]));
+    }
+  return [...releases.values()];
+}
+
 test('changes answers with the releases GET /api/releases lists, and only those after `since`', async () => {
-  const releases = (await api('/api/releases')).data as { id: string }[];
-  expect((await structured(client, 'changes', {})).releases).toEqual(releases);
+  const releases = (await api('/api/releases')).data as ReleaseSummary[];
+  expect(await everyRelease({})).toEqual(releases);
   const oldest = releases.at(-1)?.id;
-  expect((await structured(client, 'changes', { since: oldest })).releases).toEqual(releases.slice(0, -1));
+  expect(await everyRelease({ since: oldest })).toEqual(releases.slice(0, -1));
 });
 
 // Each message word for word: tools.test.ts.
@@ -229,7 +253,7 @@ describe('errors as the negotiated MCP version (2025-11-25) has them', () => {
             type: 'text',
             text:
               'Invalid arguments for find_record: kind: expected one of trees, cutters, gifts, plots, storages, ' +
-              'vehicles, got "tree"',
+              'vehicles, got "tree".',
           },
         ],
         isError: true,
@@ -262,7 +286,7 @@ describe("a tool's arguments are its own", () => {
 
   test('plan past the top level: refused, naming the top level', async () => {
     expect(await refusal(client, 'plan', { level: 107 })).toBe(
-      'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106',
+      'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106.',
     );
   });
 });
@@ -292,8 +316,8 @@ describe('HTTP', () => {
         error: {
           code: -32000,
           message:
-            `Method ${method} not allowed on /mcp: POST one JSON-RPC message. ` +
-            'This server keeps no session and offers no event stream.',
+            `Method ${method} is not allowed here: POST one JSON-RPC message (this server keeps no session and ` +
+            'offers no event stream).',
         },
         id: null,
       });

@@ -50,21 +50,27 @@ describe('find_record', () => {
     ],
     ['a plot, which has no name: its level', { kind: 'plots', query: '2' }, 'Found 1 plot for "2": level 2.'],
     [
-      'a miss: the nearest names',
+      'a name no record has, one name near it (a typo): that record, saying which it took',
       { kind: 'trees', query: 'sequioa' },
-      'No tree matches "sequioa". The nearest: Giant Sequoia (level 51).',
+      'No tree is named "sequioa"; the nearest is Giant Sequoia (level 51), shown here.',
+    ],
+    [
+      'the start of one name only: that record',
+      { kind: 'trees', query: 'oak tre' },
+      'No tree is named "oak tre"; the nearest is Oak Tree (level 69), shown here.',
     ],
     // Oak Tree's name starts with "oa", then the names with a word that does, in list order.
     [
-      'a miss with more than five suggestions: five and how many more',
+      'several names near: the candidates, five and how many more, to ask again by one',
       { kind: 'trees', query: 'oa' },
-      'No tree matches "oa". The nearest: Oak Tree (level 69), Chestnut Oak (level 35), ' +
-        'Northern Red Oak (level 68), Scarlet Oak (level 88), Silky Oak (level 91) and 1 more.',
+      'No tree is named "oa"; the nearest are Oak Tree (level 69), Chestnut Oak (level 35), ' +
+        'Northern Red Oak (level 68), Scarlet Oak (level 88), Silky Oak (level 91) and 1 more ' +
+        '(ask again by one of these names).',
     ],
     [
       'a miss with nothing near',
       { kind: 'cutters', query: 'zzzzzzzz' },
-      'No cutter matches "zzzzzzzz". Nothing is near it either.',
+      'No cutter matches "zzzzzzzz", and none is near it.',
     ],
   ])('the text of %s', async (_case, args, text) => {
     expect(await textOf(client, 'find_record', args)).toBe(text);
@@ -79,15 +85,31 @@ describe('find_record', () => {
     });
   });
 
-  test('a miss: found false, no records, the message of the 404 and the suggestions', async () => {
-    expect(await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' })).toEqual({
+  test('several near (ambiguous): found false, no records, no error, the candidates by name and level', async () => {
+    expect(await structured(client, 'find_record', { kind: 'trees', query: 'gian' })).toEqual({
       found: false,
+      match: 'none',
       message:
         'The requested tree could not be found with the provided query. Please check the name or ID and try again.',
       version: store.manifest.version,
       records: [],
+      suggestions: [
+        { name: 'Giant Sequoia', level: 51 },
+        { name: 'Giant Yellow Mulberry', level: 52 },
+      ],
+      total: 0,
+    });
+  });
+
+  test('one near: found, the record as a search by its name answers it, the suggestion it took', async () => {
+    const taken = await structured(client, 'find_record', { kind: 'trees', query: 'sequioa' });
+    const named = await structured(client, 'find_record', { kind: 'trees', query: 'Giant Sequoia' });
+    expect(taken).toEqual({
+      ...named,
+      match: 'nearest',
       suggestions: [{ name: 'Giant Sequoia', level: 51 }],
     });
+    expect(named).toMatchObject({ found: true, match: 'exact', suggestions: [], total: 1 });
   });
 
   test('a release given: the answer and data version of that release', async () => {
@@ -116,7 +138,8 @@ describe('list_records', () => {
       '106 trees, in level order: African Juniper (level 1), American Arborvitae (level 2), ' +
         'American Beech (level 3), American Chestnut (level 4), American Elm (level 5), ' +
         'American Hornbeam (level 6), American Larch (level 7), American Mountainash (level 8), ' +
-        'Apple Tree (level 9), Aspen Tree (level 10) and 96 more.',
+        'Apple Tree (level 9), Aspen Tree (level 10) and 4 more; this page holds trees 1 to 14 of 106, and the ' +
+        'cursor "azI5MGJ5OjE0" gives the next.',
     ],
   ])('the text of %s: %s', async (kind, _how, text) => {
     expect(await textOf(client, 'list_records', { kind })).toBe(text);
@@ -127,6 +150,28 @@ describe('list_records', () => {
       version: '0ae3cb34ba345081',
       records: expect.arrayContaining([expect.objectContaining({ level: 8 })]),
     });
+  });
+});
+
+describe('pages', () => {
+  test('a limit asked for is given as asked; the next page starts where it ended', async () => {
+    const first = await structured(client, 'list_records', { kind: 'trees', limit: 30 });
+    expect(first.records).toHaveLength(30);
+    expect(first).toMatchObject({ total: 106, nextCursor: expect.any(String) });
+    const next = await structured(client, 'list_records', { kind: 'trees', limit: 30, cursor: first['nextCursor'] });
+    expect((next.records as Tree[])[0]?.level).toBe(31);
+  });
+
+  test('the last page has no nextCursor', async () => {
+    expect(await structured(client, 'list_records', { kind: 'plots' })).not.toHaveProperty('nextCursor');
+  });
+
+  test("a cursor of another list (or data) is refused in one sentence naming it, never read as another's", async () => {
+    const { nextCursor } = await structured(client, 'list_records', { kind: 'trees' });
+    expect(await refusal(client, 'plan', { level: 106, cursor: nextCursor })).toBe(
+      `Invalid arguments for plan: cursor: ${JSON.stringify(nextCursor)} is no cursor of this list (give the ` +
+        'nextCursor of its page before, with the same other arguments, or no cursor for the first page).',
+    );
   });
 });
 
@@ -192,8 +237,9 @@ describe('plan', () => {
   // $888,082,439,739.52 an hour, the most of any tree.
   test('at the top level: every tree, and no upgrade above', async () => {
     expect(await textOf(client, 'plan', { level: 106 })).toBe(
-      '106 trees within reach; the best is Yellow Birch (level 106) at $888,082,439,740 an hour. ' +
-        'There is no upgrade above this level.',
+      '106 trees within reach; the best is Yellow Birch (level 106) at $888,082,439,740 an hour; this page ' +
+        'holds trees 1 to 10 of 106, and the cursor "dzR1NmRvOjEw" gives the next. There is no upgrade above this ' +
+        'level.',
     );
   });
 
@@ -226,12 +272,21 @@ describe('tree_economics', () => {
     );
   });
 
+  test('one tree near (a typo): that tree, saying which it took, as find_record takes it', async () => {
+    expect(await textOf(client, 'tree_economics', { name: 'sequioa', plot: 3 })).toBe(
+      'No tree is named "sequioa"; the nearest is Giant Sequoia (level 51), worked out here. ' +
+        (await textOf(client, 'tree_economics', { name: 'Giant Sequoia', plot: 3 })),
+    );
+  });
+
   test('a miss: the nearest tree names, no tree, no figures', async () => {
-    expect(await textOf(client, 'tree_economics', { name: 'sequioa' })).toBe(
-      'No tree matches "sequioa". The nearest: Giant Sequoia (level 51).',
+    expect(await textOf(client, 'tree_economics', { name: 'gian' })).toBe(
+      'No tree is named "gian"; the nearest are Giant Sequoia (level 51), Giant Yellow Mulberry (level 52) ' +
+        '(ask again by one of these names).',
     );
     expect(await structured(client, 'tree_economics', { name: 'zzzzzzzz' })).toEqual({
       found: false,
+      match: 'none',
       version: store.manifest.version,
       plot: { level: null, growthSpeed: 100 },
       tree: null,
@@ -239,7 +294,7 @@ describe('tree_economics', () => {
       suggestions: [],
     });
     expect(await textOf(client, 'tree_economics', { name: 'zzzzzzzz' })).toBe(
-      'No tree matches "zzzzzzzz". Nothing is near it either.',
+      'No tree matches "zzzzzzzz", and none is near it.',
     );
   });
 });
@@ -306,7 +361,8 @@ describe('changes', () => {
     expect(await textOf(await threeReleases, 'changes', {})).toBe(
       `3 releases, newest first: ${newest}; ${second}; ${first}.`,
     );
-    expect(await structured(await threeReleases, 'changes', {})).toEqual({ releases });
+    // Eight changes in all: six of the newest, one of each release before it.
+    expect(await structured(await threeReleases, 'changes', {})).toEqual({ releases, total: 8 });
   });
 
   test.each([
@@ -329,6 +385,7 @@ describe('changes', () => {
   test('since: only the releases after it, in the data too', async () => {
     expect(await structured(await threeReleases, 'changes', { since: '2026-12-01-2' })).toEqual({
       releases: [releases[0]],
+      total: 6,
     });
   });
 
@@ -486,17 +543,17 @@ describe('arguments refused: a result flagged isError naming the argument and wh
     [
       'a query too long',
       { kind: 'trees', query: 'o'.repeat(101) },
-      `query: expected at most 100 characters, got "${'o'.repeat(39)}...`,
+      `query: expected at most 100 characters, got "${'o'.repeat(39)}…`,
     ],
     [
       'one unknown argument',
       { kind: 'trees', query: 'oak', colour: 'red' },
-      'unknown argument colour (the arguments are kind, query, release)',
+      'unknown argument colour (the arguments are kind, query, release, limit, cursor)',
     ],
     [
       'several unknown arguments',
       { kind: 'trees', query: 'oak', colour: 'red', size: 3 },
-      'unknown arguments colour, size (the arguments are kind, query, release)',
+      'unknown arguments colour, size (the arguments are kind, query, release, limit, cursor)',
     ],
     [
       'two wrong arguments, each named',
@@ -506,16 +563,15 @@ describe('arguments refused: a result flagged isError naming the argument and wh
     [
       'a release that does not exist',
       { kind: 'trees', query: 'oak', release: '1999-01-01' },
-      'release "1999-01-01": The requested release could not be found. The releases are listed at /api/releases. ' +
-        'The changes tool lists them too.',
+      'release "1999-01-01": no data release has that id (the changes tool lists them)',
     ],
   ])('find_record, %s', async (_case, args, named) => {
-    expect(await refusal(client, 'find_record', args)).toBe(`Invalid arguments for find_record: ${named}`);
+    expect(await refusal(client, 'find_record', args)).toBe(`Invalid arguments for find_record: ${named}.`);
   });
 
   test('a plot level no plot has, with the levels there are', async () => {
     expect(await refusal(client, 'plan', { level: 1, plot: 999 })).toBe(
-      'Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to 8',
+      'Invalid arguments for plan: plot: no plot has level 999: the levels are 1 to 8.',
     );
   });
 
@@ -526,26 +582,26 @@ describe('arguments refused: a result flagged isError naming the argument and wh
   ])('a level that is %s: a whole number from 1, as a number or digits', async (_case, level) => {
     expect(await refusal(client, 'plan', { level })).toBe(
       'Invalid arguments for plan: level: expected a level, a whole number from 1 (a number or digits), ' +
-        `got ${JSON.stringify(level)}`,
+        `got ${JSON.stringify(level)}.`,
     );
   });
 
   test('money below 0', async () => {
     expect(await refusal(client, 'plan', { level: 1, money: -1 })).toBe(
-      'Invalid arguments for plan: money: expected in-game dollars, a number from 0, got -1',
+      'Invalid arguments for plan: money: expected in-game dollars, a number from 0, got -1.',
     );
   });
 
   test.each([107, 1e15])('plan at level %s, past the top: the levels there are (106 in the content)', async (level) => {
     expect(await refusal(client, 'plan', { level })).toBe(
-      `Invalid arguments for plan: level: no farm level ${level}: the levels are 1 to 106`,
+      `Invalid arguments for plan: level: no farm level ${level}: the levels are 1 to 106.`,
     );
   });
 
   test("the top level is the data's: with two trees, level 3 is past it", async () => {
     const twoTrees = await clientOf({ [listRoute('trees')]: envelope([juniper, arborvitae]) });
     expect(await refusal(twoTrees, 'plan', { level: 3 })).toBe(
-      'Invalid arguments for plan: level: no farm level 3: the levels are 1 to 2',
+      'Invalid arguments for plan: level: no farm level 3: the levels are 1 to 2.',
     );
   });
 
@@ -566,7 +622,7 @@ describe("a tool's arguments are its own: none of the API's query words", () => 
       records: [],
     });
     expect(await textOf(client, 'find_record', { kind: 'trees', query })).toBe(
-      `No tree matches "${query.trim()}". Nothing is near it either.`,
+      `No tree matches "${query.trim()}", and none is near it.`,
     );
   });
 
@@ -589,7 +645,7 @@ describe("a tool's arguments are its own: none of the API's query words", () => 
   ])('%s with a blank %j: refused, naming what to give', async (tool, args, argument, all) => {
     expect(await refusal(client, tool, args)).toBe(
       `Invalid arguments for ${tool}: ${argument}: expected a name or alias ("giant sequoia") or a level ("5"), ` +
-        `got a blank text (${all})`,
+        `got a blank text (${all}).`,
     );
   });
 });

@@ -106,7 +106,7 @@ test('the Worker answers bad input to /mcp with a JSON-RPC error that names it',
 
 test('the Worker refuses a wrong argument as an isError result, malformed params as -32602', async () => {
   expect(await refusal(client, 'plan', { level: 107 })).toBe(
-    'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106',
+    'Invalid arguments for plan: level: no farm level 107: the levels are 1 to 106.',
   );
   expect(await requestError(client, 'tools/call', { name: 'find_record', arguments: [] })).toEqual({
     code: -32602,

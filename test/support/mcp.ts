@@ -190,6 +190,14 @@ export async function structured(client: McpClient, name: string, args: Record<s
   return result.structuredContent as Record<string, unknown> & { records?: unknown[] };
 }
 
+/** Every page of a tool's answer, in order: the first page, then one call a nextCursor with the same arguments. */
+export async function everyPage(client: McpClient, name: string, args: Record<string, unknown>) {
+  const pages = [await structured(client, name, args)];
+  for (let cursor = pages[0]?.['nextCursor']; typeof cursor === 'string'; cursor = pages.at(-1)?.['nextCursor'])
+    pages.push(await structured(client, name, { ...args, cursor }));
+  return pages;
+}
+
 /** The first text of a tool's answer: what a person reads. */
 export async function textOf(client: McpClient, name: string, args: Record<string, unknown>): Promise<string> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -94,7 +94,7 @@ describe('pages', () => {
     const listed = [...section.matchAll(/<th scope="row"[^>]*><code[^>]*>([a-z_]+)\(/g)].map((match) => match[1]);
     expect(listed).toEqual(toolNames);
     for (const text of [
-      'find_record(kind, query, release?)',
+      'find_record(kind, query, release?, limit?, cursor?)',
       'POST /mcp',
       'Authorization: Bearer &lt;token&gt;',
       'treefarm mcp --bundle &lt;file&gt;',

@@ -140,7 +140,8 @@ export async function recordAnswer(
   if ('refused' in asked) return privateMessage(refusal(command, option, OPTION_FORMS[option] ?? asked.refused));
   const { data } = asked.answer;
   const list = await kindList(context, kind);
-  if (data['found'] !== true)
+  // A miss, or a name the MCP tool took the nearest record for: the app says what is near instead.
+  if (data['match'] !== 'exact')
     return privateMessage(missText(command, kind, String(query), data['suggestions'] as Suggestion[], list.all));
   const positions = (data['records'] as ApiRecord[]).flatMap((record) => {
     const at = list.all.findIndex((each) => sameRecord(each, record));

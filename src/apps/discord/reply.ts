@@ -37,7 +37,8 @@ export async function ask(
     return { refused: issue?.message ?? 'not valid', option: issue?.path[0]?.toString() };
   }
   try {
-    return { answer: await runTool(index, name, parsed.data) };
+    // Whole lists: the app pages its own messages (its buttons), within Discord's limits.
+    return { answer: await runTool(index, name, parsed.data, true) };
   } catch (error) {
     if (!(error instanceof ToolInputError)) throw error;
     const [option, ...said] = error.message.split(': ');

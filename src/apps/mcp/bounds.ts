@@ -23,8 +23,8 @@ export const mcpNotAllowed = (method: string, headers: HeaderRecord): Response =
       error: {
         code: RPC_SERVER_ERROR,
         message:
-          `Method ${method} not allowed on ${MCP_PATH}: POST one JSON-RPC message. ` +
-          'This server keeps no session and offers no event stream.',
+          `Method ${method} is not allowed here: POST one JSON-RPC message (this server keeps no session and ` +
+          'offers no event stream).',
       },
       id: null,
     }),

@@ -60,7 +60,8 @@ export function readMessage(text: string): ReadMessage {
 /** A body or line that is no JSON: -32700, saying why. */
 export const parseError = (why: string): MessageFault => ({
   code: ProtocolErrorCode.ParseError,
-  message: `Parse error: the body is not JSON (${why}).`,
+  // V8 cuts a long body's quote with "...", which would run into the sentence's period.
+  message: `Parse error: the body is not JSON (${why.replaceAll('...', '…')}).`,
 });
 
 /**

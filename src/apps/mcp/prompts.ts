@@ -36,8 +36,8 @@ export const prompts = {
   compare_records: {
     title: 'Compare two records',
     description:
-      'Two records of one kind side by side (two trees, two vehicles ...): their published figures, and which ' +
-      'is better for what.',
+      'Two records of one kind side by side (two trees, or two vehicles): their published figures, and which ' +
+      'is better for what; a name is found as find_record finds it (the one nearest name when none is named so).',
     arguments: [
       { name: 'kind', description: `The kind of both: ${kindIds.join(', ')}.`, required: true },
       { name: 'first', description: 'The first record: its name, alias or level.', required: true },
@@ -146,10 +146,14 @@ async function planFarm(index: RouteIndex, args: Record<string, string>): Promis
 async function compareRecords(index: RouteIndex, args: Record<string, string>, origin: string): Promise<PromptAnswer> {
   const kind = args['kind'] as KindId;
   const found = [];
+  const taken: string[] = [];
   for (const which of ['first', 'second'] as const) {
     const answer = await toolAnswer(index, 'compare_records', 'find_record', { kind, query: args[which] });
     const [record] = answer.data['records'] as { level: number; name?: string }[];
-    if (!record) throw new PromptArgumentError(`compare_records: ${which}: ${answer.text}`);
+    // The tool's text is a sentence; in the error it is a clause of one.
+    const clause = answer.text.charAt(0).toLowerCase() + answer.text.slice(1, -1);
+    if (!record) throw new PromptArgumentError(`compare_records: ${which}: ${clause}`);
+    if (answer.data['match'] === 'nearest') taken.push(answer.text);
     found.push(await readRecordResource(index, kind, record, origin));
   }
   const noun = kindById(kind)?.noun ?? kind;
@@ -158,7 +162,8 @@ async function compareRecords(index: RouteIndex, args: Record<string, string>, o
     messages: [
       userText(
         `Compare these two ${noun}s of the tree-farming game, figure by figure (money in in-game dollars, times ` +
-          'in seconds, speeds in percent), and say which is better for what.',
+          'in seconds, speeds in percent), and say which is better for what.' +
+          taken.map((text) => ` ${text}`).join(''),
       ),
       ...found.map((resource) => ({ role: 'user' as const, content: { type: 'resource' as const, resource } })),
     ],

@@ -9,6 +9,7 @@ import { pagesRoute, recordPath, releasePath } from '../../contract/paths.ts';
 import type { RecordPage } from '../../contract/record-pages.ts';
 import { currentRoute, type RouteIndex } from '../../contract/resolve.ts';
 import { recordsInWords } from '../../contract/suggest.ts';
+import { CursorError } from './pages.ts';
 import { askIn, records } from './tool-answers.ts';
 import { viewResources } from './views.ts';
 
@@ -57,7 +58,7 @@ export function resourceTemplates() {
         name: kind,
         title: `A ${noun} by its slug`,
         description:
-          `One ${noun} of the game, exactly as GET /api/${kind} serves it, with its wiki page and the data ` +
+          `One ${noun} of the game, with every figure the game publishes for it, its wiki page and the data ` +
           `version. The slug is the last part of its wiki address (completion offers them).`,
         mimeType: JSON_TYPE,
       };
@@ -67,7 +68,7 @@ export function resourceTemplates() {
       name: RELEASES,
       title: 'A data release by its id',
       description:
-        'One data release (YYYY-MM-DD, then -2, -3 ...) as GET /api/releases lists it: its record counts and what ' +
+        'One data release (YYYY-MM-DD, then -2 and -3 for later releases of that day): its record counts and what ' +
         'it added, removed and changed, with its page on the wiki.',
       mimeType: JSON_TYPE,
     },
@@ -120,7 +121,7 @@ const listed = (entry: Entry): ListedResource => {
     uri: resourceUri(entry.kind, entry.slug),
     name: `${entry.kind}/${entry.slug}`,
     title: entry.kind === RELEASES ? `Release ${entry.label}` : `${entry.label}, ${noun}`,
-    description: `The ${noun} ${entry.label} as the API serves it, with its wiki page.`,
+    description: `The ${noun} ${entry.label}, with its figures and its wiki page.`,
     mimeType: JSON_TYPE,
   };
 };
@@ -151,11 +152,6 @@ function cursorOffset(cursor: string, total: number): number {
   if (!(offset > 0 && offset < total))
     throw new CursorError(`cursor ${JSON.stringify(cursor)} is no cursor of this list: send the nextCursor it gave`);
   return offset;
-}
-
-/** A cursor that no list of this server gave. */
-export class CursorError extends Error {
-  override name = 'CursorError';
 }
 
 /** The resource at `uri`: its JSON (the record or release, its wiki link, the data version). */

@@ -36,8 +36,8 @@ import {
   promptList,
   promptNameFault,
 } from './prompts.ts';
+import { CursorError } from './pages.ts';
 import {
-  CursorError,
   isResourceReference,
   RESOURCE_FORMS,
   readResource,
@@ -74,9 +74,10 @@ const INSTRUCTIONS =
   'Reference data of a tree-farming game: its trees, cutters, gifts, plots, storages and vehicles, each with ' +
   "the game's published figures (money in in-game dollars, times in seconds, speeds in percent), and the planner " +
   'that ranks the trees a player can reach by profit per hour. Every tool is read-only. Find a record by name, ' +
-  'alias or level with find_record (a misspelt name gets the nearest names back), list a kind with ' +
-  'list_records, and work out what a tree earns with tree_economics or what to plant next with plan. Every ' +
-  'record and release is also a resource (treefarm://<kind>/<slug>, treefarm://releases/<id>).';
+  'alias or level with find_record (a misspelt name gets the one record it is near, or the nearest names to ' +
+  'choose from), list a kind with list_records, and work out what a tree earns with tree_economics or what to ' +
+  'plant next with plan. Long lists come a page at a time (limit, and the nextCursor as cursor). Every record ' +
+  'and release is also a resource (treefarm://<kind>/<slug>, treefarm://releases/<id>).';
 
 /**
  * The server only answers: it never asks a client to fill a form (elicitation), the one use the
@@ -235,7 +236,7 @@ export async function callTool(
 
 /** A tool call refused for its arguments: a result flagged isError whose text names what is wrong. */
 const refused = (name: string, what: string): CallToolResult => ({
-  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${what}` }],
+  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${what}.` }],
   isError: true,
 });
 

@@ -15,11 +15,11 @@ import {
   treeEconomics,
   type TreeEconomics,
 } from '../../contract/economics.ts';
-import { RELEASE_NOT_FOUND_BODY } from '../../contract/messages.ts';
 import { byReleaseOrder, releaseIdParts } from '../../schema/release-ids.ts';
 import { type ApiQuery, resolve, type RouteIndex } from '../../contract/resolve.ts';
 import { classifyText } from '../../contract/search-query.ts';
 import { recordsInWords, type Suggestion } from '../../contract/suggest.ts';
+import { CursorError, DEFAULT_PAGE_LIMITS, type Page, type PageAsk, pageClause, pageOf } from './pages.ts';
 import type { ToolName, tools } from './tool-schemas.ts';
 
 /** A tool's input was wrong in a way its schema cannot say (no such release, no such plot): names the argument. */
@@ -49,13 +49,13 @@ async function ask(index: RouteIndex, query: ApiQuery) {
   };
 }
 
-/** The answer, or a ToolInputError for a release that is not one (the API's 404 message). */
+/** The answer, or a ToolInputError for a release that is not one. */
 export async function askIn(index: RouteIndex, query: ApiQuery) {
   const answer = await ask(index, query);
-  if (!answer) {
-    const { message } = JSON.parse(RELEASE_NOT_FOUND_BODY) as { message: string };
-    throw new ToolInputError(`release ${JSON.stringify(query.release)}: ${message} The changes tool lists them too.`);
-  }
+  if (!answer)
+    throw new ToolInputError(
+      `release ${JSON.stringify(query.release)}: no data release has that id (the changes tool lists them)`,
+    );
   return answer;
 }
 
@@ -79,14 +79,15 @@ const listed = recordsInWords;
 const dollars = (value: number) => `$${Math.round(value).toLocaleString('en-US')}`;
 /** How an upgrade pays back, from its payback in hours (null: never). */
 const paysBack = (hours: number | null) => (hours === null ? 'never pays back' : `pays back in ${hours.toFixed(1)} h`);
-const nearest = (found: readonly Suggestion[]) =>
-  found.length === 0 ? 'Nothing is near it either.' : `The nearest: ${listed(found, 5)}.`;
+/** A clause as a sentence: its first letter capitalised, one period. */
+const sentence = (clause: string) => `${clause.charAt(0).toUpperCase()}${clause.slice(1)}.`;
 
 /**
- * What a miss says: for a level past the top, the top level of `all` (the kind's records, read
- * only then); else the nearest names.
+ * What a miss says, as a clause (a prompt's error puts it in a sentence of its own): for a
+ * level past the top, the top level of `all` (the kind's records, read only then); else the
+ * records the suggestion rule names, to ask for by name.
  */
-async function missText(
+async function missClause(
   kind: KindId,
   query: string,
   near: readonly Suggestion[],
@@ -96,10 +97,42 @@ async function missText(
   if (text.type === 'digits') {
     const top = topLevel(await all());
     if (top !== undefined && Number(text.digits) > top)
-      return `No ${nounOf(kind, 1)} has level ${query}: the top level is ${top}.`;
+      return `no ${nounOf(kind, 1)} has level ${query}: the top level is ${top}`;
   }
-  return `No ${nounOf(kind, 1)} matches "${query}". ${nearest(near)}`;
+  if (near.length === 0) return `no ${nounOf(kind, 1)} matches "${query}", and none is near it`;
+  const named = `no ${nounOf(kind, 1)} is named "${query}"`;
+  return `${named}; the nearest are ${listed(near, 5)} (ask again by one of these names)`;
 }
+
+/** How a query found its records: named by it, the one record the suggestion rule names, or none. */
+export type Match = 'exact' | 'nearest' | 'none';
+
+/**
+ * The records a query of find_record (and tree_economics, and the prompts) means: the API's
+ * answer to the search; on a miss, when the suggestion rule (the API's "did you mean", the
+ * same suggestions the suggest tool gives) names exactly one record, that record, else none
+ * and the suggestions.
+ */
+export async function lookUp(index: RouteIndex, kind: KindId, query: string, release?: string) {
+  const search = classifyText(query);
+  const answer = await records(index, kind, search, release);
+  // A search answers 200 only with records; a miss is the kind's 404.
+  if (answer.status === 200) return { answer, match: 'exact' as Match, near: [] as Suggestion[] };
+  const near = await suggestions(index, kind, search, release);
+  const only = near.length === 1 ? near[0] : undefined;
+  if (only === undefined) return { answer, match: 'none' as Match, near };
+  // A plot has no name: its level finds it.
+  const name = 'name' in only ? (only as { name: string }).name : undefined;
+  const taken = await records(index, kind, classifyText(name ?? String(only.level)), release);
+  const record = (taken.data as { name?: string; level: number }[]).filter(
+    (each) => each.level === only.level && each.name === name,
+  );
+  return { answer: { ...taken, data: record }, match: 'nearest' as Match, near };
+}
+
+/** What a query that took the nearest record says of it, as a clause: what it was not, and what it took. */
+const nearestClause = (kind: KindId, query: string, record: { name?: string; level: number }) =>
+  `no ${nounOf(kind, 1)} is named "${query}"; the nearest is ${labelOf(record)}`;
 
 /** The plot a figure is for: its level and growth speed (a normal plot without one). */
 async function plotOf(index: RouteIndex, level: number | undefined) {
@@ -112,29 +145,57 @@ async function plotOf(index: RouteIndex, level: number | undefined) {
   }
 }
 
-const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) => Promise<ToolAnswer> } = {
-  async find_record(index, { kind, query, release }) {
-    const search = classifyText(query);
-    const answer = await records(index, kind, search, release);
-    // A search answers 200 only with records; a miss is the kind's 404.
-    const found = answer.status === 200;
-    const near = found ? [] : await suggestions(index, kind, search, release);
-    const foundRecords = answer.data as { name?: string; level: number }[];
+/** A page's part of a tool's data: how many the whole list holds, and the next page's cursor when one follows. */
+const pageData = (page: Page<unknown>) => ({
+  total: page.total,
+  ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+});
+
+type Handler<Name extends ToolName> = (index: RouteIndex, input: Input<Name>, whole: boolean) => Promise<ToolAnswer>;
+
+const handlers: { [Name in ToolName]: Handler<Name> } = {
+  async find_record(index, { kind, query, release, limit, cursor }, whole) {
+    const { answer, match, near } = await lookUp(index, kind, query, release);
+    const list = `find_record\n${kind}\n${query}\n${release ?? ''}\n${answer.version}`;
+    const page = pageOf(answer.data, list, { limit, cursor }, DEFAULT_PAGE_LIMITS.find_record, whole);
+    const foundRecords = page.items as { name?: string; level: number }[];
     const all = async () => (await records(index, kind, null, release)).data as { level: number }[];
-    const text = found
-      ? `Found ${foundRecords.length} ${nounOf(kind, foundRecords.length)} for "${query}": ${listed(foundRecords)}.`
-      : await missText(kind, query, near, all);
+    const [first] = foundRecords;
+    const text =
+      match === 'exact'
+        ? `Found ${page.total} ${nounOf(kind, page.total)} for "${query}": ${listed(foundRecords)}` +
+          `${pageClause(page, nounOf(kind, 2))}.`
+        : match === 'nearest' && first
+          ? sentence(`${nearestClause(kind, query, first)}, shown here`)
+          : sentence(await missClause(kind, query, near, all));
     return {
       text,
-      data: { found, message: answer.message, version: answer.version, records: answer.data, suggestions: near },
+      data: {
+        found: match !== 'none',
+        match,
+        message: answer.message,
+        version: answer.version,
+        records: page.items,
+        suggestions: near,
+        ...pageData(page),
+      },
     };
   },
-  async list_records(index, { kind, release }) {
+  async list_records(index, { kind, release, limit, cursor }, whole) {
     const answer = await records(index, kind, null, release);
-    const all = answer.data as { name?: string; level: number }[];
+    const list = `list_records\n${kind}\n${release ?? ''}\n${answer.version}`;
+    const page = pageOf(
+      answer.data as { name?: string; level: number }[],
+      list,
+      { limit, cursor },
+      DEFAULT_PAGE_LIMITS.list_records,
+      whole,
+    );
     return {
-      text: `${all.length} ${nounOf(kind, all.length)}, in level order: ${listed(all)}.`,
-      data: { version: answer.version, records: answer.data },
+      text:
+        `${page.total} ${nounOf(kind, page.total)}, in level order: ${listed(page.items)}` +
+        `${pageClause(page, nounOf(kind, 2))}.`,
+      data: { version: answer.version, records: page.items, ...pageData(page) },
     };
   },
   async suggest(index, { kind, text }) {
@@ -145,24 +206,25 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
       data: { suggestions: found },
     };
   },
-  async plan(index, { level, plot, money }) {
+  async plan(index, { level, plot, money, limit, cursor }, whole) {
     const trees = await records(index, 'trees', null);
     const top = topLevel(trees.data as Tree[]);
     if (top !== undefined && level > top)
       throw new ToolInputError(`level: no farm level ${level}: the levels are 1 to ${top}`);
     const used = await plotOf(index, plot);
-    const limit = money ?? Number.POSITIVE_INFINITY;
     const result = plan(treeEconomics(trees.data as Tree[], used.growthSpeed), {
       level,
       growthSpeed: used.growthSpeed,
-      money: limit,
+      money: money ?? Number.POSITIVE_INFINITY,
     });
     const best = result.ranking[0];
     const next = result.next;
+    const list = `plan\n${level}\n${plot ?? ''}\n${money ?? ''}\n${trees.version}`;
+    const page = pageOf(result.ranking, list, { limit, cursor }, DEFAULT_PAGE_LIMITS.plan, whole);
     const text =
       (best
         ? `${result.ranking.length} ${nounOf('trees', result.ranking.length)} within reach; ` +
-          `the best is ${labelOf(best)} at ${dollars(best.profitPerHour)} an hour.`
+          `the best is ${labelOf(best)} at ${dollars(best.profitPerHour)} an hour${pageClause(page, 'trees')}.`
         : 'No tree is within reach.') +
       (next
         ? ` Next upgrade: ${labelOf(next)} for ${dollars(next.cost)}, which ${paysBack(next.paybackHours)}.`
@@ -174,55 +236,57 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
         level,
         plot: used,
         money: money ?? null,
-        ranking: result.ranking,
+        ranking: page.items,
         current: result.current ?? null,
         next,
         assumptions: PLANNER_ASSUMPTIONS,
+        ...pageData(page),
       },
     };
   },
   async tree_economics(index, { name, plot }) {
-    const [answer, all, used] = await Promise.all([
-      records(index, 'trees', classifyText(name)),
+    const [{ answer, match, near }, all, used] = await Promise.all([
+      lookUp(index, 'trees', name),
       records(index, 'trees', null),
       plotOf(index, plot),
     ]);
-    // A miss is a 404 without data; a tree found is in the list of every tree.
+    // A tree found is in the list of every tree.
     const tree = (answer.data as Tree[])[0];
     const row = tree && treeEconomics(all.data as Tree[], used.growthSpeed).find((each) => each.level === tree.level);
-    if (!row) {
-      const near = await suggestions(index, 'trees', classifyText(name));
+    if (!row)
       return {
-        text: await missText('trees', name, near, async () => all.data as Tree[]),
-        data: { found: false, version: all.version, plot: used, tree: null, economics: null, suggestions: near },
+        text: sentence(await missClause('trees', name, near, async () => all.data as Tree[])),
+        data: { found: false, match, version: all.version, plot: used, tree: null, economics: null, suggestions: near },
       };
-    }
+    const taken = match === 'nearest' ? `${sentence(`${nearestClause('trees', name, row)}, worked out here`)} ` : '';
     return {
-      text: economicsText(row),
-      data: { found: true, version: all.version, plot: used, tree, economics: row, suggestions: [] },
+      text: taken + economicsText(row),
+      data: { found: true, match, version: all.version, plot: used, tree, economics: row, suggestions: [] },
     };
   },
-  async changes(index, { since }) {
+  async changes(index, { since, limit, cursor }, whole) {
     const answer = await askIn(index, { endpoint: 'releases', suggest: false, search: null, release: null });
     const all = answer.data as ReleaseSummary[];
     let newer = all;
     if (since !== undefined) {
       const after = releaseIdParts(since);
       // The schema checks the id's shape; a date no calendar has (2026-02-30) is no release id either.
-      if (!after) throw new ToolInputError(`since ${JSON.stringify(since)}: not a release id (no such day).`);
+      if (!after) throw new ToolInputError(`since ${JSON.stringify(since)}: not a release id (no such day)`);
       newer = all.filter((each) => {
         const parts = releaseIdParts(each.id);
         return parts !== undefined && byReleaseOrder(parts, after) > 0;
       });
     }
+    const page = changesPage(newer, `changes\n${since ?? ''}\n${answer.version}`, { limit, cursor }, whole);
     const text =
       newer.length === 0
         ? since === undefined
           ? 'There are no data releases yet.'
           : `No release after ${since}.`
         : `${newer.length} release${newer.length === 1 ? '' : 's'}, newest first: ` +
-          newer
-            .map(({ id, changes }) => {
+          page.releases
+            .map(({ id }) => {
+              const { changes } = newer.find((each) => each.id === id) as ReleaseSummary;
               const counted = [
                 [changes.added.length, 'added'],
                 [changes.removed.length, 'removed'],
@@ -231,10 +295,41 @@ const handlers: { [Name in ToolName]: (index: RouteIndex, input: Input<Name>) =>
               return `${id} (${counted.map(([count, what]) => `${count} ${what}`).join(', ')})`;
             })
             .join('; ') +
-          '.';
-    return { text, data: { releases: newer } };
+          `${pageClause(page.page, 'changes')}.`;
+    return { text, data: { releases: page.releases, ...pageData(page.page) } };
   },
 };
+
+const CHANGE_TYPES = ['added', 'removed', 'changed'] as const;
+/** One change of a release (a release without any is one item of its own), for paging. */
+interface ChangeItem {
+  release: number;
+  type?: (typeof CHANGE_TYPES)[number];
+  entry?: ReleaseSummary['changes'][(typeof CHANGE_TYPES)[number]][number];
+}
+
+/**
+ * A page of the releases' changes, newest release first: each release on it with this page's
+ * changes of it (a long release spans pages), counted in changes. The first change of a
+ * release also carries the size of the release's own fields.
+ */
+function changesPage(releases: readonly ReleaseSummary[], list: string, ask: PageAsk, whole: boolean) {
+  const items = releases.flatMap((release, at): ChangeItem[] => {
+    const changes = CHANGE_TYPES.flatMap((type) =>
+      release.changes[type].map((entry) => ({ release: at, type, entry })),
+    );
+    return changes.length === 0 ? [{ release: at }] : changes;
+  });
+  const page = pageOf(items, list, ask, DEFAULT_PAGE_LIMITS.changes, whole);
+  const shown = new Map<number, ReleaseSummary>();
+  for (const item of page.items) {
+    const release = releases[item.release] as ReleaseSummary;
+    const held = shown.get(item.release) ?? { ...release, changes: { added: [], removed: [], changed: [] } };
+    shown.set(item.release, held);
+    if (item.type && item.entry) (held.changes[item.type] as unknown[]).push(item.entry);
+  }
+  return { page, releases: [...shown.values()] };
+}
 
 function economicsText(row: TreeEconomics): string {
   const upgrade =
@@ -251,6 +346,11 @@ function economicsText(row: TreeEconomics): string {
  * Runs a tool on input its schema has already accepted. A ToolInputError names an argument
  * that is wrong for the data (a release or plot that does not exist).
  */
-export function runTool(index: RouteIndex, name: ToolName, input: unknown): Promise<ToolAnswer> {
-  return (handlers[name] as (index: RouteIndex, input: unknown) => Promise<ToolAnswer>)(index, input);
+export async function runTool(index: RouteIndex, name: ToolName, input: unknown, whole = false): Promise<ToolAnswer> {
+  try {
+    return await (handlers[name] as Handler<ToolName>)(index, input as Input<ToolName>, whole);
+  } catch (error) {
+    if (error instanceof CursorError) throw new ToolInputError(error.message);
+    throw error;
+  }
 }

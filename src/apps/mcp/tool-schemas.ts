@@ -14,6 +14,7 @@ import {
 import { releaseSummarySchema } from '../../schema/releases.ts';
 import { RELEASE_ID } from '../../schema/release-ids.ts';
 import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';
+import { DEFAULT_PAGE_LIMITS, MAX_PAGE_LIMIT } from './pages.ts';
 
 // Inputs. Each says what it means in the game's words, its unit and its range, and what a
 // wrong one was expected to be (the message a model reads to correct itself). A tool's
@@ -24,7 +25,8 @@ import { MAX_SEARCH_LENGTH } from '../../contract/search-query.ts';
 export function given(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  // One character (…) for what is cut: three dots would run into the sentence's own period.
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 /** The error of an argument that is not `what`: what it expects, and what was given. */
 const expected = (what: string) => ({
@@ -55,6 +57,43 @@ const searchText = (example: string, all: string) => {
     .max(MAX_SEARCH_LENGTH, tooLong);
   return z.union([text, z.int(error).min(1, error).transform(String)], error);
 };
+/** A page's arguments: how many items, and the cursor of the page before (pages.ts). */
+const paging = (items: string, defaultLimit: number) => {
+  // The default is the handler's (pages.ts), not the schema's: a limit asked for is given as asked.
+  const limitError = expected(`a whole number from 1 to ${MAX_PAGE_LIMIT}`);
+  const cursorError = expected('the nextCursor of the page before, as text');
+  return {
+    limit: z
+      .int(limitError)
+      .min(1, limitError)
+      .max(MAX_PAGE_LIMIT, limitError)
+      .optional()
+      .describe(
+        `How many ${items} a page gives (at most ${MAX_PAGE_LIMIT}); omit it for ${defaultLimit}, or fewer when ` +
+          'they are long, to keep the answer short.',
+      ),
+    cursor: z
+      .string(cursorError)
+      .max(200, cursorError)
+      .optional()
+      .describe(`The nextCursor of the page before, for the next ${items}; omit it for the first page.`),
+  };
+};
+/** What a page's answer adds: how many the whole list holds, and the cursor of the next page. */
+const pageOutput = (items: string) => ({
+  total: z.int().describe(`How many ${items} the whole list holds (this page may hold fewer).`),
+  nextCursor: z
+    .string()
+    .optional()
+    .describe(`Give it as cursor, with the same other arguments, for the next ${items}; absent on the last page.`),
+});
+/** How a query found its records (find_record's rule, which tree_economics and the prompts share). */
+const match = z
+  .enum(['exact', 'nearest', 'none'])
+  .describe(
+    'exact: the query names what was found; nearest: nothing is named so, and the one record the name ' +
+      'suggestions offer for it was taken; none: nothing found (the suggestions list the nearest).',
+  );
 const releaseId = (what: string) => z.string(expected(what)).regex(RELEASE_ID, expected(what));
 const RELEASE_ID_WORDS = 'a release id as text: YYYY-MM-DD, then -2, -3 for later releases of that day';
 
@@ -84,14 +123,14 @@ const plot = levelOf('a plot level')
 
 const anyRecord = z
   .union([treeSchema, cutterSchema, giftSchema, plotSchema, storageSchema, vehicleSchema])
-  .describe('A record of the kind asked for, exactly as GET /api/<kind> serves it.');
+  .describe('A record of the kind asked for, with every figure the game publishes for it.');
 const suggestionSchema = z
   .object({
     name: z.string().optional().describe('The name the game shows (plots have none).'),
     level: z.int().describe('Its level.'),
   })
   .describe('A record that completes or nearly matches the text.');
-const version = z.string().describe("The data version the answer comes from (the API's X-Data-Version).");
+const version = z.string().describe('The data version the answer comes from (it changes with each data update).');
 const economicsRow = z.object({
   name: z.string(),
   level: z.int(),
@@ -117,40 +156,52 @@ export const tools = {
   find_record: {
     title: 'Find a record',
     description:
-      'Looks up records of the tree-farming game by name, alias or level, exactly as GET /api/<kind>?search= ' +
-      'answers. A name matches whatever its case, spaces or punctuation ("oak tree", "OakTree"); digits ask for ' +
-      'every record of that level. A miss says so and lists the nearest names (typos forgiven) to try instead.',
+      'Looks up records of the tree-farming game by name, alias or level. A name matches whatever its case, ' +
+      'spaces or punctuation ("oak tree", "OakTree"); digits ask for every record of that level. When no record ' +
+      'is named so and exactly one name is near it (a typo, or the start of one name), that record is answered ' +
+      'and the text says which; when several are near, they are listed (name and level) to ask again by one. ' +
+      'Many records of one level come a page at a time (limit, and the nextCursor as cursor).',
     input: z.strictObject({
       kind,
       query: searchText('"giant sequoia"', 'list_records lists every record').describe(
         'A name or alias ("giant sequoia"), or a level as digits ("5") or a number.',
       ),
       release,
+      ...paging('records', DEFAULT_PAGE_LIMITS.find_record),
     }),
     output: z.object({
       found: z.boolean(),
-      message: z.string().describe("The API's message for this answer."),
+      match,
+      message: z.string().describe('What was found, in one sentence.'),
       version,
-      records: z.array(anyRecord).describe('The records found: the data of the API answer; empty on a miss.'),
+      records: z.array(anyRecord).describe('The records found (this page of them); empty when none was.'),
       suggestions: z
         .array(suggestionSchema)
-        .describe('On a miss, what GET /api/<kind>/suggest offers for the same text; empty when found.'),
+        .describe(
+          'The names the suggest tool offers for the same text: when none was found, to ask again by one; when ' +
+            'the nearest was taken, that one; else empty.',
+        ),
+      ...pageOutput('records'),
     }),
   },
   list_records: {
     title: 'List every record of a kind',
     description:
-      'Every record of one kind, in level order, exactly as GET /api/<kind> answers. Each record carries the ' +
-      "game's published figures: money in in-game dollars, times in seconds, speeds and efficiencies in percent.",
-    input: z.strictObject({ kind, release }),
-    output: z.object({ version, records: z.array(anyRecord) }),
+      'Every record of one kind, in level order, a page at a time (limit, and the nextCursor as cursor, for the ' +
+      "next page). Each record carries the game's published figures: money in in-game dollars, times in seconds, " +
+      'speeds and efficiencies in percent.',
+    input: z.strictObject({ kind, release, ...paging('records', DEFAULT_PAGE_LIMITS.list_records) }),
+    output: z.object({
+      version,
+      records: z.array(anyRecord).describe('This page of the records, in level order.'),
+      ...pageOutput('records'),
+    }),
   },
   suggest: {
     title: 'Suggest names',
     description:
       'Type-ahead: up to 25 records whose name, word or alias starts with the text, or digits that start a level; ' +
-      'when nothing starts with it, the nearest names within one or two typos. The same choices as ' +
-      'GET /api/<kind>/suggest?search=.',
+      'when nothing starts with it, the nearest names within one or two typos.',
     input: z.strictObject({
       kind,
       text: z
@@ -171,7 +222,8 @@ export const tools = {
       'The planner: every tree a player can reach from their level with their money (upgrading one level at a ' +
       'time), ranked by profit per hour on their plot, best first, and their next upgrade with its payback. ' +
       'Money is in in-game dollars; profit per hour assumes a tree is replanted at once after each harvest ' +
-      '(the assumptions are listed in the answer).',
+      '(the assumptions are listed in the answer). The ranking comes a page at a time (limit, and the ' +
+      'nextCursor as cursor, for the next trees).',
     input: z.strictObject({
       level: level.describe(
         `The level the player's farm has reached (1 at the start; each upgrade adds one). ${level.description}`,
@@ -182,6 +234,7 @@ export const tools = {
         .min(0, expected('in-game dollars, a number from 0'))
         .optional()
         .describe('In-game dollars the player can spend on upgrades; omit it for no limit.'),
+      ...paging('trees of the ranking', DEFAULT_PAGE_LIMITS.plan),
     }),
     output: z.object({
       version,
@@ -194,7 +247,7 @@ export const tools = {
             costFromHere: z.number().describe("In-game dollars of upgrades from the player's level to this tree."),
           }),
         )
-        .describe('The trees within reach, best profit per hour first (ties: lower level first).'),
+        .describe('The trees within reach, best profit per hour first (ties: lower level first): this page of them.'),
       current: economicsRow.nullable().describe("The tree of the player's own level."),
       next: z
         .object({
@@ -208,6 +261,7 @@ export const tools = {
         .nullable()
         .describe('The upgrade one level up; null at the top level.'),
       assumptions: z.array(z.string()).describe('What the figures assume where the game publishes no rule.'),
+      ...pageOutput('trees of the ranking'),
     }),
   },
   tree_economics: {
@@ -215,7 +269,8 @@ export const tools = {
     description:
       'What one tree earns and costs, worked out from its published figures: harvest value, profit per harvest ' +
       'and per hour on a plot, the cost of the upgrades to reach it and the hours its upgrade takes to pay back. ' +
-      'The tree is found as find_record finds it (name, alias or level); a miss lists the nearest names.',
+      'The tree is found as find_record finds it (name, alias or level; the one nearest name when none is named ' +
+      'so); a miss lists the nearest names.',
     input: z.strictObject({
       name: searchText('"giant sequoia"', 'list_records lists every tree').describe(
         'The tree\'s name or alias ("giant sequoia"), or its level as digits or a number.',
@@ -224,9 +279,10 @@ export const tools = {
     }),
     output: z.object({
       found: z.boolean(),
+      match,
       version,
       plot: plotUsed,
-      tree: treeSchema.nullable().describe('The tree as GET /api/trees serves it; null on a miss.'),
+      tree: treeSchema.nullable().describe('The tree, with every figure the game publishes for it; null on a miss.'),
       economics: economicsRow.nullable().describe('Its figures on the plot; null on a miss.'),
       suggestions: z.array(suggestionSchema).describe('On a miss, the nearest tree names; empty when found.'),
     }),
@@ -235,14 +291,23 @@ export const tools = {
     title: 'Data releases and their changes',
     description:
       'The data releases, newest first, each with its record counts and what it added, removed and changed ' +
-      'against the release before it (each changed field from its old value to its new one), exactly as ' +
-      'GET /api/releases lists them.',
+      'against the release before it (each changed field from its old value to its new one). The changes come a ' +
+      'page at a time (limit, and the nextCursor as cursor, for the next ones): a long release may span pages.',
     input: z.strictObject({
       since: releaseId(RELEASE_ID_WORDS)
         .optional()
-        .describe('A release id (YYYY-MM-DD or YYYY-MM-DD-2 ...): only the releases after it. Omit it for all.'),
+        .describe(
+          'A release id (YYYY-MM-DD, or YYYY-MM-DD-2 for the second of a day): only the releases after it; omit ' +
+            'it for all.',
+        ),
+      ...paging('changes', DEFAULT_PAGE_LIMITS.changes),
     }),
-    output: z.object({ releases: z.array(releaseSummarySchema) }),
+    output: z.object({
+      releases: z
+        .array(releaseSummarySchema)
+        .describe("The releases this page's changes belong to, each with this page's changes of it."),
+      ...pageOutput('changes (records added, removed or changed)'),
+    }),
   },
 } as const;
 

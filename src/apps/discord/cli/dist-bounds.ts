@@ -41,8 +41,9 @@ export async function distBounds(distDir: string): Promise<CommandBounds> {
       `${join(distDir, rootPath(undefined))} is missing: run \`npm run build\` first (the commands' level ` +
         'options are bounded by the data the build serves).',
     );
+  // Whole lists, not a page: the bounds are the top of every record.
   const [trees, plots] = await Promise.all(
-    (['trees', 'plots'] as const).map((kind) => runTool(index, 'list_records', { kind })),
+    (['trees', 'plots'] as const).map((kind) => runTool(index, 'list_records', { kind }, true)),
   );
   const records = (answer: typeof trees) => answer?.data['records'] as { level: number; growthSpeed?: number }[];
   return {
