@@ -1,5 +1,5 @@
 // `npm run bench:mcp-views`: the size of each MCP Apps view (src/apps/mcp/views.ts) as the build
-// makes it (src/build/mcp-views.ts, viewPage): one self-contained HTML page, in bytes, gzipped
+// makes it (src/apps/mcp/build/view-pages.ts, viewPage): one self-contained HTML page, in bytes, gzipped
 // (level 9) and in br (quality 11), and the time to make it; beside them, the App class of
 // @modelcontextprotocol/ext-apps bundled alone (minified, gzipped), the part of every view that
 // is the SDK's. Goal (issue 64): at most 60 KB gzipped a view.
@@ -7,7 +7,7 @@ import '../src/cli/node-check.ts';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
 import { viewNames } from '../src/apps/mcp/views.ts';
-import { viewPage } from '../src/build/mcp-views.ts';
+import { viewPage } from '../src/apps/mcp/build/view-pages.ts';
 import { projectVersion } from '../src/cli/project-version.ts';
 import { commandLine } from '../src/cli/command-line.ts';
 

@@ -19,7 +19,9 @@ const PUBLISHED: Record<string, string> = {
     'what a message to the MCP server must be: `treefarm mcp --bundle` reads each stdin line by it',
   'src/apps/mcp/bounds.ts': "/mcp's path and bounds: the wiki's API page states them",
   'src/apps/mcp/openapi.ts': "/mcp's part of the OpenAPI document, which the build writes",
-  'src/apps/mcp/views.ts': "the MCP Apps views' names and routes: the build bundles each view and stores its page",
+  'src/apps/mcp/views.ts': "the MCP Apps views' names and routes: the build stores each view's page under its route",
+  'src/apps/mcp/build/view-pages.ts':
+    "the MCP Apps views' pages, each bundled into one HTML page, which the build stores",
   'src/apps/discord/cli/settings.ts': "`npm run discord:register`'s variables, which docs/configuration.md lists",
 };
 

@@ -68,7 +68,7 @@ export async function readView(index: RouteIndex, name: ViewName) {
   return {
     uri: viewUri(name),
     mimeType: RESOURCE_MIME_TYPE,
-    // Stored as a JSON string, as every body is JSON (src/build/mcp-views.ts).
+    // Stored as a JSON string, as every body is JSON (build/view-pages.ts, src/build/mcp-views.ts).
     text: JSON.parse(await index.text(route.body)) as string,
     _meta: { ui: VIEW_RESOURCE_META },
   };
