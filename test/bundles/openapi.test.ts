@@ -116,9 +116,9 @@ test('every prebuilt answer of every scope validates against the response schema
   const checked = new Set<string>();
   for (const release of scopes) {
     for (const [route, stored] of scopeRoutes(release)) {
-      // The edge's fixed error bodies belong to no endpoint; near-miss shards and a kind's pages
-      // (the Discord app's links) are read, never sent.
-      if (route.startsWith('_edge/') || route.includes(`/${SUGGEST_SHARD}`)) continue;
+      // Routes under a leading `_` (the edge's fixed error bodies, the MCP app's view pages) belong
+      // to no endpoint; near-miss shards and a kind's pages (the Discord app's links) are read, never sent.
+      if (route.startsWith('_') || route.includes(`/${SUGGEST_SHARD}`)) continue;
       const [id = '', folder] = route.split('/');
       if (kinds.some((kind) => route === pagesRoute(kind.id))) continue;
       const seen = `${id} ${folder === 'suggest'} ${route.endsWith('/not-found')} ${stored}`;

@@ -155,9 +155,12 @@ export function corruptPacked(dir: string, route: string): void {
 /** A name no record of any kind has: its search finds nothing. */
 export const UNKNOWN_NAME = 'No Such Record';
 
-/** The answers of the kinds' endpoints: every answer but the edge's fixed error bodies. */
+/**
+ * The answers of the kinds' endpoints: every answer but those under a leading `_`, which no request
+ * names (the edge's fixed error bodies, the MCP app's view pages: read by the runtimes, never asked).
+ */
 export function envelopePaths(build: Build): string[] {
-  return [...build.answers.keys()].filter((answer) => !answer.startsWith('_edge/'));
+  return [...build.answers.keys()].filter((answer) => !answer.startsWith('_'));
 }
 
 /** The request target that the API answers with the answer `answer` (a key of Build.answers), and its status. */
