@@ -149,7 +149,12 @@ describe.skipIf(skipBrowserTests())('the MCP Apps views in a test host', () => {
       expect(await logValue.locator('td').first().textContent()).toBe(shown('money', tree.logValue));
       await frame.locator('figure.chart svg').first().waitFor();
       expect(await frame.locator('figure.chart').count()).toBeGreaterThan(0);
-      expect(host.calls).toEqual([{ name: 'list_records', arguments: { kind: 'trees' } }]);
+      // The charts show every tree: the view asks for the kind's list, then each next page by its cursor.
+      const [first, ...next] = host.calls;
+      expect(first).toEqual({ name: 'list_records', arguments: { kind: 'trees' } });
+      for (const call of next)
+        expect(call).toEqual({ name: 'list_records', arguments: { kind: 'trees', cursor: expect.any(String) } });
+      expect(new Set(next.map((call) => call.arguments?.['cursor'])).size).toBe(next.length);
       await picture(where, 'record');
       expect(await bothThemes(frame)).toEqual(THEMED);
       expect(host.errors).toEqual([]);
