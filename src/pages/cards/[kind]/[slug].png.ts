@@ -1,7 +1,8 @@
-// The card of each record (src/contract/cards.ts: the first CARDS_PER_KIND of each kind), made
-// from the model its page shows (src/wiki/model.ts) and rendered at build time.
+// The card of each record that has one (src/contract/cards.ts's recordCardPath, the rule the pages
+// and the Discord app name it by), made from the model its page shows (src/wiki/model.ts) and
+// rendered at build time.
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { CARD_TYPE, CARDS_PER_KIND } from '../../../contract/cards.ts';
+import { CARD_TYPE, recordCardPath } from '../../../contract/cards.ts';
 import { kinds, type KindId } from '../../../schema/kinds.ts';
 import { cardFigures, recordCard } from '../../../wiki/card-layout.ts';
 import { cardPng } from '../../../wiki/card-render.ts';
@@ -22,8 +23,9 @@ export const getStaticPaths = (async () => {
   for (const kind of kinds) {
     const entries = await entriesOf(kind.id);
     const charts = prepareKindCharts(kind.id, entries);
-    for (const [index, entry] of entries.slice(0, CARDS_PER_KIND).entries())
-      paths.push({ params: { kind: kind.id, slug: entry.slug }, props: { kind: kind.id, index, entries, charts } });
+    for (const [index, entry] of entries.entries())
+      if (recordCardPath(kind.id, entry.slug, index) !== undefined)
+        paths.push({ params: { kind: kind.id, slug: entry.slug }, props: { kind: kind.id, index, entries, charts } });
   }
   return paths;
 }) satisfies GetStaticPaths;
