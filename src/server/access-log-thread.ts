@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fdSink, LineMaker } from './access-log-lines.ts';
 import { type AccessRecord, RingReader, type RingMemory, SLEEPING, WRITTEN } from './access-log-ring.ts';
 import { sayOnceNow } from './stderr.ts';
+import { performanceToHrtime } from './thread-clock.ts';
 
 /** How long the thread lets records gather between reads while they come. */
 export const BATCH_DELAY_MS = 20;
@@ -19,11 +20,11 @@ export interface LogThreadData {
   /** Where the lines go: 1 (stdout) when serving. */
   fd: number;
   ring: RingMemory;
-  /** The serving thread's performance.timeOrigin, to turn its performance.now() into times of day. */
-  timeOrigin: number;
+  /** The serving thread's performanceToHrtime(), to turn its performance.now() into times of day. */
+  servingToHrtime: number;
 }
 
-const { fd, ring, timeOrigin } = workerData as LogThreadData;
+const { fd, ring, servingToHrtime } = workerData as LogThreadData;
 // At once: a worker's process.stderr goes through the serving thread's event loop, which is not
 // turning when this happens during its exit. Said once: the log stops with it.
 const where = fd === 1 ? 'stdout' : `file descriptor ${fd}`;
@@ -33,7 +34,7 @@ const lines = new LineMaker(
 const reader = new RingReader(ring);
 const { control } = ring;
 /** The serving thread's clock against this thread's (both count from their own start). */
-const servingClock = timeOrigin - performance.timeOrigin;
+const servingClock = servingToHrtime - performanceToHrtime();
 
 /** The time of day a record's line shows, from its answeredAt (set once a read: no clock read a record). */
 let dayStart = 0;

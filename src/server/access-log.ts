@@ -20,6 +20,7 @@ import { Worker as Thread } from 'node:worker_threads';
 import { type AccessRecord, RING_BYTES, type RingMemory, ringMemory, RingWriter, WRITTEN } from './access-log-ring.ts';
 import type { LogThreadData } from './access-log-thread.ts';
 import { stderrLines } from './stderr.ts';
+import { performanceToHrtime } from './thread-clock.ts';
 
 export interface AccessLog {
   /** Adds the record of a request answered at `answeredAt` (a performance.now()); its line is written later. */
@@ -95,7 +96,7 @@ export class LogThread implements AccessLog {
     this.say = say;
     this.control = ring.control;
     this.ring = new RingWriter(ring);
-    const workerData: LogThreadData = { fd, ring, timeOrigin: performance.timeOrigin };
+    const workerData: LogThreadData = { fd, ring, servingToHrtime: performanceToHrtime() };
     this.thread = new Thread(new URL('./access-log-thread.ts', import.meta.url), { workerData });
     this.thread.unref();
     // 'error' comes before 'exit': its message is the one said.
