@@ -3,7 +3,7 @@
 // recordPage): its figures as the game shows them and exact, the derived ones with how they are
 // worked out, and its kind's charts with it marked, drawn from the kind's records, which the
 // view asks list_records for through the host (no network of its own).
-import type { App } from '@modelcontextprotocol/ext-apps';
+import type { App } from '@modelcontextprotocol/ext-apps/app-with-deps';
 import { kindIds, type KindId } from '../../../schema/kind-ids.ts';
 import { recordPage } from '../../../wiki/model.ts';
 import type { ContentOf, WikiEntry } from '../../../wiki/views.ts';
