@@ -1,7 +1,7 @@
 // What an MCP Apps view's page may weigh (issue 64), for bench/mcp-views.ts, which reports it, and
 // test/mcp/views.test.ts, which holds each view to it. The floor is the SDK's own browser bundle of
 // the App class (@modelcontextprotocol/ext-apps/app-with-deps: the App, the SDK's protocol and zod
-// with its locales, 129 KB gzipped), which every view holds once; our own code and styles come on top.
+// with its locales, 130 KB gzipped), which every view holds once; our own code and styles come on top.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
