@@ -23,7 +23,8 @@ import {
 } from './economics.ts';
 
 export type { Range };
-import { capitalized, type KindId, type RecordsByKind } from '../schema/kinds.ts';
+import { capitalized, type KindId } from '../schema/kind-ids.ts';
+import type { RecordsByKind } from '../schema/kinds.ts';
 import { exact, formatRange, shown, type Unit } from './format.ts';
 
 export interface FieldFormat {

@@ -2,7 +2,7 @@
 // .astro pages only lay out. Pure functions over the content, so the tests can check them.
 import { treeEconomics, type TreeEconomics } from '../contract/economics.ts';
 import { searchKey } from '../contract/search-key.ts';
-import { kindById, type KindId } from '../schema/kinds.ts';
+import { kindFacts, type KindId } from '../schema/kind-ids.ts';
 import { drawChart, prepareChart, type ChartModel, type PreparedChart } from './chart.ts';
 import {
   type FieldFormat,
@@ -115,7 +115,7 @@ export function kindTable<K extends KindId>(kind: K, entries: readonly WikiEntry
  */
 export function prepareKindCharts<K extends KindId>(kind: K, entries: readonly WikiEntry<K>[]): PreparedChart[] {
   const view = viewOf(kind);
-  const byLevel = kindById(kind)?.uniqueLevels ?? true;
+  const byLevel = kindFacts[kind].uniqueLevels;
   const points = entries.map((entry) =>
     byLevel
       ? { tick: String(entry.data.level), name: `level ${entry.data.level}` }
@@ -197,7 +197,7 @@ function recordSummary(title: string, tagline: string, figures: readonly FigureR
 }
 
 /** "Level 69 tree". */
-const taglineOf = (kind: KindId, level: number) => `Level ${level} ${kindById(kind)?.noun ?? kind}`;
+const taglineOf = (kind: KindId, level: number) => `Level ${level} ${kindFacts[kind].noun}`;
 const regionOf = (data: object): string | undefined =>
   'plantingRegion' in data && typeof data.plantingRegion === 'string' ? data.plantingRegion : undefined;
 

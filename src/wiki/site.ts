@@ -1,6 +1,6 @@
 // The wiki's names and addresses: one place for every URL the pages link to.
 import { CHANGES_PATH, PLANNER_PATH } from '../contract/paths.ts';
-import { kinds, kindTitle, type KindId } from '../schema/kinds.ts';
+import { kindIds, kindTitle, type KindId } from '../schema/kind-ids.ts';
 
 // The wiki's pages take every name and address from here, kind headings included.
 export { kindTitle };
@@ -37,7 +37,7 @@ export interface NavItem {
 
 export const navItems: NavItem[] = [
   { label: 'Home', href: '/' },
-  ...kinds.map((kind) => ({ label: kindTitle(kind.id), href: kindPath(kind.id) })),
+  ...kindIds.map((kind) => ({ label: kindTitle(kind), href: kindPath(kind) })),
   { label: 'Planner', href: PLANNER_PATH },
   { label: 'Changes', href: CHANGES_PATH },
   { label: 'API', href: API_DOCS_PATH },

@@ -1,9 +1,11 @@
 // The MCP Apps views as a host finds them on /mcp (the browser's side: apps.test.ts): the tools
 // that name a view in `_meta.ui` (and the older flat key), each view a `ui://` resource of the
 // extension's type whose declared CSP allows no outside origin, its page self-contained under
-// its own policy, and the same page in both eras.
+// its own policy, and the same page in both eras; each page holds the SDK's own bundle of the App
+// class once and little of ours beside it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLIENT_KINDS, type ClientKind, httpClient, type McpClient } from '../support/mcp.ts';
+import { gzippedSize, OWN_SHARE_GZIPPED, sdkAppBundle } from '../support/mcp-view-size.ts';
 import { type Runtime, startRuntime } from '../support/runtimes.ts';
 
 const TOKEN = 'mcp-views-token';
@@ -68,3 +70,29 @@ test('every era reads the same view pages', async () => {
   );
   for (const each of pages) expect(each).toEqual(pages[0]);
 });
+
+const pageOf = async (view: string) => {
+  const { contents } = await clientOf('modern').readResource({ uri: `ui://treefarm/${view}.html` });
+  return (contents[0] as { text: string }).text;
+};
+
+/** A string each copy of the library holds once: zod's object schema's name, the protocol's timeout error. */
+const ONE_A_COPY = { zod: '"$ZodObject"', "the SDK's protocol": 'Request timed out' };
+const timesIn = (text: string, marker: string) => text.split(marker).length - 1;
+
+test.each(Object.keys(VIEWS))("the %s page holds one copy of zod and of the SDK's protocol", async (view) => {
+  const [page, sdk] = [await pageOf(view), sdkAppBundle()];
+  for (const [library, marker] of Object.entries(ONE_A_COPY)) {
+    expect(timesIn(sdk, marker), `${marker} no longer marks one copy of ${library}`).toBe(1);
+    // A second copy comes of a view importing zod, or the SDK's own modules, at run time rather than as types.
+    expect(timesIn(page, marker), `copies of ${library}`).toBe(1);
+  }
+});
+
+test.each(Object.keys(VIEWS))(
+  "the %s page is the SDK's bundled App and at most 16 KB gzipped of ours",
+  async (view) => {
+    const ours = gzippedSize(await pageOf(view)) - gzippedSize(sdkAppBundle());
+    expect(ours).toBeLessThanOrEqual(OWN_SHARE_GZIPPED);
+  },
+);

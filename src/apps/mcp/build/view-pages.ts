@@ -37,6 +37,8 @@ export function viewPage(name: ViewName): string {
     target: 'es2022',
     write: false,
     legalComments: 'none',
+    // Non-ASCII text as itself, not \u-escaped (the page is UTF-8): zod's locales shrink by 70 KB, 1 KB gzipped.
+    charset: 'utf8',
     logLevel: 'silent',
   }).outputFiles[0]?.text;
   if (script === undefined) throw new Error(`esbuild made nothing of ${name}.ts in ${VIEWS_DIR}`);

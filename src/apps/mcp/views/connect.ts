@@ -1,7 +1,9 @@
 // What both views do in the host's frame: connect to the host (the App class of
 // @modelcontextprotocol/ext-apps, over postMessage), follow its theme (light or dark, as the
 // wiki's own colour schemes: wiki.css's tokens under data-theme), and show a line when a call fails.
-import { App, applyDocumentTheme, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+// The App comes from the SDK's own browser bundle (app-with-deps), which holds the SDK's protocol and
+// zod: the page holds one copy of each, so the views' code imports zod and the SDK only as types.
+import { App, applyDocumentTheme, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-with-deps';
 
 /** The App of this view, connected; `setUp` registers its handlers before the host's first message. */
 export async function connectView(name: string, setUp: (app: App) => void): Promise<App> {

@@ -3,7 +3,7 @@
 // and the next upgrade, in the words and figures of the wiki's planner (src/wiki/planner.ts,
 // planView). A changed input asks `plan` again through the host (callServerTool): the view has
 // no network of its own.
-import type { App } from '@modelcontextprotocol/ext-apps';
+import type { App } from '@modelcontextprotocol/ext-apps/app-with-deps';
 import type { Plan } from '../../../contract/economics.ts';
 import { inputsNote, type PlannerRow, planView, readMoney } from '../../../wiki/planner.ts';
 import { byId, connectView, firstText, make } from './connect.ts';

@@ -3,8 +3,8 @@
 // recordPage): its figures as the game shows them and exact, the derived ones with how they are
 // worked out, and its kind's charts with it marked, drawn from the kind's records, which the
 // view asks list_records for through the host (no network of its own).
-import type { App } from '@modelcontextprotocol/ext-apps';
-import { kindById, type KindId } from '../../../schema/kinds.ts';
+import type { App } from '@modelcontextprotocol/ext-apps/app-with-deps';
+import { kindIds, type KindId } from '../../../schema/kind-ids.ts';
 import { recordPage } from '../../../wiki/model.ts';
 import type { ContentOf, WikiEntry } from '../../../wiki/views.ts';
 import { chartFigure } from './chart-svg.ts';
@@ -137,7 +137,7 @@ let kind: KindId | undefined;
 await connectView('record', (view) => {
   view.ontoolinput = ({ arguments: args }) => {
     const asked = args?.['kind'];
-    kind = typeof asked === 'string' ? (kindById(asked)?.id ?? 'trees') : 'trees';
+    kind = kindIds.find((id) => id === asked) ?? 'trees';
   };
   view.ontoolresult = ({ structuredContent, isError, content }) => {
     if (isError || !structuredContent) {
