@@ -1,6 +1,7 @@
 // A chart's SVG text (src/wiki/chart-svg.ts), the one markup the wiki's pages, the MCP record
 // view and the link-preview cards draw a chart by.
 import { join } from 'node:path';
+import { XMLParser } from 'fast-xml-parser';
 import { expect, test } from 'vitest';
 import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
@@ -57,11 +58,15 @@ test('every text and attribute it writes is escaped: a name from content never b
     const texts = textsOf(svg);
     expect(texts).not.toMatch(/[<>"']|&(?!(?:amp|lt|gt|quot|apos);)/);
   }
-  const escaped = 'Tom &amp; &quot;Jerry&apos;s&quot; &lt;b&gt;tree&lt;/b&gt;';
-  const page = chartSvg(chart);
-  expect(page).toContain(`<title id="chart-${escaped}-title">${escaped} by level</title>`);
-  expect(page).toContain(`aria-labelledby="chart-${escaped}-title chart-${escaped}-desc"`);
-  for (const text of [`${escaped} first`, `${escaped} 3`, `>${escaped}</text>`]) expect(page).toContain(text);
+  // Read back as XML (the card's image must be XML to resvg), every name is what the content said.
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+  const { svg } = parser.parse(chartSvg(chart)) as { svg: Record<string, { '#text': string; id: string }> };
+  expect(svg['title']).toEqual({ '#text': `${HOSTILE} by level`, id: `chart-${HOSTILE}-title` });
+  expect(svg['desc']?.['#text']).toBe(chart.description);
+  expect(() => parser.parse(chartSvg(chart, CARD))).not.toThrow();
+  const texts = [...chartSvg(chart).matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
+  const unescaped = (text = '') => parser.parse(`<t>${text}</t>`).t;
+  expect(texts.map(unescaped)).toEqual(expect.arrayContaining([HOSTILE, `${HOSTILE} 3`, `${HOSTILE} first`]));
 });
 
 test("the card's picture holds the plot alone: its grid, the first line and the record's mark, no words", () => {
