@@ -6,6 +6,7 @@
 import { CARD_HEIGHT, CARD_WIDTH } from '../contract/cards.ts';
 import type { KindId } from '../schema/kinds.ts';
 import type { ChartModel } from './chart.ts';
+import { chartSvg } from './chart-svg.ts';
 import type { ReleaseView } from './changes.ts';
 import { cell, labelOf, type RecordPage } from './model.ts';
 import { kindTitle, SITE_NAME } from './site.ts';
@@ -107,25 +108,15 @@ function figureBox(label: string, value: string): CardNode {
   );
 }
 
-/** The chart's first line and the record's mark, as an SVG image of the plot alone (the wiki's geometry). */
+/** The chart's first line and the record's mark, as an SVG image of the plot alone (chart-svg.ts). */
 function chartImage(chart: ChartModel, width: number, height: number): CardNode {
-  const { plot } = chart;
-  const margin = 8;
-  const viewBox = `${plot.left - margin} ${plot.top - margin} ${plot.right - plot.left + 2 * margin} ${
-    plot.bottom - plot.top + 2 * margin
-  }`;
-  const stroke = (color: string, widthPx: number) =>
-    `fill="none" stroke="${color}" stroke-width="${widthPx}" vector-effect="non-scaling-stroke" stroke-linecap="round"`;
-  const grid = chart.yTicks
-    .map((tick) => `<path d="M${plot.left} ${tick.y}H${plot.right}" ${stroke(colour('grid'), 2)}/>`)
-    .join('');
-  const mark = chart.highlight
-    ? `<path d="M${chart.highlight.x} ${plot.top}V${plot.bottom}" ${stroke(colour('highlight'), 6)}/>`
-    : '';
-  const line = chart.series[0] ? `<path d="${chart.series[0].path}" ${stroke(colour('chart-1'), 5)}/>` : '';
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${viewBox}" width="${width}" height="${height}" ` +
-    `preserveAspectRatio="none">${grid}${mark}${line}</svg>`;
+  const svg = chartSvg(chart, {
+    width,
+    height,
+    grid: { colour: colour('grid'), width: 2 },
+    mark: { colour: colour('highlight'), width: 6 },
+    line: { colour: colour('chart-1'), width: 5 },
+  });
   return { type: 'img', props: { src: `data:image/svg+xml,${encodeURIComponent(svg)}`, width, height } };
 }
 

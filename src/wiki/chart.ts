@@ -1,5 +1,6 @@
 // Line charts drawn at build time: this module works out the geometry and the words (title,
-// description, caption); Chart.astro writes the SVG. No chart code reaches the browser.
+// description, caption); chart-svg.ts writes the SVG. No chart code reaches the wiki's browser
+// (the MCP record view draws its charts in the host's frame).
 // The words carry the figures, for whoever cannot see the lines: where each line starts and
 // ends and its peaks, the highlighted record's values, and every value of a short series.
 import { shown, type Unit } from '../contract/format.ts';

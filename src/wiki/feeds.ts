@@ -3,13 +3,11 @@
 // is set; without it links are relative (a reader resolves them against the feed's own URL) and
 // Atom's ids, which must be absolute, are names of this data set's own (`urn:treefarm-data:…`).
 import type { ReleaseView } from './changes.ts';
+import { escapeXml } from './markup.ts';
 import { ATOM_FEED_PATH, CHANGES_PATH, JSON_FEED_PATH, SITE_NAME } from './site.ts';
 
 export const FEED_TITLE = `${SITE_NAME}: data releases`;
 const FEED_DESCRIPTION = 'Every data release of the tree farm data, with what changed in it.';
-
-const escapeXml = (text: string) =>
-  text.replace(/[<>&'"]/g, (char) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', "'": 'apos', '"': 'quot' }[char]};`);
 
 /** A release's date as a time: releases are dated by their UTC day. */
 const timeOf = (date: string) => `${date}T00:00:00Z`;
