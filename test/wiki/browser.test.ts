@@ -176,6 +176,13 @@ describe.skipIf(skipBrowserTests())('the wiki in a browser', () => {
     await page.close();
   });
 
+  test("a chart's legend names its lines in plain text: filled, not outlined in the line's colour", async () => {
+    const page = await open('/trees/oak-tree/');
+    const legendText = page.locator('figure.chart .legend text').first();
+    await expect(legendText.evaluate((text) => getComputedStyle(text).stroke)).resolves.toBe('none');
+    await page.close();
+  });
+
   test('pages fit a 360 px wide screen without sideways scrolling', async () => {
     for (const path of ['/', '/trees/', '/trees/oak-tree/', '/docs/api/']) {
       const page = await open(path, { width: 360, height: 740 });
