@@ -3,9 +3,10 @@
 // folder (TREEFARM_DATA_DIR), released `--releases` times with `npm run release`, each release
 // after changing one figure of `--changes` trees; then `npm run build -- --out` builds it under
 // `/usr/bin/time -v` (wall time and peak RSS), and the result is measured as wrangler would
-// upload it (.assetsignore honoured): files, the largest, the plan it needs, and the files the
-// last release added. The Worker module (in this process, over a stand-in of its assets
-// binding) shows what a cold isolate reads before its first answer; then (`--worker`) `npm run
+// upload it (.assetsignore honoured): files, the largest (and the wiki's largest near-miss file),
+// the plan it needs, what the build's deploy-limits check warns, and the files the last release
+// added. The Worker module (in this process, over a stand-in of its assets binding) shows
+// what a cold isolate reads before its first answer; then (`--worker`) `npm run
 // worker` serves the build in workerd, and every release's lists and pinned searches are asked.
 // With `--bodies r2` it also counts the R2 mode (the static assets without api/: files, plan,
 // largest, those over 25 MiB; the R2 objects: count, bytes, largest) and serves that mode
@@ -30,6 +31,7 @@ import {
   planNeeded,
   uploadedFiles,
   WORKER_ASSET_LIMITS,
+  workerAssetWarnings,
 } from '../src/build/deploy-limits.ts';
 import { projectDir } from '../src/cli/project-dir.ts';
 import { BUCKET_FOLDERS } from '../src/contract/bucket-layout.ts';
@@ -278,6 +280,9 @@ try {
       `largest ${largest.path} ${(largest.size / MiB).toFixed(2)} MiB`,
   );
   console.log(`- by folder: ${byFolderOf(files)}`);
+  const near = files.filter((file) => file.path.startsWith('search/near/')).reduce(largerOf, { path: '', size: 0 });
+  console.log(`- the largest of the wiki's near-miss files: ${near.path} ${(near.size / 1024).toFixed(1)} KiB`);
+  console.log(`- the build's deploy-limits warnings: ${workerAssetWarnings(files, []).join(' ') || 'none'}`);
   console.log(`- stored bodies ${count(manifest.pack.bodies)}; the newest release's index: ${newestIndexFiles} files`);
   console.log(
     `- cold Worker isolate, GET /api/trees?search=${name}: ${cold.reads.length} reads, ` +
