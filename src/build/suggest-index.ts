@@ -78,8 +78,11 @@ export function* suggestRoutes(
  * A kind's near-miss shards alone, by prefix, as the text of each: the same shards as the API's
  * (suggestShardRoute), which the wiki's search page publishes for its "Did you mean".
  */
-export function nearShardTexts(entries: readonly SuggestEntry[]): Map<string, string> {
-  return nearShards(entries, suggestionsOf(entries), SHARD_SPLIT_BYTES);
+export function nearShardTexts(
+  entries: readonly SuggestEntry[],
+  { shardSplitBytes = SHARD_SPLIT_BYTES }: SuggestIndexOptions = {},
+): Map<string, string> {
+  return nearShards(entries, suggestionsOf(entries), shardSplitBytes);
 }
 
 /** Makes a kind's suggestion routes from its entries in list order. */

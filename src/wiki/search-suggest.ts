@@ -1,20 +1,16 @@
 // "Did you mean" on the search page, by the API's suggestion rule (src/contract/suggest.ts):
 // when Pagefind finds nothing, the names within the query's edit budget, nearer first, read
 // from the same near-miss shards the API reads, which the build publishes for the wiki
-// (src/wiki/near-index.ts) in one file per kind and first character. A query reads the manifest
-// and the files of its variants' first characters (at most three a kind).
+// (src/wiki/near-index.ts) in one file per kind and root (src/wiki/near-files.ts). A query reads
+// the manifest and the files of the roots its variants start with: at the real content's size
+// (roots of one character) at most three a kind, more small ones where large content split a root.
 import { classifySearch } from '../contract/search-query.ts';
 import { type NearShard, nearSuggestions, queryVariants } from '../contract/suggest.ts';
+import { rootsToRead } from './near-files.ts';
 
-/**
- * The shards are published by the first character of their prefix: at 141 records a file of
- * two-character roots held about 1 KiB (385 files), a file per kind 360 KiB for one lookup.
- */
-export const NEAR_ROOT_LENGTH = 1;
-
-/** Each named kind's roots that have shards, in the registry's order of kinds. */
+/** Each named kind's roots that have files (any length), in the registry's order of kinds. */
 export type NearManifest = Record<string, string[]>;
-/** Every near-miss shard of one kind whose prefix starts with one root, by prefix. */
+/** The near-miss shards of one kind's file, by prefix. */
 export type NearRoot = Record<string, NearShard>;
 
 export const NEAR_MANIFEST_PATH = '/search/near.json';
@@ -33,10 +29,9 @@ export async function didYouMean(query: string, read: (path: string) => Promise<
   const variants = text.type === 'key' ? queryVariants(text.key) : new Set<string>();
   if (text.type !== 'key' || variants.size === 0) return [];
   const manifest = (await read(NEAR_MANIFEST_PATH)) as NearManifest;
-  const roots = new Set([...variants].map((variant) => variant.slice(0, NEAR_ROOT_LENGTH)));
   const byKind = await Promise.all(
     Object.entries(manifest).map(async ([kind, published]) => {
-      const files = published.filter((root) => roots.has(root)).map((root) => read(nearRootPath(kind, root)));
+      const files = rootsToRead(published, variants).map((root) => read(nearRootPath(kind, root)));
       const shards = new Map<string, NearShard>();
       for (const file of await Promise.all(files))
         for (const entry of Object.entries(file as NearRoot)) shards.set(...entry);

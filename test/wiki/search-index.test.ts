@@ -8,7 +8,7 @@ import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import { kinds } from '../../src/schema/kinds.ts';
-import { didYouMean } from '../../src/wiki/search-suggest.ts';
+import { didYouMean, NEAR_MANIFEST_PATH, type NearManifest } from '../../src/wiki/search-suggest.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** One indexed page as Pagefind stores it: the text its snippets are cut from, and its metadata. */
@@ -83,5 +83,20 @@ describe('"Did you mean": the API\'s near misses, from the files the build publi
     await expect(didYouMean('oka', read)).resolves.toEqual([]);
     await expect(didYouMean('xqzwvk', read)).resolves.toEqual([]);
     await expect(didYouMean('12', read)).resolves.toEqual([]);
+  });
+
+  test("the manifest names exactly the files written, each named kind's", () => {
+    const manifest = JSON.parse(readFileSync(join(distDir, NEAR_MANIFEST_PATH), 'utf8')) as NearManifest;
+    const folder = join(distDir, 'search/near');
+    const written = Object.fromEntries(
+      readdirSync(folder).map((kind) => [
+        kind,
+        readdirSync(join(folder, kind)).map((file) => file.replace(/\.json$/, '')),
+      ]),
+    );
+    const sorted = (roots: Record<string, string[]>) =>
+      Object.fromEntries(Object.entries(roots).map(([kind, files]) => [kind, [...files].sort()]));
+    expect(sorted(written)).toEqual(sorted(manifest));
+    expect(Object.keys(manifest)).toEqual(kinds.filter((kind) => kind.named).map((kind) => kind.id));
   });
 });

@@ -1,12 +1,11 @@
-// /search/near/<kind>/<root>.json: a kind's near-miss shards whose prefix starts with <root>.
+// /search/near/<kind>/<root>.json: a kind's near-miss shards held under <root> (src/wiki/near-files.ts).
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { nearIndex } from '../../../../wiki/near-index.ts';
-import type { NearRoot } from '../../../../wiki/search-suggest.ts';
 
 export const getStaticPaths = (async () =>
-  [...(await nearIndex())].flatMap(([kind, roots]) =>
-    [...roots].map(([root, shards]) => ({ params: { kind, root }, props: { shards } })),
+  [...(await nearIndex())].flatMap(([kind, files]) =>
+    [...files].map(([root, text]) => ({ params: { kind, root }, props: { text } })),
   )) satisfies GetStaticPaths;
 
-export const GET: APIRoute<{ shards: NearRoot }> = ({ props }) =>
-  new Response(JSON.stringify(props.shards), { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+export const GET: APIRoute<{ text: string }> = ({ props }) =>
+  new Response(props.text, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
