@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Resvg } from '@resvg/resvg-js';
-import satori from 'satori';
+import type satori from 'satori';
 import { buildSettings } from '../build/settings.ts';
 import { CARD_HEIGHT, CARD_WIDTH } from '../contract/cards.ts';
 import type { CardNode } from './card-layout.ts';
@@ -51,8 +50,10 @@ function renderer(): Renderer {
 /** The card's PNG, rendered afresh. */
 export async function renderCard(card: CardNode): Promise<Uint8Array> {
   const { fonts } = renderer();
+  // Loaded when a card is first rendered: a build whose cards all come from the cache never loads them.
+  const [{ default: layOut }, { Resvg }] = await Promise.all([import('satori'), import('@resvg/resvg-js')]);
   // satori's types name React's element type; a card is that shape without React.
-  const svg = await satori(card as unknown as Parameters<typeof satori>[0], {
+  const svg = await layOut(card as unknown as Parameters<typeof satori>[0], {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
     fonts,
@@ -61,8 +62,20 @@ export async function renderCard(card: CardNode): Promise<Uint8Array> {
   return new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
 }
 
-/** The card's PNG: from the cache when the same card was rendered before, else rendered (and kept). */
-export async function cardPng(card: CardNode): Promise<Uint8Array> {
+/**
+ * The card's PNG: from the cache when the same card was rendered before, else rendered (and kept).
+ * `of` names it for an error: its record (kind/slug) or release, and its path.
+ */
+export async function cardPng(card: CardNode, of: { name: string; path: string }): Promise<Uint8Array> {
+  try {
+    return await cachedOrRendered(card);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`The card of ${of.name} (${of.path}) could not be made: ${reason}`);
+  }
+}
+
+async function cachedOrRendered(card: CardNode): Promise<Uint8Array> {
   const { identity, cacheDir } = renderer();
   const name = createHash('sha256').update(identity).update(JSON.stringify(card)).digest('hex');
   const path = join(cacheDir, `${name}.png`);

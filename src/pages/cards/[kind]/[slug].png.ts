@@ -33,6 +33,7 @@ export const getStaticPaths = (async () => {
 export const GET: APIRoute<Props> = async ({ props: { kind, index, entries, charts } }) => {
   const page = recordCardPage(kind, entries, index, charts);
   const entry = entries[index] as WikiEntry<KindId>;
-  const png = await cardPng(recordCard(kind, page, cardFigures(kind, entry.data)));
+  const of = { name: `${kind}/${entry.slug}`, path: recordCardPath(kind, entry.slug, index) ?? '' };
+  const png = await cardPng(recordCard(kind, page, cardFigures(kind, entry.data)), of);
   return new Response(new Uint8Array(png), { headers: { 'Content-Type': CARD_TYPE } });
 };

@@ -1,7 +1,7 @@
 // The card of each data release, made from what its page shows (src/wiki/changes.ts) and
 // rendered at build time.
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { CARD_TYPE } from '../../../contract/cards.ts';
+import { CARD_TYPE, releaseCardPath } from '../../../contract/cards.ts';
 import { releaseCard } from '../../../wiki/card-layout.ts';
 import { cardPng } from '../../../wiki/card-render.ts';
 import { type ReleaseView, releaseViews } from '../../../wiki/changes.ts';
@@ -17,5 +17,9 @@ export const getStaticPaths = (() =>
     props: { release },
   }))) satisfies GetStaticPaths;
 
-export const GET: APIRoute<Props> = async ({ props: { release } }) =>
-  new Response(new Uint8Array(await cardPng(releaseCard(release))), { headers: { 'Content-Type': CARD_TYPE } });
+export const GET: APIRoute<Props> = async ({ props: { release } }) => {
+  const of = { name: `release ${release.id}`, path: releaseCardPath(release.id) };
+  return new Response(new Uint8Array(await cardPng(releaseCard(release), of)), {
+    headers: { 'Content-Type': CARD_TYPE },
+  });
+};
