@@ -4,11 +4,11 @@
 // release's id, date, notes and counts of changes. Light theme, in wiki.css's colours. Every
 // text is at least MIN_CARD_FONT_SIZE, so a card stays readable shown 400 px wide.
 import { CARD_HEIGHT, CARD_WIDTH } from '../contract/cards.ts';
-import type { KindId } from '../schema/kinds.ts';
+import { kindFacts, type KindId } from '../schema/kind-ids.ts';
 import type { ChartModel } from './chart.ts';
 import { chartSvg } from './chart-svg.ts';
 import type { ReleaseView } from './changes.ts';
-import { cell, labelOf, type RecordPage } from './model.ts';
+import { cell, type KindCardSummary, labelOf, type RecordPage } from './model.ts';
 import { kindTitle, SITE_NAME } from './site.ts';
 import { type ContentOf, viewOf } from './views.ts';
 import wikiCss from './wiki.css?raw';
@@ -130,6 +130,32 @@ export function cardFigures<K extends KindId>(kind: K, data: ContentOf<K>): { la
   return view.card.map((key) => ({ label: labelOf(view, key).label, value: cell(view, data, key).text }));
 }
 
+/** The card's chart with its title on the wiki's surface colour; an empty space for a kind without charts. */
+function chartPanelOf(chart: ChartModel | undefined): CardNode {
+  if (!chart) return box({ flex: 1 });
+  return box(
+    {
+      flex: 1,
+      flexDirection: 'column',
+      padding: '12px 18px',
+      background: colour('surface'),
+      border: `2px solid ${colour('border')}`,
+      borderRadius: 14,
+    },
+    box({ fontWeight: 700, color: colour('muted') }, clipped(cardChartTitle(chart), 34)),
+    chartImage(chart, 540, 196),
+  );
+}
+
+/** A card's name (clipped, smaller when long) over its tagline, beside its chart. */
+function headingOf(title: string, tagline: string): CardNode {
+  return box(
+    { flexDirection: 'column', width: 470 },
+    box({ fontSize: title.length > 16 ? 56 : 68, fontWeight: 700, lineHeight: 1.1 }, clipped(title, 34)),
+    box({ fontSize: 36, color: colour('muted'), marginTop: 10 }, tagline),
+  );
+}
+
 /** A record's card: name, level and kind, region, its figures and its kind's chart with it marked. */
 export function recordCard(
   kind: KindId,
@@ -137,29 +163,8 @@ export function recordCard(
   figures: readonly { label: string; value: string }[],
 ): CardNode {
   const chart = page.charts[0];
-  const nameSize = page.title.length > 16 ? 56 : 68;
-  const heading = box(
-    { flexDirection: 'column', width: 470 },
-    box({ fontSize: nameSize, fontWeight: 700, lineHeight: 1.1 }, clipped(page.title, 34)),
-    box(
-      { fontSize: 36, color: colour('muted'), marginTop: 10 },
-      page.region ? `${page.tagline} · ${clipped(page.region, 18)}` : page.tagline,
-    ),
-  );
-  const chartPanel = chart
-    ? box(
-        {
-          flex: 1,
-          flexDirection: 'column',
-          padding: '12px 18px',
-          background: colour('surface'),
-          border: `2px solid ${colour('border')}`,
-          borderRadius: 14,
-        },
-        box({ fontWeight: 700, color: colour('muted') }, clipped(cardChartTitle(chart), 34)),
-        chartImage(chart, 540, 196),
-      )
-    : box({ flex: 1 });
+  const heading = headingOf(page.title, page.region ? `${page.tagline} · ${clipped(page.region, 18)}` : page.tagline);
+  const chartPanel = chartPanelOf(chart);
   return frame(
     kindTitle(kind),
     box(
@@ -167,6 +172,33 @@ export function recordCard(
       box({ height: 262, gap: 40 }, heading, chartPanel),
       box({ flex: 1, gap: 20, marginTop: 24 }, ...figures.map((figure) => figureBox(figure.label, figure.value))),
     ),
+  );
+}
+
+/** A kind's card, named by its listing and by the pages of its records past CARDS_PER_KIND. */
+export function kindCard(kind: KindId, summary: KindCardSummary): CardNode {
+  const tagline = `Every ${kindFacts[kind].noun} of the game`;
+  return frame(
+    kindTitle(kind),
+    box(
+      { flex: 1, flexDirection: 'column', padding: '30px 56px 40px' },
+      box({ height: 262, gap: 40 }, headingOf(`All ${kind}`, tagline), chartPanelOf(summary.chart)),
+      box(
+        { flex: 1, gap: 20, marginTop: 24 },
+        figureBox('Records', summary.records.toLocaleString('en-US')),
+        figureBox('Lowest level', String(summary.lowestLevel)),
+        figureBox('Highest level', String(summary.highestLevel)),
+      ),
+    ),
+  );
+}
+
+/** What a kind's card shows, in words: the og:image:alt of its listing and of the records past CARDS_PER_KIND. */
+export function kindCardAlt(kind: KindId, summary: KindCardSummary): string {
+  const chartWords = summary.chart ? `; a chart of ${cardChartTitle(summary.chart).toLowerCase()} over them` : '';
+  return (
+    `Card of all ${kind}: ${summary.records.toLocaleString('en-US')} records, ` +
+    `levels ${summary.lowestLevel} to ${summary.highestLevel}${chartWords}.`
   );
 }
 

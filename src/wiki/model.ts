@@ -222,6 +222,29 @@ export function recordCardPage<K extends KindId>(
   };
 }
 
+/** What a kind's card shows: how many records, their levels, and the kind's first chart (no record marked). */
+export interface KindCardSummary {
+  records: number;
+  lowestLevel: number;
+  highestLevel: number;
+  chart: ChartModel | undefined;
+}
+
+/** The kind's card's summary (card-layout.ts's kindCard), from its records and prepared charts. */
+export function kindCardSummary<K extends KindId>(
+  kind: K,
+  entries: readonly WikiEntry<K>[],
+  charts: PreparedChart[],
+): KindCardSummary {
+  const levels = entries.map((entry) => entry.data.level);
+  return {
+    records: entries.length,
+    lowestLevel: Math.min(...levels),
+    highestLevel: Math.max(...levels),
+    chart: kindCharts(kind, entries, undefined, charts.slice(0, 1))[0],
+  };
+}
+
 /**
  * A record's page; `charts` are the kind's prepared charts and `economics` the trees'
  * (prepareKindEconomics), when the caller already has them.

@@ -8,20 +8,22 @@ import { beforeAll, expect, test } from 'vitest';
 import { loadBuildData } from '../../src/build/build-data.ts';
 import { releaseHistory } from '../../src/build/releases.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
-import { CARD_WIDTH, CARDS_PER_KIND, recordCardPath, releaseCardPath } from '../../src/contract/cards.ts';
+import { CARD_WIDTH, CARDS_PER_KIND, kindCardPath, recordCardPath, releaseCardPath } from '../../src/contract/cards.ts';
 import { kinds, type KindId } from '../../src/schema/kinds.ts';
 import { releaseFieldsOf } from '../../src/schema/releases.ts';
 import {
   type CardNode,
   cardFigures,
   clipped,
+  kindCard,
+  kindCardAlt,
   lightColours,
   MIN_CARD_FONT_SIZE,
   recordCard,
   releaseCard,
 } from '../../src/wiki/card-layout.ts';
 import { releaseViews } from '../../src/wiki/changes.ts';
-import { prepareKindCharts, recordCardPage, recordPage } from '../../src/wiki/model.ts';
+import { kindCardSummary, prepareKindCharts, recordCardPage, recordPage } from '../../src/wiki/model.ts';
 import type { ContentOf, WikiEntry } from '../../src/wiki/views.ts';
 import { temporaryFolders } from '../support/temporary-folders.ts';
 
@@ -50,7 +52,12 @@ const history = releaseHistory(data.releases, data.content).releases.map((releas
   changes: release.changes,
 }));
 const releases = releaseViews({ releases: history }, new Set());
-const cards: CardNode[] = [...recordCards, ...releases.map(releaseCard)];
+const kindSummaries = kinds.map((kind) => {
+  const entries = entriesOf(kind.id);
+  return { kind: kind.id, summary: kindCardSummary(kind.id, entries, prepareKindCharts(kind.id, entries)) };
+});
+const kindCards = kindSummaries.map(({ kind, summary }) => kindCard(kind, summary));
+const cards: CardNode[] = [...recordCards, ...kindCards, ...releases.map(releaseCard)];
 
 /** Every text of a card with the font size it is drawn at (inherited from the nearest element that sets one). */
 function texts(card: CardNode, inherited = 16): { text: string; fontSize: number }[] {
@@ -111,11 +118,31 @@ test("a card draws in the wiki's light colours only (wiki.css's first :root bloc
   for (const card of cards) for (const colour of coloursOf(card)) expect(palette).toContain(colour);
 });
 
-test(`the first ${CARDS_PER_KIND} records of a kind have a card, at /cards/<kind>/<slug>.png; the rest none`, () => {
+test(`the first ${CARDS_PER_KIND} records of a kind have a card of their own, at /cards/<kind>/<slug>.png`, () => {
   expect(recordCardPath('trees', 'oak-tree', 0)).toBe('/cards/trees/oak-tree.png');
   expect(recordCardPath('gifts', 'small', CARDS_PER_KIND - 1)).toBe('/cards/gifts/small.png');
-  expect(recordCardPath('trees', 'tree-201', CARDS_PER_KIND)).toBeUndefined();
   expect(releaseCardPath('2026-11-22')).toBe('/cards/releases/2026-11-22.png');
+});
+
+test("a record past the first CARDS_PER_KIND names its kind's card, /cards/<kind>.png", () => {
+  expect(recordCardPath('trees', 'tree-201', CARDS_PER_KIND)).toBe('/cards/trees.png');
+  expect(recordCardPath('trees', 'tree-10000', 9_999)).toBe(kindCardPath('trees'));
+});
+
+test("a kind's card shows how many records it has, their levels and its first chart with no record marked", () => {
+  for (const { kind, summary } of kindSummaries) {
+    const entries = entriesOf(kind);
+    const levels = entries.map((entry) => entry.data.level);
+    expect(summary).toMatchObject({
+      records: entries.length,
+      lowestLevel: Math.min(...levels),
+      highestLevel: Math.max(...levels),
+    });
+    expect(summary.chart?.highlight).toBeUndefined();
+    const words = texts(kindCard(kind, summary)).map(({ text }) => text);
+    expect(words).toEqual(expect.arrayContaining([`All ${kind}`, String(entries.length)]));
+    expect(kindCardAlt(kind, summary)).toMatch(new RegExp(`^Card of all ${kind}: ${entries.length} records, levels `));
+  }
 });
 
 test("a card shows what its record's page shows: title, tagline, region and first chart", () => {

@@ -13,7 +13,14 @@ import { projectDir } from '../../src/cli/project-dir.ts';
 import { ASSETS_IGNORE_FILE, BUILD_SETTINGS_FILE, SITEMAP_INDEX_FILE } from '../../src/contract/build-files.ts';
 import { loadBuildData } from '../../src/build/build-data.ts';
 import { loadContent } from '../../src/build/content.ts';
-import { CARD_HEIGHT, CARD_TYPE, CARD_WIDTH, recordCardPath, releaseCardPath } from '../../src/contract/cards.ts';
+import {
+  CARD_HEIGHT,
+  CARD_TYPE,
+  CARD_WIDTH,
+  kindCardPath,
+  recordCardPath,
+  releaseCardPath,
+} from '../../src/contract/cards.ts';
 import type { KindId } from '../../src/schema/kinds.ts';
 import { recordPage } from '../../src/wiki/model.ts';
 import { SITE_NAME, THEME_COLORS } from '../../src/wiki/site.ts';
@@ -41,10 +48,12 @@ function metaOf(html: string): Map<string, string[]> {
   }
   return meta;
 }
-/** The card a page names (src/contract/cards.ts): every record's and release's, and no other page's. */
+/** The card a page names (src/contract/cards.ts): every record's, kind listing's and release's, and no other page's. */
 function cardOf(path: string): string | undefined {
   const release = /^\/changes\/([^/]+)\/$/.exec(path)?.[1];
   if (release !== undefined && release !== 'page') return releaseCardPath(release);
+  const listing = /^\/([a-z]+)\/(?:page\/\d+\/)?$/.exec(path)?.[1];
+  if (listing !== undefined && listing in contentData.content.entries) return kindCardPath(listing as KindId);
   const [, kind, slug] = /^\/([a-z]+)\/([^/]+)\/$/.exec(path) ?? [];
   const position = contentData.content.entries[kind as KindId]?.findIndex((entry) => entry.slug === slug) ?? -1;
   return position < 0 ? undefined : recordCardPath(kind as KindId, slug ?? '', position);
@@ -78,10 +87,12 @@ describe.each([
   ['without SITE_ORIGIN (dist/), by its path', () => distDir, ''],
   ['with SITE_ORIGIN, by its absolute URL', () => withOrigin, ORIGIN],
 ])('%s', (_name, dirOf, origin) => {
-  test('every record and release page names its card in og:image, with its type, size and what it shows', () => {
+  test('every record, kind and release page names its card in og:image, with its type, size and what it shows', () => {
     const pages = [...builtPages(dirOf())].filter(([path]) => cardOf(path) !== undefined);
     const records = Object.values(contentData.content.entries).reduce((sum, list) => sum + list.length, 0);
-    expect(pages).toHaveLength(records + contentData.releases.length);
+    // Each kind's listing is one page in the real content.
+    const listings = Object.keys(contentData.content.entries).length;
+    expect(pages).toHaveLength(records + listings + contentData.releases.length);
     for (const [path, html] of pages) {
       const meta = metaOf(html);
       const card = `${origin}${cardOf(path)}`;
