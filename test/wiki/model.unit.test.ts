@@ -5,7 +5,15 @@ import { projectDir } from '../../src/cli/project-dir.ts';
 import { loadContent } from '../../src/build/content.ts';
 import { apiFields, kindById, kinds, type KindId } from '../../src/schema/kinds.ts';
 import { downsample, drawChart, lineChart, MAX_BUCKETS, prepareChart } from '../../src/wiki/chart.ts';
-import { kindCharts, kindListings, kindTable, recordPage, ROWS_PER_PAGE } from '../../src/wiki/model.ts';
+import {
+  kindCardSummary,
+  kindCharts,
+  kindListings,
+  kindTable,
+  prepareKindCharts,
+  recordPage,
+  ROWS_PER_PAGE,
+} from '../../src/wiki/model.ts';
 import { costToReach, harvestValue, logsPerMinute, treeEconomics } from '../../src/contract/economics.ts';
 import { exact, formatDuration, formatMoney } from '../../src/contract/format.ts';
 import { viewOf, type ContentOf, type FieldFormat, type WikiEntry } from '../../src/wiki/views.ts';
@@ -401,6 +409,12 @@ describe('kind listings', () => {
     );
     for (const page of listings) expect(page.entries.length).toBeLessThanOrEqual(ROWS_PER_PAGE);
     expect(listings.at(-1)?.entries).toHaveLength(17);
+  });
+
+  test("the kind's card counts every record past the first pages, its levels, and marks none on its chart", () => {
+    const summary = kindCardSummary('trees', trees, prepareKindCharts('trees', trees));
+    expect(summary).toMatchObject({ records: trees.length, lowestLevel: 1, highestLevel: trees.length });
+    expect(summary.chart?.highlight).toBeUndefined();
   });
 
   test('following Next from the kind page reaches every page', () => {
