@@ -91,24 +91,33 @@ function frame(label: string, body: CardNode): CardNode {
   );
 }
 
+/** How wide a panel's border is, and how round its outer corners. */
+const PANEL_BORDER = 2;
+const PANEL_RADIUS = 14;
+
+/**
+ * A panel on the wiki's surface colour with a border: a box in the border's colour around a box
+ * in the surface's, one border's width smaller and less round. Never CSS `border`: satori draws
+ * that as a stroke clipped to the box, and resvg renders each clip path in a layer of its own
+ * (some 13 M instructions a panel, measured: docs/cards.md#cost).
+ */
+function panel(style: Record<string, string | number>, ...children: (CardNode | string)[]): CardNode {
+  return box(
+    { flex: 1, padding: PANEL_BORDER, background: colour('border'), borderRadius: PANEL_RADIUS },
+    box({ flex: 1, ...style, background: colour('surface'), borderRadius: PANEL_RADIUS - PANEL_BORDER }, ...children),
+  );
+}
+
 /** A figure: its heading over its value, on the wiki's surface colour. */
 function figureBox(label: string, value: string): CardNode {
-  return box(
-    {
-      flex: 1,
-      flexDirection: 'column',
-      justifyContent: 'space-between',
-      padding: '14px 20px',
-      background: colour('surface'),
-      border: `2px solid ${colour('border')}`,
-      borderRadius: 14,
-    },
+  return panel(
+    { flexDirection: 'column', justifyContent: 'space-between', padding: '14px 20px' },
     box({ color: colour('muted'), lineHeight: 1.15 }, clipped(label, 30)),
     box({ fontSize: 44, fontWeight: 700, marginTop: 6 }, clipped(value, 14)),
   );
 }
 
-/** The chart's first line and the record's mark, as an SVG image of the plot alone (chart-svg.ts). */
+/** The chart's first line and the record's mark: an SVG image of the plot alone (chart-svg.ts; drawn in place). */
 function chartImage(chart: ChartModel, width: number, height: number): CardNode {
   const svg = chartSvg(chart, {
     width,
@@ -133,15 +142,8 @@ export function cardFigures<K extends KindId>(kind: K, data: ContentOf<K>): { la
 /** The card's chart with its title on the wiki's surface colour; an empty space for a kind without charts. */
 function chartPanelOf(chart: ChartModel | undefined): CardNode {
   if (!chart) return box({ flex: 1 });
-  return box(
-    {
-      flex: 1,
-      flexDirection: 'column',
-      padding: '12px 18px',
-      background: colour('surface'),
-      border: `2px solid ${colour('border')}`,
-      borderRadius: 14,
-    },
+  return panel(
+    { flexDirection: 'column', padding: '12px 18px' },
     box({ fontWeight: 700, color: colour('muted') }, clipped(cardChartTitle(chart), 34)),
     chartImage(chart, 540, 196),
   );

@@ -28,6 +28,9 @@ interface Renderer {
 
 let loaded: Renderer | undefined;
 
+/** How renderCard turns a tree into pixels besides the libraries: changed, it names every cached card stale. */
+const RENDERING = 'satori, SVG pictures drawn in place, resvg';
+
 function renderer(): Renderer {
   if (loaded) return loaded;
   // satori takes TTF, OTF and WOFF (not WOFF2): the package's .woff files, Latin only.
@@ -37,7 +40,7 @@ function renderer(): Renderer {
     style: 'normal' as const,
     data: readFileSync(require.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`)),
   }));
-  const identity = createHash('sha256');
+  const identity = createHash('sha256').update(`${RENDERING}\n`);
   for (const name of ['satori', '@resvg/resvg-js'])
     identity.update(`${name}@${(require(`${name}/package.json`) as { version: string }).version}\n`);
   for (const font of fonts) identity.update(font.data);
@@ -47,17 +50,45 @@ function renderer(): Renderer {
   return loaded;
 }
 
-/** The card's PNG, rendered afresh. */
-export async function renderCard(card: CardNode): Promise<Uint8Array> {
+/** The card as the SVG resvg rasterises: satori's layout of it, with its SVG pictures drawn in place. */
+export async function cardSvg(card: CardNode): Promise<string> {
   const { fonts } = renderer();
-  // Loaded when a card is first rendered: a build whose cards all come from the cache never loads them.
-  const [{ default: layOut }, { Resvg }] = await Promise.all([import('satori'), import('@resvg/resvg-js')]);
+  // Loaded when a card is first rendered: a build whose cards all come from the cache never loads it.
+  const { default: layOut } = await import('satori');
   // satori's types name React's element type; a card is that shape without React.
   const svg = await layOut(card as unknown as Parameters<typeof satori>[0], {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
     fonts,
   });
+  return svg.replace(/<image\b([^>]*)\/>/g, (image, attributes: string) => svgInPlace(attributes) ?? image);
+}
+
+/**
+ * An SVG picture satori drew as an `<image>` (the card's chart), as a nested `<svg>` in its place.
+ * resvg draws an `<image>` of an SVG, and each clip path and mask satori puts on it, on a layer
+ * of its own (41 M instructions a card, docs/cards.md#cost); a nested `<svg>` whose overflow is
+ * visible it draws straight onto the card. Its box no longer clips it: a card's picture keeps
+ * its strokes inside its own view box (chart-svg.ts's margin). Undefined for any other image.
+ */
+function svgInPlace(attributes: string): string | undefined {
+  const attribute = (name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(attributes)?.[1];
+  const picture = /^data:image\/svg\+xml;base64,(.+)$/.exec(attribute('href') ?? '')?.[1];
+  if (picture === undefined || attribute('transform') !== undefined) return undefined;
+  const box = ['x', 'y', 'width', 'height'].map((name) => ` ${name}="${attribute(name) ?? 0}"`).join('');
+  // The picture's own size gives way to its box's, where satori laid it out.
+  return Buffer.from(picture, 'base64')
+    .toString('utf8')
+    .replace(
+      /^<svg\b([^>]*)>/,
+      (_root, own: string) => `<svg${own.replace(/\s(?:width|height)="[^"]*"/g, '')}${box} overflow="visible">`,
+    );
+}
+
+/** The card's PNG, rendered afresh. */
+export async function renderCard(card: CardNode): Promise<Uint8Array> {
+  const svg = await cardSvg(card);
+  const { Resvg } = await import('@resvg/resvg-js');
   // No system fonts: every letter is an outline already, and the machine's fonts must not matter.
   return new Resvg(svg, { font: { loadSystemFonts: false } }).render().asPng();
 }

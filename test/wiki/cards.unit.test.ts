@@ -40,13 +40,14 @@ const folder = temporaryFolders();
 const data = loadBuildData(join(projectDir, 'content'));
 const entriesOf = (kind: KindId): WikiEntry<KindId>[] =>
   data.content.entries[kind].map(({ slug, data: content }) => ({ slug, data: content as ContentOf<KindId> }));
-const recordCards = kinds.flatMap((kind) => {
+const recordCardsOfEachKind = kinds.map((kind) => {
   const entries = entriesOf(kind.id);
   const charts = prepareKindCharts(kind.id, entries);
   return entries.map((entry, index) =>
     recordCard(kind.id, recordCardPage(kind.id, entries, index, charts), cardFigures(kind.id, entry.data)),
   );
 });
+const recordCards = recordCardsOfEachKind.flat();
 const history = releaseHistory(data.releases, data.content).releases.map((release) => ({
   ...releaseFieldsOf(release),
   changes: release.changes,
@@ -181,6 +182,14 @@ test('a card renders to the same PNG bytes every time, 1200x630', async () => {
   expect(Buffer.from(await renderCard(card)).equals(first)).toBe(true);
   expect(first.subarray(1, 4).toString()).toBe('PNG');
   expect([first.readUInt32BE(16), first.readUInt32BE(20)]).toEqual([1200, 630]);
+});
+
+test('a card draws straight onto its canvas: no clip path, mask or image, each a layer apart in resvg', async () => {
+  const { cardSvg } = await import('../../src/wiki/card-render.ts');
+  // Every layout: each kind's first record (its chart, when its kind has one), each kind's card, each release's.
+  const firstOfEachKind = recordCardsOfEachKind.flatMap((ofKind) => ofKind.slice(0, 1));
+  for (const card of [...firstOfEachKind, ...kindCards, ...releases.map(releaseCard)])
+    expect((await cardSvg(card)).match(/\s(?:clip-path|mask)="[^"]*"|<image\b/g) ?? []).toEqual([]);
 });
 
 /** What a failure would name the card by (unused here: the card renders). */
