@@ -30,6 +30,7 @@ import { type ApiScope, manifestReleases, publishedScopes } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
 import { sqliteFile } from './sqlite.ts';
+import type { NearShardsOf } from './suggest-index.ts';
 import type { Release } from './releases.ts';
 import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
@@ -141,14 +142,21 @@ export function bundleApiFiles(scopes: Iterable<ApiScope>): NamedBytes[] {
   return files;
 }
 
-/** The files inside a bundle, sorted by path, manifest.json listing every other one. */
-export function bundleEntries(content: Content, releases: readonly Release[] = []): NamedBytes[] {
+/**
+ * The files inside a bundle, sorted by path, manifest.json listing every other one. `nearShardsOf`:
+ * the build's near-miss shards (src/build/suggest-index.ts), made here by default.
+ */
+export function bundleEntries(
+  content: Content,
+  releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
+): NamedBytes[] {
   const files: NamedBytes[] = [
     ...kinds.map((kind) => ({
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...bundleApiFiles(publishedScopes(content, releases)),
+    ...bundleApiFiles(publishedScopes(content, releases, nearShardsOf)),
     ...schemaFiles(content),
     // The same records for SQL, Python, R and spreadsheets.
     sqliteFile(content, releases),
@@ -231,8 +239,12 @@ const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Arra
 };
 
 /** The files of dist/downloads/: one archive per format, then latest.json naming them. */
-export async function createDownloads(content: Content, releases: readonly Release[] = []): Promise<NamedBytes[]> {
-  const entries = bundleEntries(content, releases);
+export async function createDownloads(
+  content: Content,
+  releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
+): Promise<NamedBytes[]> {
+  const entries = bundleEntries(content, releases, nearShardsOf);
   const archives = await Promise.all(
     BUNDLE_FORMATS.map(async (format) => ({
       format,
