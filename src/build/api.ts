@@ -21,7 +21,7 @@ import type { ApiRoute } from './api-route.ts';
 import { mcpViewRoutes } from './mcp-views.ts';
 import type { Content, ContentEntry } from './content.ts';
 import { buildSettings } from './settings.ts';
-import { type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
+import { type NearShardsOf, type SuggestRoutes, suggestRoutes, suggestRoutesKeepingLast } from './suggest-index.ts';
 import { releaseSummaries, withFormerNames, type Release } from './releases.ts';
 
 /** The routes of one scope: the current data (release undefined) or one release. */
@@ -97,12 +97,17 @@ const nameOf = (data: object): string | undefined =>
  * /api/releases, then each release (its answers come from its snapshot and the releases
  * before it only, so they never change). Records keep every name they were released under as
  * an alias, so a renamed record stays findable by its old name. Lazy: one scope's routes are
- * made while they are read.
+ * made while they are read. `nearShardsOf`: the build's near-miss shards (nearShardsKeepingFirst),
+ * which its bundles and its API both read; made here by default.
  */
-export function publishedScopes(content: Content, releases: readonly Release[] = []): ApiScope[] {
+export function publishedScopes(
+  content: Content,
+  releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
+): ApiScope[] {
   const snapshots = releases.map((release) => release.content);
   // Releases mostly change figures, not names or levels: their suggestion indexes repeat.
-  const suggestions = suggestRoutesKeepingLast();
+  const suggestions = suggestRoutesKeepingLast(nearShardsOf);
   function* current(): Generator<ApiRoute> {
     yield* fixedBodyRoutes();
     yield* kindRoutes(withFormerNames(content, snapshots), suggestions);

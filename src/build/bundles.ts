@@ -5,7 +5,8 @@
 // integration writes the same bytes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { constants, gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { constants, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import {
   BUNDLE_BODIES,
@@ -30,6 +31,7 @@ import { type ApiScope, manifestReleases, publishedScopes } from './api.ts';
 import { countsOf, type Content } from './content.ts';
 import { csvFiles } from './csv.ts';
 import { sqliteFile } from './sqlite.ts';
+import type { NearShardsOf } from './suggest-index.ts';
 import type { Release } from './releases.ts';
 import { OPENAPI_FILE } from '../contract/build-files.ts';
 import { jsonSchemaFiles } from './json-schemas.ts';
@@ -137,18 +139,43 @@ export function bundleApiFiles(scopes: Iterable<ApiScope>): NamedBytes[] {
     const index: BundleReleaseIndex = { version: scope.version, routes: changed };
     files.push({ name: bundleIndexPath(scope.release), bytes: utf8(JSON.stringify(index)) });
   }
-  files.push({ name: BUNDLE_BODIES, bytes: utf8(`${lines.join('\n')}\n`) });
+  files.push({ name: BUNDLE_BODIES, bytes: utf8Lines(lines) });
   return files;
 }
 
-/** The files inside a bundle, sorted by path, manifest.json listing every other one. */
-export function bundleEntries(content: Content, releases: readonly Release[] = []): NamedBytes[] {
+/**
+ * Each line followed by a line break, as UTF-8 (what encoding `${lines.join('\n')}\n` gives),
+ * written into one buffer rather than joined into one string first: at 10,000 trees the
+ * bodies are 120 MiB, which the string held a second time.
+ */
+export function utf8Lines(lines: readonly string[]): Uint8Array {
+  let size = 0;
+  for (const line of lines) size += Buffer.byteLength(line) + 1;
+  const bytes = new Uint8Array(size);
+  const writer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  for (const line of lines) {
+    at += writer.write(line, at);
+    writer[at++] = 0x0a;
+  }
+  return bytes;
+}
+
+/**
+ * The files inside a bundle, sorted by path, manifest.json listing every other one. `nearShardsOf`:
+ * the build's near-miss shards (src/build/suggest-index.ts), made here by default.
+ */
+export function bundleEntries(
+  content: Content,
+  releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
+): NamedBytes[] {
   const files: NamedBytes[] = [
     ...kinds.map((kind) => ({
       name: dataPath(kind.id),
       bytes: utf8(json(content.entries[kind.id].map((entry) => entry.record))),
     })),
-    ...bundleApiFiles(publishedScopes(content, releases)),
+    ...bundleApiFiles(publishedScopes(content, releases, nearShardsOf)),
     ...schemaFiles(content),
     // The same records for SQL, Python, R and spreadsheets.
     sqliteFile(content, releases),
@@ -206,18 +233,24 @@ export async function packTarGz(entries: NamedBytes[]): Promise<Uint8Array> {
     if (entry.bytes)
       pack.entry(
         { ...owner, name: entry.name, type: 'file', mode: FILE_MODE, size: entry.bytes.length },
-        Buffer.from(entry.bytes),
+        // A view of the entry's bytes, not a copy (Buffer.from(uint8Array) copies).
+        Buffer.from(entry.bytes.buffer, entry.bytes.byteOffset, entry.bytes.byteLength),
       );
     else pack.entry({ ...owner, name: entry.name, type: 'directory', mode: DIRECTORY_MODE });
   }
   pack.finalize();
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of pack as AsyncIterable<Uint8Array>) chunks.push(chunk);
-  const gzip = gzipSync(Buffer.concat(chunks), { level: constants.Z_BEST_COMPRESSION });
+  // Compressed as it is read, not gathered whole first (130 MiB at 10,000 trees): deflate's
+  // output does not depend on how its input comes in pieces, so these are gzipSync's bytes.
+  const gzip = createGzip({ level: constants.Z_BEST_COMPRESSION });
+  const chunks: Buffer[] = [];
+  await pipeline(pack, gzip, async (compressed: AsyncIterable<Buffer>) => {
+    for await (const chunk of compressed) chunks.push(chunk);
+  });
+  const bytes = new Uint8Array(Buffer.concat(chunks));
   // The gzip header holds no time (bytes 4-7 are 0) and an OS byte that depends on the
   // platform zlib was built for: fix it, so every machine writes the same bytes.
-  gzip[9] = GZIP_OS_UNIX;
-  return new Uint8Array(gzip);
+  bytes[9] = GZIP_OS_UNIX;
+  return bytes;
 }
 
 export function packZip(entries: NamedBytes[]): Uint8Array {
@@ -231,8 +264,12 @@ const packers: Record<BundleFormat, (entries: NamedBytes[]) => Promise<Uint8Arra
 };
 
 /** The files of dist/downloads/: one archive per format, then latest.json naming them. */
-export async function createDownloads(content: Content, releases: readonly Release[] = []): Promise<NamedBytes[]> {
-  const entries = bundleEntries(content, releases);
+export async function createDownloads(
+  content: Content,
+  releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
+): Promise<NamedBytes[]> {
+  const entries = bundleEntries(content, releases, nearShardsOf);
   const archives = await Promise.all(
     BUNDLE_FORMATS.map(async (format) => ({
       format,

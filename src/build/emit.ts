@@ -20,6 +20,7 @@ import { type Content, countsOf } from './content.ts';
 import type { Release } from './releases.ts';
 import { sha256HexSync } from './hash.ts';
 import { indexFiles } from './route-index.ts';
+import type { NearShardsOf } from './suggest-index.ts';
 
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -168,17 +169,21 @@ async function storeScopes(scopes: readonly ApiScope[], outDir: string, pack: Pa
   return { routes: routeCount, bodies: stored.size, indexFiles: indexCount };
 }
 
-/** Writes the API of the content and its releases below `outDir`; returns what it wrote. */
+/**
+ * Writes the API of the content and its releases below `outDir`; returns what it wrote.
+ * `nearShardsOf`: the build's near-miss shards (src/build/suggest-index.ts), made here by default.
+ */
 export async function emitApi(
   content: Content,
   outDir: string,
   releases: readonly Release[] = [],
+  nearShardsOf?: NearShardsOf,
 ): Promise<EmittedApi> {
   const pack = new PackWriter(join(outDir, PACK_FILE));
   let packEntry: ManifestFile | undefined;
   let counts: Awaited<ReturnType<typeof storeScopes>>;
   try {
-    counts = await storeScopes(publishedScopes(content, releases), outDir, pack);
+    counts = await storeScopes(publishedScopes(content, releases, nearShardsOf), outDir, pack);
   } finally {
     // Settles the file whatever happened; a failed build's pack is never listed in a manifest.
     packEntry = pack.close();

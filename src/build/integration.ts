@@ -3,20 +3,22 @@
 // serves it to the content collections and the pages as virtual modules (wiki-data.ts), and
 // after Astro has written the wiki, adds to the same output folder the prebuilt API (each
 // distinct body once, and the routing index of the current data and of every data release)
-// and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles and the
-// Pagefind index of the record pages.
+// and its manifest, the JSON Schemas, the OpenAPI document, the offline bundles, the wiki's
+// near-miss files and the Pagefind index of the record pages.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AstroIntegration } from 'astro';
+import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
 import { type BuildData, loadBuildData } from './build-data.ts';
 import { createDownloads, emitSchemasAndDownloads, latestOf } from './bundles.ts';
 import type { NamedBytes } from './named-bytes.ts';
 import { assetFilesBelow, assetsIgnoreOf, deploySummary, workerAssetWarnings } from './deploy-limits.ts';
 import { emitApi } from './emit.ts';
+import { writeNearFiles } from './near-files.ts';
 import { contentDirOf } from './releases.ts';
 import { writeSearchIndex } from './search-index.ts';
+import { type NearShardsOf, nearShardsKeepingFirst } from './suggest-index.ts';
 import { buildSettings, outputSettings } from './settings.ts';
 import { collectionRecords, siteData, wikiDataPlugin } from './wiki-data.ts';
 
@@ -30,6 +32,13 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
   // The project Astro builds (its root): a data folder that is the project itself is recorded as unset.
   let projectDir = '';
   let downloads: Promise<NamedBytes[]> | undefined;
+  // The near-miss index, made once (for the bundles, first) and read by the API and the wiki's
+  // near-miss files; let go once they are written.
+  let nearShardsOf: NearShardsOf | undefined = nearShardsKeepingFirst();
+  const nearShards = (): NearShardsOf => {
+    if (!nearShardsOf) throw new Error('the near-miss index is read after the near-miss files were written');
+    return nearShardsOf;
+  };
   const loaded = (): BuildData => {
     if (!data) throw new Error('the build data is read in astro:config:setup, before any page or collection');
     return data;
@@ -37,7 +46,7 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
   // Made once: the downloads page shows their names, sizes and digests, and build:done writes them.
   const offlineBundles = () => {
     const { content, releases } = loaded();
-    downloads ??= createDownloads(content, releases);
+    downloads ??= createDownloads(content, releases, nearShards());
     return downloads;
   };
   return {
@@ -60,21 +69,30 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);
         const { content, releases } = loaded();
-        const api = await emitApi(content, outDir, releases);
+        const api = await emitApi(content, outDir, releases, nearShards());
         logger.info(
           `API: ${api.routes} routes (${releases.length} releases) answered by ${api.bodies} distinct bodies, ` +
             `each stored once with its br and gzip variants, in ${api.indexFiles} index files, ` +
             `data version ${api.manifest.version}`,
         );
         logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
+        writeNearFiles(outDir, content, nearShards());
+        nearShardsOf = undefined;
         const recorded = outputSettings(buildSettings(), projectDir);
         writeFileSync(join(outDir, BUILD_SETTINGS_FILE), `${JSON.stringify(recorded)}\n`);
         logger.info(await writeSearchIndex(outDir));
         // Last, so every file the build writes is counted.
-        logger.info(deploySummary(outDir));
-        for (const warning of workerAssetWarnings(assetFilesBelow(outDir), assetsIgnoreOf(outDir)))
-          logger.warn(`Deploying this build as a Cloudflare Worker: ${warning} (npm start has no such limit.)`);
+        logDeployCheck(outDir, logger);
       },
     },
   };
+}
+
+/** What a deploy of the build as a Cloudflare Worker uploads, and its warnings; the output is listed once. */
+function logDeployCheck(outDir: string, logger: AstroIntegrationLogger): void {
+  const written = assetFilesBelow(outDir);
+  const ignored = assetsIgnoreOf(outDir);
+  logger.info(deploySummary(written, ignored));
+  for (const warning of workerAssetWarnings(written, ignored))
+    logger.warn(`Deploying this build as a Cloudflare Worker: ${warning} (npm start has no such limit.)`);
 }

@@ -1,20 +1,15 @@
 // "Did you mean" on the search page, by the API's suggestion rule (src/contract/suggest.ts):
 // when Pagefind finds nothing, the names within the query's edit budget, nearer first, read
 // from the same near-miss shards the API reads, which the build publishes for the wiki
-// (src/wiki/near-index.ts) in one file per kind and root (src/wiki/near-files.ts). A query reads
+// (src/build/near-files.ts) in one file per kind and root (src/contract/near-files.ts). A query reads
 // the manifest and the files of the roots its variants start with: at the real content's size
 // (roots of one character) at most three a kind, more small ones where large content split a root.
 import { classifySearch } from '../contract/search-query.ts';
 import { type NearShard, nearSuggestions, queryVariants } from '../contract/suggest.ts';
-import { rootsToRead } from './near-files.ts';
+import { NEAR_MANIFEST_PATH, type NearManifest, nearRootPath, rootsToRead } from '../contract/near-files.ts';
 
-/** Each named kind's roots that have files (any length), in the registry's order of kinds. */
-export type NearManifest = Record<string, string[]>;
 /** The near-miss shards of one kind's file, by prefix. */
 export type NearRoot = Record<string, NearShard>;
-
-export const NEAR_MANIFEST_PATH = '/search/near.json';
-export const nearRootPath = (kind: string, root: string) => `/search/near/${kind}/${encodeURIComponent(root)}.json`;
 
 /** How many names "Did you mean" offers at most. */
 export const DID_YOU_MEAN_LIMIT = 5;

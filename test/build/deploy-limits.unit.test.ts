@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import {
   assetFilesBelow,
+  deploySummary,
   ignoredBy,
   planNeeded,
   workerAssetWarnings,
@@ -32,6 +33,14 @@ test('past 100,000 files the build says a deploy would fail on any plan', () => 
     '100,001 files, more than the 100,000 static assets a Worker version may have on any plan: ' +
       "`wrangler deploy` would fail (the R2 mode, BODIES=r2, keeps 100,001 of them, the API's, in R2).",
   ]);
+});
+
+test("the build's summary line weighs the files it is given, without what .assetsignore names", () => {
+  const largest = { path: 'downloads/bundle.zip', size: 3 * MIB };
+  const ignored = { path: 'api/bodies.pack', size: 30 * MIB };
+  expect(deploySummary([...files(20_001), largest, ignored], ['/api/bodies.pack'])).toBe(
+    'Worker deploy: 20,002 files to upload (largest 3.0 MiB): fits the Workers Paid plan.',
+  );
 });
 
 test('the files wrangler reads as configuration are not counted', () => {

@@ -1,16 +1,32 @@
 // One build reads and validates its data once, and every part of it takes that one load:
 // the API, the wiki's collections and pages, and the offline bundles. The build is fed a
 // small fixture project through its loader: a part that read content/ by itself would show
-// the project's own records instead.
+// the project's own records instead. It makes its near-miss index once too, which the
+// bundles, the API and the wiki's near-miss files all read.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
 import { buildSite } from '../../src/build/site.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
+import { wordKeys } from '../../src/contract/suggest.ts';
+import { kinds } from '../../src/schema/kinds.ts';
 import { minimalProject, minimalRecords, type TempProject } from '../fixtures/minimal-content.ts';
 import { temporaryFolder } from '../support/temporary-folders.ts';
+
+/** Every key the near-miss index was made for, as often as it was: each key's variants are made once per index. */
+const variantsMade = vi.hoisted((): string[] => []);
+vi.mock('../../src/contract/suggest.ts', async (importOriginal) => {
+  const suggest = await importOriginal<typeof import('../../src/contract/suggest.ts')>();
+  return {
+    ...suggest,
+    indexedVariants: (key: string) => {
+      variantsMade.push(key);
+      return suggest.indexedVariants(key);
+    },
+  };
+});
 
 const loads: string[] = [];
 let fixture: TempProject;
@@ -71,6 +87,18 @@ test('the downloads page names the bundles the build wrote, made from that one l
     expect(page).toContain(bundle.name);
     expect(page).toContain(bundle.sha256);
   }
+});
+
+test("a build makes its near-miss index once: the bundles, the API and the wiki's near-miss files share it", () => {
+  const keysOf = (kind: (typeof kinds)[number]) =>
+    new Set(
+      data.content.entries[kind.id].flatMap((entry) =>
+        'name' in entry.data ? [entry.keys[0] ?? '', ...wordKeys(entry.data.name)] : [],
+      ),
+    );
+  const onceEach = kinds.filter((kind) => kind.named).flatMap((kind) => [...keysOf(kind)]);
+  expect(onceEach.length).toBeGreaterThan(0);
+  expect([...variantsMade].sort()).toEqual(onceEach.sort());
 });
 
 test("a build keeps its content store to itself: the checkout's shared Astro cache is untouched, none is left", () => {

@@ -1,4 +1,4 @@
-// The wiki's near-miss files (src/wiki/near-files.ts): a root whose file would pass the budget
+// The wiki's near-miss files (src/contract/near-files.ts): a root whose file would pass the budget
 // is split by longer prefixes, and the search page's "Did you mean" (src/wiki/search-suggest.ts)
 // reading the split files answers as it does from one file per first character.
 import fc from 'fast-check';
@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest';
 import { nearShardTexts, type SuggestEntry } from '../../src/build/suggest-index.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import { cutterContentSchema } from '../../src/schema/records.ts';
-import { NEAR_FILE_BUDGET_BYTES, nearFiles } from '../../src/wiki/near-files.ts';
-import { didYouMean, NEAR_MANIFEST_PATH, nearRootPath } from '../../src/wiki/search-suggest.ts';
+import { NEAR_FILE_BUDGET_BYTES, NEAR_MANIFEST_PATH, nearFiles, nearRootPath } from '../../src/contract/near-files.ts';
+import { didYouMean } from '../../src/wiki/search-suggest.ts';
 
 const entryOf = (name: string, level: number): SuggestEntry => ({
   data: cutterContentSchema.parse({ level, name, cooldown: 1, cost: 1, efficiency: [1, 2] }),

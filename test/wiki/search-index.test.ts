@@ -8,7 +8,8 @@ import { loadContent } from '../../src/build/content.ts';
 import { projectDir } from '../../src/cli/project-dir.ts';
 import { searchKey } from '../../src/contract/search-key.ts';
 import { kinds } from '../../src/schema/kinds.ts';
-import { didYouMean, NEAR_MANIFEST_PATH, type NearManifest } from '../../src/wiki/search-suggest.ts';
+import { NEAR_MANIFEST_PATH, type NearManifest } from '../../src/contract/near-files.ts';
+import { didYouMean } from '../../src/wiki/search-suggest.ts';
 import { distDir } from '../support/runtimes.ts';
 
 /** One indexed page as Pagefind stores it: the text its snippets are cut from, and its metadata. */

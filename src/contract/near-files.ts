@@ -1,6 +1,6 @@
 // How the API's near-miss shards (src/build/suggest-index.ts) are laid out in the wiki's public
-// files, and which of those files a query reads: the one rule the build's pages
-// (src/wiki/near-index.ts) and the search page's reader (src/wiki/search-suggest.ts) share.
+// files, and which of those files a query reads: the one rule the build's writer
+// (src/build/near-files.ts) and the search page's reader (src/wiki/search-suggest.ts) share.
 //
 // A file is named by a root and holds the shards whose prefix starts with it. Roots start as one
 // character; a root whose file would pass NEAR_FILE_BUDGET_BYTES is split by the next character,
@@ -79,3 +79,10 @@ export function rootsToRead(roots: readonly string[], variants: Iterable<string>
   const wanted = [...variants];
   return roots.filter((root) => wanted.some((variant) => variant.startsWith(root)));
 }
+
+/** Each named kind's roots that have files (any length), in the registry's order of kinds. */
+export type NearManifest = Record<string, string[]>;
+
+export const NEAR_MANIFEST_PATH = '/search/near.json';
+/** A root is made of search-key characters (a-z, 0-9), so the path is also the file's below the site. */
+export const nearRootPath = (kind: string, root: string) => `/search/near/${kind}/${encodeURIComponent(root)}.json`;
