@@ -105,13 +105,36 @@ describe('the real data', async () => {
   });
   const releases = Array.from({ length: 12 }, (_, at) => release(11 - at));
   const body = routeBody(RELEASES_ROUTE);
-  const longReleases: RouteIndex = {
+  /** The real data's index, its list of releases replaced by `data`. */
+  const withReleases = (data: readonly ReleaseSummary[]): RouteIndex => ({
     ...store.index,
     text: (name) =>
       name === body
-        ? Promise.resolve(JSON.stringify({ error: false, message: 'Made by the test.', data: releases }))
+        ? Promise.resolve(JSON.stringify({ error: false, message: 'Made by the test.', data }))
         : store.index.text(name),
-  };
+  });
+  const longReleases = withReleases(releases);
+
+  // Sixty releases of one changed tree each, as a data set with a weekly release has within a year and more:
+  // a page holds many releases, each with its own fields (id, date, version, notes, counts) beside its change.
+  const shortReleases = Array.from({ length: 60 }, (_, at): ReleaseSummary => {
+    const { changes, ...fields } = release(0);
+    const day = `2027-${String(Math.floor(at / 28) + 1).padStart(2, '0')}-${String((at % 28) + 1).padStart(2, '0')}`;
+    return {
+      ...fields,
+      id: day,
+      date: day,
+      notes: `Weekly release ${at + 1}: the logValue of one tree, as the game's patch notes give it.`,
+      changes: { ...changes, changed: changes.changed.slice(at, at + 1) },
+    };
+  }).reverse();
+  const manyReleases = withReleases(shortReleases);
+
+  test('changes of many short releases: the default page is within 16 KiB, and every change is reachable', async () => {
+    expect(await oversized(manyReleases, [['changes', {}]])).toEqual([]);
+    const pages = (await walk(manyReleases, 'changes', {}, 'releases')) as ReleaseSummary[];
+    expect(pages.map((each) => each.id)).toEqual(shortReleases.map((each) => each.id));
+  });
 
   test('changes of long releases: the default page is within 16 KiB, and every change is reachable', async () => {
     expect(await oversized(longReleases, [['changes', {}]])).toEqual([]);

@@ -304,6 +304,11 @@ const CHANGE_TYPES = ['added', 'removed', 'changed'] as const;
 /** One change of a release (a release without any is one item of its own), for paging. */
 interface ChangeItem {
   release: number;
+  /**
+   * On a release's first item: its own fields (id, date, version, notes, counts), which the page
+   * shows once per release, so that a page's bytes (pageOf) count them too.
+   */
+  fields?: Omit<ReleaseSummary, 'changes'>;
   type?: (typeof CHANGE_TYPES)[number];
   entry?: ReleaseSummary['changes'][(typeof CHANGE_TYPES)[number]][number];
 }
@@ -315,10 +320,11 @@ interface ChangeItem {
  */
 function changesPage(releases: readonly ReleaseSummary[], list: string, ask: PageAsk, whole: boolean) {
   const items = releases.flatMap((release, at): ChangeItem[] => {
-    const changes = CHANGE_TYPES.flatMap((type) =>
-      release.changes[type].map((entry) => ({ release: at, type, entry })),
+    const { changes, ...fields } = release;
+    const [first = { release: at }, ...rest] = CHANGE_TYPES.flatMap((type) =>
+      changes[type].map((entry): ChangeItem => ({ release: at, type, entry })),
     );
-    return changes.length === 0 ? [{ release: at }] : changes;
+    return [{ ...first, fields }, ...rest];
   });
   const page = pageOf(items, list, ask, DEFAULT_PAGE_LIMITS.changes, whole);
   const shown = new Map<number, ReleaseSummary>();
