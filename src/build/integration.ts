@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import { stop as stopEsbuild } from 'esbuild';
 import { BUILD_SETTINGS_FILE } from '../contract/build-files.ts';
 import { type BuildData, loadBuildData } from './build-data.ts';
 import { createDownloads, emitSchemasAndDownloads, latestOf } from './bundles.ts';
@@ -33,7 +34,7 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
   let projectDir = '';
   let downloads: Promise<NamedBytes[]> | undefined;
   // The near-miss index, made once (for the bundles, first) and read by the API and the wiki's
-  // near-miss files; let go once they are written.
+  // near-miss files; let go once they are written, as are the downloads.
   let nearShardsOf: NearShardsOf | undefined = nearShardsKeepingFirst();
   const nearShards = (): NearShardsOf => {
     if (!nearShardsOf) throw new Error('the near-miss index is read after the near-miss files were written');
@@ -68,24 +69,49 @@ export default function treefarmData(options: TreefarmDataOptions = {}): AstroIn
       },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir);
-        const { content, releases } = loaded();
-        const api = await emitApi(content, outDir, releases, nearShards());
-        logger.info(
-          `API: ${api.routes} routes (${releases.length} releases) answered by ${api.bodies} distinct bodies, ` +
-            `each stored once with its br and gzip variants, in ${api.indexFiles} index files, ` +
-            `data version ${api.manifest.version}`,
-        );
-        logger.info(emitSchemasAndDownloads(content, await offlineBundles(), outDir));
-        writeNearFiles(outDir, content, nearShards());
+        // esbuild's processes have no more work once Astro has written the pages (Vite's and the MCP
+        // views' pages', some 60 MiB at 10,000 trees); a later call would start one again.
+        await stopEsbuild();
+        // Handed over as getters, so that only writeApiAndDownloads's frame, gone when it returns, holds them.
+        await writeApiAndDownloads(outDir, logger, { data: loaded(), nearShards, downloads: offlineBundles });
         nearShardsOf = undefined;
+        downloads = undefined;
         const recorded = outputSettings(buildSettings(), projectDir);
         writeFileSync(join(outDir, BUILD_SETTINGS_FILE), `${JSON.stringify(recorded)}\n`);
-        logger.info(await writeSearchIndex(outDir));
+        await indexForSearch(outDir, logger);
         // Last, so every file the build writes is counted.
         logDeployCheck(outDir, logger);
       },
     },
   };
+}
+
+/** The API, its JSON Schemas and OpenAPI, the downloads and the wiki's near-miss files, below outDir. */
+async function writeApiAndDownloads(
+  outDir: string,
+  logger: AstroIntegrationLogger,
+  made: { data: BuildData; nearShards: () => NearShardsOf; downloads: () => Promise<NamedBytes[]> },
+): Promise<void> {
+  const { content, releases } = made.data;
+  const api = await emitApi(content, outDir, releases, made.nearShards());
+  logger.info(
+    `API: ${api.routes} routes (${releases.length} releases) answered by ${api.bodies} distinct bodies, ` +
+      `each stored once with its br and gzip variants, in ${api.indexFiles} index files, ` +
+      `data version ${api.manifest.version}`,
+  );
+  logger.info(emitSchemasAndDownloads(content, await made.downloads(), outDir));
+  writeNearFiles(outDir, content, made.nearShards());
+}
+
+/**
+ * The wiki's Pagefind index. Pagefind's process is the build's largest moment, so it runs last,
+ * once the near-miss index and the downloads are let go, and after a collection that hands the
+ * heap's free pages back to the system, which V8 would otherwise keep (at 10,000 trees some
+ * 500 MiB; npm run build exposes gc). BENCHMARKS.md, Whole build.
+ */
+async function indexForSearch(outDir: string, logger: AstroIntegrationLogger): Promise<void> {
+  globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  logger.info(await writeSearchIndex(outDir));
 }
 
 /** What a deploy of the build as a Cloudflare Worker uploads, and its warnings; the output is listed once. */

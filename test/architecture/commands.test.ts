@@ -12,18 +12,19 @@ import { CLIENT_MINIMUM_NODE } from '../../src/client/cli/main.ts';
 import { MINIMUM_NODE } from '../../src/cli/supported-node.ts';
 import { minimalProject } from '../fixtures/minimal-content.ts';
 import { temporaryFolder } from '../support/temporary-folders.ts';
+import { nodeScripts } from '../support/npm-scripts.ts';
 
-const { scripts, version, engines } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
-  scripts: Record<string, string>;
+const { version, engines } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
   version: string;
   engines: { node: string };
 };
 
 /** The npm scripts that run a file of the project's own code (the benchmarks' too), by script name. */
-const commands = Object.entries(scripts).flatMap(([script, command]) => {
-  const file = /^(?:exec )?node ((?:src|packages|bench)\/\S+\.ts)/.exec(command)?.[1];
-  return file === undefined ? [] : [{ script, file, name: script === 'start' ? 'npm start' : `npm run ${script}` }];
-});
+const commands = nodeScripts().flatMap(({ script, file }) =>
+  /^(?:src|packages|bench)\//.test(file)
+    ? [{ script, file, name: script === 'start' ? 'npm start' : `npm run ${script}` }]
+    : [],
+);
 
 /** A value each command refuses, and the one line that says so (exit status 1; 2 for an operand). */
 const badValues: Record<string, { args?: string[]; env?: Record<string, string>; status: number; line: RegExp }> = {

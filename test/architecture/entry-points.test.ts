@@ -11,15 +11,13 @@ import { buildManifestSchema } from '../../src/schema/manifest.ts';
 import { distDir, freePort } from '../support/runtimes.ts';
 import { outputUntil } from '../support/child-output.ts';
 import { temporaryFolder } from '../support/temporary-folders.ts';
+import { nodeScripts } from '../support/npm-scripts.ts';
 
 const version = buildManifestSchema.parse(JSON.parse(readFileSync(join(distDir, MANIFEST_FILE), 'utf8'))).version;
 
 /** The npm scripts that run a file of the project with node (`exec node`: npm's signals reach node itself). */
 function scriptFiles(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return Object.values(scripts).flatMap((command) => /^(?:exec )?node (\S+\.ts)/.exec(command)?.[1] ?? []);
+  return nodeScripts().map(({ file }) => file);
 }
 
 let scratch: string;

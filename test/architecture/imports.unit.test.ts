@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectDir } from '../../src/cli/project-dir.ts';
+import { nodeScripts } from '../support/npm-scripts.ts';
 
 /** Each folder of src/ (a layer), and the layers its files may import besides their own. */
 const allowed: Record<string, readonly string[]> = {
@@ -56,12 +57,7 @@ const topLevel: Record<string, readonly string[]> = { 'src/content.config.ts': [
 
 /** The files npm scripts run: a command line may reach into any layer (npm start builds, then serves). */
 function commandLineFiles(): Set<string> {
-  const { scripts } = JSON.parse(readFileSync(join(projectDir, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return new Set(
-    Object.values(scripts).flatMap((command) => /^(?:exec )?node (src\/\S+\.ts)/.exec(command)?.[1] ?? []),
-  );
+  return new Set(nodeScripts().flatMap(({ file }) => (file.startsWith('src/') ? [file] : [])));
 }
 
 /** The code files git has (or would add) below the folders. */

@@ -2,9 +2,12 @@
 // the API, the wiki's collections and pages, and the offline bundles. The build is fed a
 // small fixture project through its loader: a part that read content/ by itself would show
 // the project's own records instead. It makes its near-miss index once too, which the
-// bundles, the API and the wiki's near-miss files all read.
+// bundles, the API and the wiki's near-miss files all read, and lets go of it and of the
+// downloads before Pagefind, the build's largest moment, indexes the pages.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { type BuildData, loadBuildData } from '../../src/build/build-data.ts';
 import type { Latest } from '../../src/contract/bundle-layout.ts';
@@ -24,6 +27,46 @@ vi.mock('../../src/contract/suggest.ts', async (importOriginal) => {
     indexedVariants: (key: string) => {
       variantsMade.push(key);
       return suggest.indexedVariants(key);
+    },
+  };
+});
+
+/** The build's largest parts, each by a weak reference, and which of them was still held when Pagefind began. */
+const parts = vi.hoisted(() => ({ made: new Map<string, WeakRef<object>>(), heldAtIndexing: [] as string[] }));
+vi.mock('../../src/build/suggest-index.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/build/suggest-index.ts')>();
+  return {
+    ...original,
+    nearShardsKeepingFirst: (...args: Parameters<typeof original.nearShardsKeepingFirst>) => {
+      const index = original.nearShardsKeepingFirst(...args);
+      parts.made.set('the near-miss index', new WeakRef(index));
+      return index;
+    },
+  };
+});
+vi.mock('../../src/build/bundles.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/build/bundles.ts')>();
+  return {
+    ...original,
+    createDownloads: async (...args: Parameters<typeof original.createDownloads>) => {
+      const downloads = await original.createDownloads(...args);
+      parts.made.set('the downloads', new WeakRef(downloads));
+      return downloads;
+    },
+  };
+});
+vi.mock('../../src/build/search-index.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/build/search-index.ts')>();
+  return {
+    ...original,
+    writeSearchIndex: (outDir: string) => {
+      // V8's own collection, as npm run build's (--expose-gc) before Pagefind: what survives it is held.
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as NodeJS.GCFunction)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+      parts.heldAtIndexing.push(
+        ...[...parts.made].filter(([, part]) => part.deref() !== undefined).map(([name]) => name),
+      );
+      return original.writeSearchIndex(outDir);
     },
   };
 });
@@ -99,6 +142,11 @@ test("a build makes its near-miss index once: the bundles, the API and the wiki'
   const onceEach = kinds.filter((kind) => kind.named).flatMap((kind) => [...keysOf(kind)]);
   expect(onceEach.length).toBeGreaterThan(0);
   expect([...variantsMade].sort()).toEqual(onceEach.sort());
+});
+
+test('a build lets go of its near-miss index and its downloads before Pagefind indexes the pages', () => {
+  expect([...parts.made.keys()].sort()).toEqual(['the downloads', 'the near-miss index']);
+  expect(parts.heldAtIndexing).toEqual([]);
 });
 
 test("a build keeps its content store to itself: the checkout's shared Astro cache is untouched, none is left", () => {
